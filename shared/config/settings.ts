@@ -1,0 +1,135 @@
+// Every setting of the service, declared once: name, default, how to parse and validate it, and
+// whether it is secret. The environment wins over config/settings.yaml; see README "Configuration".
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export interface Setting<T> {
+  /** Environment variable (and key in config/settings.yaml). */
+  readonly name: string;
+  readonly default: string | undefined;
+  readonly secret: boolean;
+  readonly help: string;
+  /** Parse a raw string; throw ConfigError with what is wrong (the caller adds the name). */
+  readonly parse: (raw: string) => T;
+}
+
+function setting<T>(s: Setting<T>): Setting<T> {
+  return s;
+}
+
+const fail = (message: string): never => {
+  throw new ConfigError(message);
+};
+
+export function parseInteger(min: number, max: number) {
+  return (raw: string): number => {
+    if (!/^-?\d+$/.test(raw.trim())) fail(`must be a whole number, got "${raw}"`);
+    const n = Number(raw.trim());
+    if (n < min || n > max) fail(`must be between ${min} and ${max}, got ${n}`);
+    return n;
+  };
+}
+
+function parseOneOf<T extends string>(...values: T[]) {
+  return (raw: string): T => {
+    const v = raw.trim().toLowerCase() as T;
+    return values.includes(v) ? v : fail(`must be one of ${values.join(', ')}, got "${raw}"`);
+  };
+}
+
+/** "10-20" or "15" (seconds, decimals allowed) → [minMs, maxMs]. */
+export function parseSecondsRange(raw: string): readonly [number, number] {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(?:-\s*(\d+(?:\.\d+)?))?\s*$/.exec(raw);
+  if (!m) return fail(`must be seconds like "10" or a range like "10-20", got "${raw}"`);
+  const lo = Math.round(Number(m[1]) * 1000);
+  const hi = m[2] === undefined ? lo : Math.round(Number(m[2]) * 1000);
+  if (hi < lo) fail(`range "${raw}" has its maximum below its minimum`);
+  return [lo, hi] as const;
+}
+
+function parseUrl(protocols: string[]) {
+  return (raw: string): string => {
+    let u: URL;
+    try {
+      u = new URL(raw.trim());
+    } catch {
+      return fail(`must be a URL, got "${raw}"`);
+    }
+    if (!protocols.includes(u.protocol)) fail(`must use ${protocols.join(' or ')}, got "${u.protocol}"`);
+    return raw.trim().replace(/\/+$/, '');
+  };
+}
+
+function parseDatabaseUrl(raw: string): string {
+  const v = raw.trim();
+  if (/^sqlite:.+/.test(v) || /^mongodb(\+srv)?:\/\/.+/.test(v)) return v;
+  return fail('must be sqlite:<path>, mongodb://… or mongodb+srv://…, got an unknown scheme');
+}
+
+function parseCron(raw: string): string {
+  const fields = raw.trim().split(/\s+/);
+  if (fields.length < 5 || fields.length > 6) fail(`must be a cron expression of 5 or 6 fields, got "${raw}"`);
+  return raw.trim();
+}
+
+function parseLanguages(raw: string): readonly string[] {
+  const langs = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (langs.length === 0 || langs.some((l) => !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(l))) {
+    fail(`must be a comma-separated list of language codes like "en,de", got "${raw}"`);
+  }
+  return langs;
+}
+
+/** "ANDROID:20.10.38,VISIONOS:1.02" → ordered player clients to try. */
+function parsePlayerClients(raw: string): readonly { name: string; version: string }[] {
+  const clients = raw.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
+    const m = /^([A-Z_]+):([\w.]+)$/.exec(s);
+    return m ? { name: m[1]!, version: m[2]! } : fail(`entry "${s}" is not NAME:VERSION`);
+  });
+  if (clients.length === 0) fail('must name at least one client');
+  return clients;
+}
+
+const str = (raw: string): string => raw;
+const optionalPath = (raw: string): string | null => (raw.trim() === '' ? null : raw.trim());
+
+export const SETTINGS = {
+  port: setting({ name: 'PORT', default: '5000', secret: false, help: 'API listen port', parse: parseInteger(0, 65535) }),
+  host: setting({ name: 'HOST', default: '0.0.0.0', secret: false, help: 'API listen address', parse: str }),
+  databaseUrl: setting({
+    name: 'DATABASE_URL', default: 'sqlite:data/transcript-feed.db', secret: true,
+    help: 'sqlite:<path> (embedded) or mongodb://… / mongodb+srv://… (scale out)', parse: parseDatabaseUrl,
+  }),
+  securityConfig: setting({ name: 'SECURITY_CONFIG', default: 'config/security.yaml', secret: false, help: 'API key file, reloaded on change', parse: str }),
+  platformBaseUrl: setting({
+    name: 'PLATFORM_BASE_URL', default: 'https://www.youtube.com', secret: false,
+    help: 'where platform requests go (tests point it at the fake platform)', parse: parseUrl(['http:', 'https:']),
+  }),
+  challengeProxyUrl: setting({
+    name: 'CHALLENGE_PROXY_URL', default: '', secret: false,
+    help: 'FlareSolverr-compatible endpoint, e.g. http://localhost:8191/v1; empty = none',
+    parse: (raw: string) => (raw.trim() === '' ? null : parseUrl(['http:', 'https:'])(raw)),
+  }),
+  crawlProfile: setting({ name: 'CRAWL_PROFILE', default: 'gentle', secret: false, help: 'fast (spec configuration A) or gentle (configuration B)', parse: parseOneOf('fast', 'gentle') }),
+  crawlBatchSize: setting({ name: 'CRAWL_BATCH_SIZE', default: '', secret: false, help: 'videos per batch; empty = the profile\'s (20 fast, 5 gentle)', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(1, 100)(raw)) }),
+  crawlBatchWait: setting({ name: 'CRAWL_BATCH_WAIT', default: '', secret: false, help: 'seconds between batches, "2" or "60-90"; empty = the profile\'s', parse: (raw: string) => (raw.trim() === '' ? null : parseSecondsRange(raw)) }),
+  crawlRequestWait: setting({ name: 'CRAWL_REQUEST_WAIT', default: '', secret: false, help: 'seconds between platform requests, "0" or "10-20"; empty = the profile\'s', parse: (raw: string) => (raw.trim() === '' ? null : parseSecondsRange(raw)) }),
+  crawlBlockedWait: setting({ name: 'CRAWL_BLOCKED_WAIT', default: '', secret: false, help: 'seconds to wait after a block, "30-60"; empty = the profile\'s', parse: (raw: string) => (raw.trim() === '' ? null : parseSecondsRange(raw)) }),
+  crawlPollSeconds: setting({ name: 'CRAWL_POLL_SECONDS', default: '5', secret: false, help: 'how often the crawler looks for due work', parse: parseInteger(1, 3600) }),
+  crawlRefreshCron: setting({ name: 'CRAWL_REFRESH_CRON', default: '*/30 * * * *', secret: false, help: 'when known channels are re-listed for new uploads', parse: parseCron }),
+  crawlLeaseSeconds: setting({ name: 'CRAWL_LEASE_SECONDS', default: '300', secret: false, help: 'how long a claimed channel stays reserved without renewal', parse: parseInteger(10, 86400) }),
+  crawlerId: setting({ name: 'CRAWLER_ID', default: '', secret: false, help: 'lease owner name; empty = hostname:pid', parse: str }),
+  transcriptLanguages: setting({ name: 'TRANSCRIPT_LANGUAGES', default: 'en', secret: false, help: 'preferred caption languages, in order', parse: parseLanguages }),
+  playerClients: setting({ name: 'PLAYER_CLIENTS', default: 'ANDROID:20.10.38,VISIONOS:1.02', secret: false, help: 'InnerTube player clients to try, in order', parse: parsePlayerClients }),
+  platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),
+  browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
+  defaultRateLimit: setting({ name: 'DEFAULT_RATE_LIMIT', default: '60', secret: false, help: 'requests per minute for a key whose rate_limit is omitted', parse: parseInteger(1, 1000000) }),
+  logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
+  logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),
+} as const;
+
+export type SettingKey = keyof typeof SETTINGS;
+type ParsedOf<S> = S extends Setting<infer T> ? T : never;
+export type RawSettings = { readonly [K in SettingKey]: ParsedOf<(typeof SETTINGS)[K]> };

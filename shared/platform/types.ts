@@ -1,0 +1,75 @@
+// What the rest of the service asks of the video platform. The API uses only `resolveHandle`;
+// the crawler uses the rest. Every failure is a PlatformError carrying one classified outcome
+// (platform.md §4), decided in one place (shared/platform/classify.ts) before anyone acts on it.
+
+import type { TranscriptKind } from '../store/types';
+
+/** How an answer of the platform was classified. `ok` never appears in an error. */
+export type PlatformOutcome =
+  | 'ok'
+  | 'consent'
+  | 'blocked'
+  | 'unavailable'
+  | 'no_captions'
+  | 'not_found'
+  | 'transient';
+
+export class PlatformError extends Error {
+  override readonly name = 'PlatformError';
+  constructor(
+    readonly outcome: Exclude<PlatformOutcome, 'ok'>,
+    /** Human-readable reason, safe to log and store (no cookies, no keys). */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${outcome}: ${reason}`, options);
+  }
+}
+
+export interface ListedVideo {
+  videoId: string;
+  title: string;
+  /** Exact publish time when the listing states one (channel feed); null when only relative. */
+  publishedAt: Date | null;
+}
+
+export interface ChannelListing {
+  channelId: string;
+  /** Channel title when the listing carries it. */
+  title: string | null;
+  /** Newest first, at most the requested count. */
+  videos: ListedVideo[];
+}
+
+export interface Transcript {
+  /** HTML paragraphs (`<p>…</p>`), every text escaped. */
+  html: string;
+  language: string;
+  kind: TranscriptKind;
+  cueCount: number;
+}
+
+/** One way of getting past a block (challenge proxy, real browser). Tried in order by the crawler. */
+export interface Unblocker {
+  readonly name: string;
+  /** Whether this way can be used at all (proxy configured and reachable, Chromium present). */
+  available(): Promise<boolean>;
+  /**
+   * Open `path` (relative to the platform base URL) the way this unblocker does, clear whatever
+   * challenge is there, and hand the resulting cookies and user agent to the plain client.
+   * True when the block looks cleared.
+   */
+  unblock(path: string): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface PlatformClient {
+  /** Channel id for a handle (without `@`), or null when the platform does not know it. */
+  resolveHandle(handle: string): Promise<string | null>;
+  /** The channel's newest `limit` (<= 100) videos, newest first. */
+  listVideos(channelId: string, limit: number): Promise<ChannelListing>;
+  /** Exact publish time from the watch page, for videos listed without one. */
+  fetchPublishedAt(videoId: string): Promise<Date | null>;
+  /** The video's transcript; throws PlatformError (unavailable, no_captions, blocked, transient). */
+  fetchTranscript(videoId: string): Promise<Transcript>;
+}

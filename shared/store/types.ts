@@ -1,0 +1,141 @@
+// The store: the one place the API and the crawler meet. Two implementations (SQLite, MongoDB)
+// satisfy this interface and pass the same contract suite (test/store/contract.ts).
+// Every method takes `now` explicitly so that tests control time without sleeping.
+
+/** What happened to one video. `ready` carries a transcript; the others record why not. */
+export type VideoState = 'ready' | 'no_transcript' | 'unavailable' | 'failed';
+
+/** Which caption track a transcript came from. */
+export type TranscriptKind = 'manual' | 'automatic';
+
+export interface VideoRecord {
+  videoId: string;
+  channelId: string;
+  title: string;
+  /** Exact publish time as the platform states it (never invented). */
+  publishedAt: Date;
+  /** Transcript as HTML paragraphs; null unless state is `ready`. */
+  transcriptHtml: string | null;
+  language: string | null;
+  kind: TranscriptKind | null;
+  state: VideoState;
+  /** How many fetch attempts have been made so far (1 after the first). */
+  attempts: number;
+  /** When the crawler may try again; null means never (final state or given up). */
+  nextAttemptAt: Date | null;
+  /** Short reason of the last failure, if any (no secrets, no stack). */
+  lastError: string | null;
+  /** When this record was last written; drives ETag / Last-Modified. */
+  fetchedAt: Date;
+}
+
+export interface ChannelRecord {
+  channelId: string;
+  /** Lower-cased handle without `@`, when the channel was first asked for by handle. */
+  handle: string | null;
+  title: string | null;
+  /** Largest max_items asked for (1..100): how many of the newest videos the crawler keeps. */
+  wanted: number;
+  dueAt: Date;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  lastCrawlAt: Date | null;
+  /** Free text such as `ok`, `blocked`, `error`. */
+  lastOutcome: string | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+  createdAt: Date;
+}
+
+export interface RegisterChannelInput {
+  channelId: string;
+  wanted: number;
+  handle?: string | null;
+  title?: string | null;
+}
+
+export interface ReleaseInput {
+  nextDueAt: Date;
+  outcome: string;
+  error?: string | null;
+  /** New value of consecutiveFailures (0 after a good run). */
+  consecutiveFailures: number;
+  title?: string | null;
+}
+
+export interface RateLimitResult {
+  /** False once the request is over the limit for this minute (it is still counted). */
+  allowed: boolean;
+  /** Requests left in this minute after this one, never below 0. */
+  remaining: number;
+  /** Requests counted in this minute including this one. */
+  count: number;
+  /** Start of the next minute window. */
+  resetAt: Date;
+}
+
+/** A store operation failed because the backing database is closed or unreachable. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+export interface Store {
+  /** `sqlite` or `mongodb`, for logs. */
+  readonly kind: 'sqlite' | 'mongodb';
+
+  // ── channels (the work collection) ────────────────────────────────────────
+  /**
+   * Create the channel's work item, or raise `wanted` to max(current, input.wanted).
+   * A new channel, or one whose `wanted` grew, becomes due at `now`; otherwise its schedule stays.
+   */
+  registerChannel(input: RegisterChannelInput, now: Date): Promise<ChannelRecord>;
+  getChannel(channelId: string): Promise<ChannelRecord | null>;
+  /**
+   * Atomically claim the channel with the earliest due time that is due (dueAt <= now) and whose
+   * lease is free or expired. Returns null when there is no such channel.
+   */
+  claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null>;
+  /** Extend a lease this owner still holds. False when the lease was lost. */
+  renewLease(channelId: string, owner: string, leaseMs: number, now: Date): Promise<boolean>;
+  /** Record the run's outcome, set the next due time and free the lease. False if not the owner. */
+  releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean>;
+  /** Make every known channel due no later than `now` (the scheduled refresh). Returns how many. */
+  markAllDue(now: Date): Promise<number>;
+
+  // ── videos ────────────────────────────────────────────────────────────────
+  /** Insert or replace the videos (keyed by videoId) in one atomic write. Replaying is harmless. */
+  upsertVideos(videos: readonly VideoRecord[]): Promise<void>;
+  /**
+   * Feed entries newest first (publishedAt desc, then videoId), at most `limit`: `ready` videos and
+   * `no_transcript` ones that were given up (nextAttemptAt null).
+   */
+  listFeedEntries(channelId: string, limit: number): Promise<VideoRecord[]>;
+  /** Newest `fetchedAt` among the channel's feed entries; null when it has none. */
+  feedVersion(channelId: string): Promise<Date | null>;
+  /**
+   * Of the given video ids, those that still need work: never stored, or stored in a non-final
+   * state whose nextAttemptAt <= now. Order of the input is kept.
+   */
+  videosNeedingWork(videoIds: readonly string[], now: Date): Promise<string[]>;
+  /** Stored records for these ids (any state), for the crawler's attempt counting. */
+  getVideos(videoIds: readonly string[]): Promise<VideoRecord[]>;
+
+  // ── handles ───────────────────────────────────────────────────────────────
+  /** Cached channel id for a lower-cased handle (without `@`). */
+  getHandle(handle: string): Promise<string | null>;
+  putHandle(handle: string, channelId: string, now: Date): Promise<void>;
+
+  // ── per-key rate limits ───────────────────────────────────────────────────
+  /**
+   * Count one request for `keyId` in the minute window containing `now` and say how many remain.
+   * Atomic across processes sharing the store. `keyId` is an opaque digest, never the raw key.
+   */
+  hitRateLimit(keyId: string, limit: number, now: Date): Promise<RateLimitResult>;
+
+  /** Cheap liveness probe; throws StoreUnavailableError when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
