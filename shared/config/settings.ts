@@ -1,6 +1,8 @@
 // Every setting of the service, declared once: name, default, how to parse and validate it, and
 // whether it is secret. The environment wins over config/settings.yaml; see README "Configuration".
 
+import { validate as validateCron } from 'node-cron';
+
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -69,8 +71,8 @@ function parseDatabaseUrl(raw: string): string {
 }
 
 function parseCron(raw: string): string {
-  const fields = raw.trim().split(/\s+/);
-  if (fields.length < 5 || fields.length > 6) fail(`must be a cron expression of 5 or 6 fields, got "${raw}"`);
+  // node-cron's own validator, so what passes here is exactly what the scheduler accepts.
+  if (!validateCron(raw.trim())) fail(`must be a cron expression of 5 or 6 fields, got "${raw}"`);
   return raw.trim();
 }
 

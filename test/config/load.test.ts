@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { ConfigError, describeConfig, loadConfig, maskSecret } from '../../shared/config/load';
+
+describe('configuration', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tf-config-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const load = (env: Record<string, string> = {}) => loadConfig(env, dir);
+
+  it('has the documented defaults', () => {
+    const c = load();
+    expect(c.port).to.equal(5000);
+    expect(c.host).to.equal('0.0.0.0');
+    expect(c.databaseUrl).to.equal('sqlite:data/transcript-feed.db');
+    expect(c.securityConfig).to.equal('config/security.yaml');
+    expect(c.platformBaseUrl).to.equal('https://www.youtube.com');
+    expect(c.challengeProxyUrl).to.equal(null);
+    expect(c.crawlProfile).to.equal('gentle');
+    expect(c.crawlPollSeconds).to.equal(5);
+    expect(c.crawlRefreshCron).to.equal('*/30 * * * *');
+    expect(c.transcriptLanguages).to.deep.equal(['en']);
+    expect(c.browserExecutablePath).to.equal(null);
+    expect(c.logLevel).to.equal('info');
+    expect(c.defaultRateLimit).to.equal(60);
+  });
+
+  it('resolves the spec\'s two batch configurations', () => {
+    const gentle = load().crawl;
+    expect(gentle).to.deep.include({ name: 'gentle', batchSize: 5 });
+    expect(gentle.batchWaitMs).to.deep.equal([60000, 90000]);
+    expect(gentle.requestWaitMs).to.deep.equal([10000, 20000]);
+    expect(gentle.blockedWaitMs).to.deep.equal([30000, 60000]);
+    const fast = load({ CRAWL_PROFILE: 'fast' }).crawl;
+    expect(fast).to.deep.include({ name: 'fast', batchSize: 20 });
+    expect(fast.batchWaitMs).to.deep.equal([2000, 2000]);
+    expect(fast.requestWaitMs).to.deep.equal([0, 0]);
+  });
+
+  it('overrides single profile values', () => {
+    const c = load({ CRAWL_PROFILE: 'fast', CRAWL_BATCH_SIZE: '7', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1' });
+    expect(c.crawl.batchSize).to.equal(7);
+    expect(c.crawl.batchWaitMs).to.deep.equal([0, 0]);
+    expect(c.crawl.blockedWaitMs).to.deep.equal([50, 100]);
+    expect(c.crawl.requestWaitMs).to.deep.equal([0, 0]);
+  });
+
+  it('reads config/settings.yaml, and the environment wins over it', () => {
+    mkdirSync(path.join(dir, 'config'));
+    writeFileSync(path.join(dir, 'config/settings.yaml'), 'PORT: 6000\nCRAWL_PROFILE: fast\nTRANSCRIPT_LANGUAGES: de,en\n');
+    const c = load({ PORT: '7000' });
+    expect(c.port).to.equal(7000);
+    expect(c.crawlProfile).to.equal('fast');
+    expect(c.transcriptLanguages).to.deep.equal(['de', 'en']);
+    expect(c.settingsFile).to.equal(path.join(dir, 'config/settings.yaml'));
+  });
+
+  it('is frozen', () => {
+    const c = load();
+    expect(Object.isFrozen(c)).to.equal(true);
+    expect(Object.isFrozen(c.crawl)).to.equal(true);
+    expect(() => {
+      (c as { port: number }).port = 1;
+    }).to.throw(TypeError);
+  });
+
+  const bad: [Record<string, string>, RegExp][] = [
+    [{ PORT: 'abc' }, /^PORT: must be a whole number/],
+    [{ PORT: '70000' }, /^PORT: must be between 0 and 65535/],
+    [{ DATABASE_URL: 'postgres://x/y' }, /^DATABASE_URL: must be sqlite:<path>, mongodb/],
+    [{ CRAWL_PROFILE: 'turbo' }, /^CRAWL_PROFILE: must be one of fast, gentle/],
+    [{ CRAWL_BATCH_WAIT: '90-60' }, /^CRAWL_BATCH_WAIT: range/],
+    [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL: must be one of/],
+    [{ PLATFORM_BASE_URL: 'ftp://x' }, /^PLATFORM_BASE_URL: must use http: or https:/],
+    [{ CRAWL_REFRESH_CRON: 'every minute' }, /^CRAWL_REFRESH_CRON: must be a cron expression/],
+    [{ TRANSCRIPT_LANGUAGES: ' , ' }, /^TRANSCRIPT_LANGUAGES: must be a comma-separated list/],
+  ];
+  for (const [env, message] of bad) {
+    it(`rejects ${JSON.stringify(env)} with one line naming the variable`, () => {
+      let err: unknown;
+      try {
+        load(env);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).to.be.instanceOf(ConfigError);
+      expect((err as Error).message).to.match(message);
+      expect((err as Error).message).not.to.contain('\n');
+    });
+  }
+
+  it('rejects unknown keys in the settings file', () => {
+    mkdirSync(path.join(dir, 'config'));
+    writeFileSync(path.join(dir, 'config/settings.yaml'), 'PROT: 6000\n');
+    expect(() => load()).to.throw(ConfigError, /unknown setting "PROT"/);
+  });
+
+  it('masks secrets in the effective configuration', () => {
+    const c = load({ DATABASE_URL: 'mongodb://admin:hunter2@db.example:27017/feeds?authSource=admin' });
+    const shown = JSON.stringify(describeConfig(c));
+    expect(shown).not.to.contain('hunter2');
+    expect(shown).not.to.contain('admin:');
+    expect(shown).to.contain('mongodb://***@db.example:27017/***');
+    expect(maskSecret('sqlite:data/x.db')).to.equal('sqlite:data/x.db');
+  });
+});

@@ -1,0 +1,62 @@
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import { categoryLogger, createLogger, redactApiKeyInText, type LogLevel } from '../../shared/logger';
+
+/** A captured log stream (after pino's test helper `sink`): every line parsed as JSON. */
+function capture(level: LogLevel = 'debug') {
+  const lines: Record<string, unknown>[] = [];
+  const raw: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) {
+        raw.push(line);
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      cb();
+    },
+  });
+  const logger = createLogger({ level, format: 'json', stream });
+  return { logger, lines, raw };
+}
+
+describe('logger', () => {
+  it('labels levels DEBUG, INFO, WARNING, ERROR with ISO timestamps and categories', () => {
+    const { logger, lines } = capture();
+    const log = categoryLogger(logger, 'crawler.batch');
+    log.debug('d');
+    log.info('i');
+    log.warning('w');
+    log.error('e');
+    expect(lines.map((l) => l.level)).to.deep.equal(['DEBUG', 'INFO', 'WARNING', 'ERROR']);
+    for (const l of lines) {
+      expect(l.category).to.equal('crawler.batch');
+      expect(String(l.time)).to.match(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
+  it('drops lines below the configured level', () => {
+    const { logger, lines } = capture('warning');
+    logger.info('hidden');
+    logger.warning('shown');
+    expect(lines.map((l) => l.msg)).to.deep.equal(['shown']);
+  });
+
+  it('never writes an API key: query parameter, header, or inside a URL or message', () => {
+    const { logger, raw } = capture();
+    const key = 'sk-live-SUPERSECRET-123';
+    const log = categoryLogger(logger, 'api.http');
+    log.info({ url: `/?channel=x&api_key=${key}`, query: { api_key: key } }, 'request');
+    log.info({ req: { headers: { 'x-api-key': key, accept: '*/*' }, query: { api_key: key } } }, 'request');
+    log.info({ headers: { 'x-api-key': key } }, 'headers');
+    log.error({ err: new Error(`failed for /?api_key=${key}`) }, `failed GET /?format=Rss&api_key=${encodeURIComponent(key)}&x=1`);
+    log.info({ apiKey: key }, 'field');
+    expect(raw).to.have.length(5);
+    for (const line of raw) expect(line).not.to.contain('SUPERSECRET');
+    expect(raw.join('\n')).to.contain('[REDACTED]');
+  });
+
+  it('redacts URL-encoded api_key parameters in text', () => {
+    expect(redactApiKeyInText('/?a=1&api_key=abc&b=2')).to.equal('/?a=1&api_key=[REDACTED]&b=2');
+    expect(redactApiKeyInText('next%3Fapi_key%3Dabc')).to.equal('next%3Fapi_key%3D[REDACTED]');
+  });
+});
