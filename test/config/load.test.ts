@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, describeConfig, loadConfig, maskSecret } from '../../shared/config/load';
+import { SETTINGS } from '../../shared/config/settings';
 
 describe('configuration', () => {
   let dir: string;
@@ -98,6 +99,17 @@ describe('configuration', () => {
     mkdirSync(path.join(dir, 'config'));
     writeFileSync(path.join(dir, 'config/settings.yaml'), 'PROT: 6000\n');
     expect(() => load()).to.throw(ConfigError, /unknown setting "PROT"/);
+  });
+
+  it('config/settings.example.yaml lists every setting with its default', () => {
+    const example = readFileSync(path.join(__dirname, '../../config/settings.example.yaml'), 'utf8');
+    mkdirSync(path.join(dir, 'config'));
+    // Uncommented, the example must load (no unknown key) and give exactly the defaults.
+    writeFileSync(path.join(dir, 'config/settings.yaml'), example.replace(/^# ([A-Z_]+:)/gm, '$1'));
+    const fromExample = load();
+    for (const s of Object.values(SETTINGS)) expect(example, s.name).to.match(new RegExp(`^# ${s.name}: `, 'm'));
+    const defaults = loadConfig({}, mkdtempSync(path.join(tmpdir(), 'tf-config-')));
+    expect({ ...fromExample, settingsFile: null, rootDir: '' }).to.deep.equal({ ...defaults, settingsFile: null, rootDir: '' });
   });
 
   it('masks secrets in the effective configuration', () => {
