@@ -1,0 +1,92 @@
+// Starting the service's compiled entry points as separate OS processes, exactly as PM2 would
+// (node dist/…/main.js with real environment variables), and collecting their JSON log lines.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export const ROOT = path.resolve(__dirname, '../..');
+
+export interface Started {
+  child: ChildProcess;
+  /** Every stdout line parsed as JSON (non-JSON lines kept as { raw }). */
+  logs: Record<string, unknown>[];
+  stderr: string[];
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `npm test` builds before mocha; a bare `mocha` run builds here so the entry points exist. */
+export function ensureBuilt(): void {
+  if (existsSync(path.join(ROOT, 'dist/api/main.js')) && existsSync(path.join(ROOT, 'dist/crawler/main.js'))) return;
+  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>, cwd: string = ROOT): Started {
+  const child = spawn(process.execPath, [path.join(ROOT, `dist/${entry}/main.js`)], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: Record<string, unknown>[] = [];
+  const stderr: string[] = [];
+  let buf = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    buf += chunk;
+    let i: number;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (!line.trim()) continue;
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ raw: line });
+      }
+    }
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return {
+    child,
+    logs,
+    stderr,
+    exited,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Poll `check` until it returns a value (not undefined) or the deadline passes. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v !== undefined) return v;
+    } catch (err) {
+      lastError = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
