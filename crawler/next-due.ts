@@ -1,0 +1,49 @@
+// When a channel is due again after a run (miniflux ScheduleNextCheck): a good run waits the
+// refresh interval, failures back off exponentially up to a cap so a blocked IP or a broken channel
+// is not hammered, and a run cut short (shutdown, lost lease) hands the channel back at once.
+
+export type RunOutcome = 'ok' | 'blocked' | 'error' | 'not_found' | 'stopped';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** A good run: the cron re-marks every channel due anyway; this is the floor between two runs. */
+export const REFRESH_INTERVAL_MS = 30 * MINUTE;
+/** Blocks are about our IP, not the channel: start long so the platform forgets us. */
+export const BLOCKED_BACKOFF = { baseMs: 30 * MINUTE, capMs: 12 * HOUR } as const;
+/** 5xx, timeouts, garbage: usually short-lived. */
+export const ERROR_BACKOFF = { baseMs: 5 * MINUTE, capMs: 6 * HOUR } as const;
+/** The platform says the channel does not exist; check again once a day in case it comes back. */
+export const NOT_FOUND_DELAY_MS = 24 * HOUR;
+
+/** base · 2^(failures−1), capped; failures counts this run (1 after the first failure). */
+export function backoffMs(failures: number, base: number, cap: number): number {
+  const exponent = Math.max(0, Math.min(failures - 1, 30));
+  return Math.min(cap, base * 2 ** exponent);
+}
+
+/**
+ * @param consecutiveFailures the channel's count after this run (0 after `ok`, ≥ 1 after a failure).
+ */
+export function nextDueAt(outcome: RunOutcome, consecutiveFailures: number, now: Date): Date {
+  const at = (ms: number): Date => new Date(now.getTime() + ms);
+  switch (outcome) {
+    case 'ok':
+      return at(REFRESH_INTERVAL_MS);
+    case 'blocked':
+      return at(backoffMs(consecutiveFailures, BLOCKED_BACKOFF.baseMs, BLOCKED_BACKOFF.capMs));
+    case 'error':
+      return at(backoffMs(consecutiveFailures, ERROR_BACKOFF.baseMs, ERROR_BACKOFF.capMs));
+    case 'not_found':
+      return at(NOT_FOUND_DELAY_MS);
+    case 'stopped':
+      return at(0);
+  }
+}
+
+/** The channel's failure count after a run with this outcome. */
+export function failuresAfter(outcome: RunOutcome, previous: number): number {
+  if (outcome === 'ok') return 0;
+  if (outcome === 'stopped') return previous;
+  return previous + 1;
+}

@@ -1,0 +1,74 @@
+// What one fetch attempt means for a video's stored record (platform.md §4 "What the crawler
+// does"): a transcript is final; missing captions are retried for about three days, because
+// automatic captions of a fresh upload often appear hours later, then given up (the feed shows the
+// video with a note); a gone or private video is checked again after a week; transient failures
+// back off and keep trying.
+
+import type { PlatformOutcome, Transcript } from '../shared/platform/types';
+import type { VideoRecord } from '../shared/store/types';
+
+const HOUR = 3_600_000;
+
+/** What a video fetch can end in, once blocks have been dealt with by the blocked path. */
+export type VideoFailureOutcome = Exclude<PlatformOutcome, 'ok' | 'blocked'>;
+
+export type FetchResult =
+  | { readonly kind: 'transcript'; readonly transcript: Transcript }
+  | { readonly kind: 'failure'; readonly outcome: VideoFailureOutcome; readonly reason: string };
+
+export interface VideoFacts {
+  videoId: string;
+  channelId: string;
+  title: string;
+  /** Exact publish time; a video without one is never stored (no invented dates). */
+  publishedAt: Date;
+}
+
+export const NO_CAPTIONS_FIRST_DELAY_MS = 1 * HOUR;
+export const NO_CAPTIONS_MAX_DELAY_MS = 24 * HOUR;
+/** Total time spent waiting for captions before giving up. */
+export const NO_CAPTIONS_GIVE_UP_AFTER_MS = 72 * HOUR;
+export const UNAVAILABLE_RECHECK_MS = 7 * 24 * HOUR;
+export const TRANSIENT_FIRST_DELAY_MS = 10 * 60_000;
+export const TRANSIENT_MAX_DELAY_MS = 12 * HOUR;
+
+function noCaptionsDelay(attempt: number): number {
+  return Math.min(NO_CAPTIONS_MAX_DELAY_MS, NO_CAPTIONS_FIRST_DELAY_MS * 3 ** Math.min(attempt - 1, 20));
+}
+
+/**
+ * Delay before the next try after `attempts` attempts found no captions: 1 h, 3 h, 9 h, 24 h, 24 h…
+ * while the waits so far stay within three days; null = give up.
+ */
+export function noCaptionsRetryDelayMs(attempts: number): number | null {
+  let waited = 0;
+  for (let a = 1; a <= attempts; a += 1) waited += noCaptionsDelay(a);
+  return waited > NO_CAPTIONS_GIVE_UP_AFTER_MS ? null : noCaptionsDelay(attempts);
+}
+
+/** 10 min, 20 min, 40 min … capped at 12 h; never gives up, the cap keeps it cheap. */
+export function transientRetryDelayMs(attempts: number): number {
+  return Math.min(TRANSIENT_MAX_DELAY_MS, TRANSIENT_FIRST_DELAY_MS * 2 ** Math.min(attempts - 1, 30));
+}
+
+/** The record to store for this attempt. `previous` is the stored record, if any (attempt count). */
+export function videoRecordFor(facts: VideoFacts, result: FetchResult, previous: VideoRecord | undefined, now: Date): VideoRecord {
+  const attempts = (previous?.attempts ?? 0) + 1;
+  const base = { ...facts, attempts, fetchedAt: now };
+  const after = (ms: number | null): Date | null => (ms === null ? null : new Date(now.getTime() + ms));
+  if (result.kind === 'transcript') {
+    const t = result.transcript;
+    return { ...base, transcriptHtml: t.html, language: t.language, kind: t.kind, state: 'ready', nextAttemptAt: null, lastError: null };
+  }
+  const none = { transcriptHtml: null, language: null, kind: null, lastError: result.reason };
+  switch (result.outcome) {
+    case 'no_captions':
+      return { ...base, ...none, state: 'no_transcript', nextAttemptAt: after(noCaptionsRetryDelayMs(attempts)) };
+    case 'unavailable':
+    case 'not_found':
+      return { ...base, ...none, state: 'unavailable', nextAttemptAt: after(UNAVAILABLE_RECHECK_MS) };
+    case 'consent':
+    case 'transient':
+      return { ...base, ...none, state: 'failed', nextAttemptAt: after(transientRetryDelayMs(attempts)) };
+  }
+}

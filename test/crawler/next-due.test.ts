@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { BLOCKED_BACKOFF, ERROR_BACKOFF, NOT_FOUND_DELAY_MS, REFRESH_INTERVAL_MS, failuresAfter, nextDueAt } from '../../crawler/next-due';
+
+const now = new Date('2026-07-01T12:00:00Z');
+const after = (d: Date): number => d.getTime() - now.getTime();
+const MIN = 60_000;
+
+describe('crawler next due time', () => {
+  it('comes back after the refresh interval when the run was good', () => {
+    expect(after(nextDueAt('ok', 0, now))).to.equal(REFRESH_INTERVAL_MS);
+    expect(REFRESH_INTERVAL_MS).to.equal(30 * MIN);
+  });
+
+  it('backs off exponentially after errors, up to a cap', () => {
+    const delays = [1, 2, 3, 4, 5, 10, 40].map((f) => after(nextDueAt('error', f, now)));
+    expect(delays.slice(0, 5)).to.deep.equal([5, 10, 20, 40, 80].map((m) => m * MIN));
+    expect(delays[5]).to.equal(ERROR_BACKOFF.capMs);
+    expect(delays[6]).to.equal(ERROR_BACKOFF.capMs);
+  });
+
+  it('backs off longer after blocks, up to a cap', () => {
+    const delays = [1, 2, 3, 6, 100].map((f) => after(nextDueAt('blocked', f, now)));
+    expect(delays.slice(0, 3)).to.deep.equal([30, 60, 120].map((m) => m * MIN));
+    expect(delays[3]).to.equal(BLOCKED_BACKOFF.capMs);
+    expect(delays[4]).to.equal(BLOCKED_BACKOFF.capMs);
+    for (let f = 1; f < 20; f += 1) {
+      expect(after(nextDueAt('blocked', f + 1, now))).to.be.at.least(after(nextDueAt('blocked', f, now)));
+    }
+  });
+
+  it('checks a channel the platform does not know once a day', () => {
+    expect(after(nextDueAt('not_found', 1, now))).to.equal(NOT_FOUND_DELAY_MS);
+  });
+
+  it('hands a run cut short back at once', () => {
+    expect(after(nextDueAt('stopped', 3, now))).to.equal(0);
+  });
+
+  it('counts failures: reset by a good run, kept by a stop, raised otherwise', () => {
+    expect(failuresAfter('ok', 4)).to.equal(0);
+    expect(failuresAfter('stopped', 4)).to.equal(4);
+    expect(failuresAfter('blocked', 4)).to.equal(5);
+    expect(failuresAfter('error', 0)).to.equal(1);
+    expect(failuresAfter('not_found', 0)).to.equal(1);
+  });
+});

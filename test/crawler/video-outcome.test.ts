@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import {
+  NO_CAPTIONS_GIVE_UP_AFTER_MS, UNAVAILABLE_RECHECK_MS, noCaptionsRetryDelayMs, transientRetryDelayMs, videoRecordFor, type VideoFacts,
+} from '../../crawler/video-outcome';
+import type { VideoRecord } from '../../shared/store/types';
+
+const HOUR = 3_600_000;
+const now = new Date('2026-07-01T12:00:00Z');
+const facts: VideoFacts = { videoId: 'v1', channelId: 'UCaaaaaaaaaaaaaaaaaaaaaa', title: 'One', publishedAt: new Date('2026-06-30T00:00:00Z') };
+const inMs = (d: Date | null): number | null => (d === null ? null : d.getTime() - now.getTime());
+
+describe('crawler video outcome', () => {
+  it('stores a transcript as ready, final, attempt counted', () => {
+    const r = videoRecordFor(facts, { kind: 'transcript', transcript: { html: '<p>hi</p>', language: 'de', kind: 'automatic', cueCount: 1 } }, undefined, now);
+    expect(r).to.deep.include({ state: 'ready', transcriptHtml: '<p>hi</p>', language: 'de', kind: 'automatic', attempts: 1, nextAttemptAt: null, lastError: null });
+    expect(r.publishedAt).to.deep.equal(facts.publishedAt);
+    expect(r.fetchedAt).to.deep.equal(now);
+  });
+
+  it('retries missing captions at 1 h, 3 h, 9 h, 24 h, 24 h, then gives up after about three days', () => {
+    const schedule = [1, 2, 3, 4, 5, 6, 7].map(noCaptionsRetryDelayMs);
+    expect(schedule).to.deep.equal([1 * HOUR, 3 * HOUR, 9 * HOUR, 24 * HOUR, 24 * HOUR, null, null]);
+    const waited = schedule.reduce<number>((sum, d) => sum + (d ?? 0), 0);
+    expect(waited).to.be.at.most(NO_CAPTIONS_GIVE_UP_AFTER_MS);
+    expect(waited).to.be.at.least(48 * HOUR);
+  });
+
+  it('counts attempts from the stored record, and a given-up video has no next attempt', () => {
+    let previous: VideoRecord | undefined;
+    const nexts: (number | null)[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      previous = videoRecordFor(facts, { kind: 'failure', outcome: 'no_captions', reason: 'no captions' }, previous, now);
+      nexts.push(inMs(previous.nextAttemptAt));
+    }
+    expect(previous).to.deep.include({ state: 'no_transcript', attempts: 6, transcriptHtml: null, lastError: 'no captions' });
+    expect(nexts).to.deep.equal([1 * HOUR, 3 * HOUR, 9 * HOUR, 24 * HOUR, 24 * HOUR, null]);
+  });
+
+  it('records a gone video as unavailable and looks again after a week', () => {
+    for (const outcome of ['unavailable', 'not_found'] as const) {
+      const r = videoRecordFor(facts, { kind: 'failure', outcome, reason: 'This video is unavailable' }, undefined, now);
+      expect(r.state).to.equal('unavailable');
+      expect(inMs(r.nextAttemptAt)).to.equal(UNAVAILABLE_RECHECK_MS);
+    }
+  });
+
+  it('records transient failures as failed, backing off to a cap and never giving up', () => {
+    expect([1, 2, 3, 4].map(transientRetryDelayMs)).to.deep.equal([10, 20, 40, 80].map((m) => m * 60_000));
+    expect(transientRetryDelayMs(50)).to.equal(12 * HOUR);
+    const r = videoRecordFor(facts, { kind: 'failure', outcome: 'transient', reason: 'HTTP 503' }, undefined, now);
+    expect(r).to.deep.include({ state: 'failed', lastError: 'HTTP 503', attempts: 1 });
+    expect(inMs(r.nextAttemptAt)).to.equal(10 * 60_000);
+  });
+});
