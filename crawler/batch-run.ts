@@ -1,0 +1,48 @@
+// One batch: its videos go through a p-queue of concurrency 1 (one platform request at a time),
+// and whatever completed is written to the store in ONE upsert the moment the batch ends, so a
+// feed request between two batches already sees this one. A run that must end (repeated blocks,
+// a stop) still stores the batch's finished videos.
+
+import PQueue from 'p-queue';
+import type { ListedVideo } from '../shared/platform/types';
+import type { Store, VideoRecord } from '../shared/store/types';
+import { RunBlockedError, RunStoppedError } from './blocked-path';
+import { fetchVideo, type VideoFetchDeps } from './video-fetch';
+
+export interface BatchResult {
+  stored: number;
+  skipped: number;
+  /** Set when the run must end after this batch. */
+  ending: RunBlockedError | RunStoppedError | null;
+}
+
+export async function runBatch(
+  deps: VideoFetchDeps & { readonly store: Store; readonly signal: AbortSignal },
+  channelId: string,
+  videos: readonly ListedVideo[],
+): Promise<BatchResult> {
+  const previous = new Map((await deps.store.getVideos(videos.map((v) => v.videoId))).map((v) => [v.videoId, v]));
+  const records: VideoRecord[] = [];
+  let ending: RunBlockedError | RunStoppedError | null = null;
+
+  const queue = new PQueue({ concurrency: 1 });
+  for (const listed of videos) {
+    // Tasks never reject (a rejected, unawaited add() would crash the process): the two run-ending
+    // errors are kept here, so the remaining tasks see them and do nothing; anything else skips
+    // only this video.
+    void queue.add(async () => {
+      if (ending !== null || deps.signal.aborted) return;
+      try {
+        const record = await fetchVideo(deps, channelId, listed, previous.get(listed.videoId));
+        if (record !== null) records.push(record);
+      } catch (err) {
+        if (err instanceof RunBlockedError || err instanceof RunStoppedError) ending = err;
+        else deps.logger.error({ channelId, videoId: listed.videoId, err: (err as Error).message }, 'video skipped after an unexpected error');
+      }
+    });
+  }
+  await queue.onIdle();
+
+  if (records.length > 0) await deps.store.upsertVideos(records);
+  return { stored: records.length, skipped: videos.length - records.length, ending };
+}

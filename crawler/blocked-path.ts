@@ -1,0 +1,103 @@
+// What the crawler does when the platform blocks it (platform.md §4): wait the profile's blocked
+// wait, then escalate to the challenge-solving proxy and then the real browser (the first one that
+// clears the block ends the escalation; their cookies and user agent are reused by plain requests),
+// then retry the same request. Blocks are counted per run: after `maxBlocks` the run ends, because
+// pushing on only makes a block last longer.
+
+import type { MsRange } from '../shared/config/crawl-profile';
+import type { Logger } from '../shared/logger';
+import { PlatformError, type Unblocker } from '../shared/platform/types';
+import { pickMs, type Timing } from './timing';
+
+/** The run must end: the platform keeps blocking us. */
+export class RunBlockedError extends Error {
+  override readonly name = 'RunBlockedError';
+  constructor(readonly reason: string) {
+    super(`blocked: ${reason}`);
+  }
+}
+
+/** The run must end: shutdown or a lost lease, noticed while waiting. */
+export class RunStoppedError extends Error {
+  override readonly name = 'RunStoppedError';
+  constructor() {
+    super('run stopped');
+  }
+}
+
+export interface BlockedPathDeps {
+  /** Tried in this order after each block (challenge proxy first, then the browser). */
+  readonly unblockers: readonly Unblocker[];
+  readonly blockedWaitMs: MsRange;
+  /** Blocks in one run after which the run gives up (the last one is not waited out). */
+  readonly maxBlocks: number;
+  readonly timing: Timing;
+  readonly logger: Logger;
+  /** Aborted when the run must stop. */
+  readonly signal: AbortSignal;
+}
+
+export interface RequestContext {
+  readonly channelId: string;
+  readonly videoId?: string;
+  /** Page the unblockers should open, relative to the platform base URL. */
+  readonly path: string;
+}
+
+export const DEFAULT_MAX_BLOCKS = 3;
+
+export class BlockedPath {
+  private blocks = 0;
+
+  constructor(private readonly deps: BlockedPathDeps) {}
+
+  /** Blocks seen so far in this run. */
+  get blockCount(): number {
+    return this.blocks;
+  }
+
+  /** Runs `request`; on a block, waits and unblocks and tries again until the run's budget is spent. */
+  async request<T>(ctx: RequestContext, request: () => Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        return await request();
+      } catch (err) {
+        if (!(err instanceof PlatformError) || err.outcome !== 'blocked') throw err;
+        this.blocks += 1;
+        const { channelId, videoId } = ctx;
+        this.deps.logger.warning({ channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks }, `blocked by the platform: ${err.reason}`);
+        if (this.blocks >= this.deps.maxBlocks) throw new RunBlockedError(err.reason);
+        await this.recover(ctx);
+      }
+    }
+  }
+
+  private async recover(ctx: RequestContext): Promise<void> {
+    const { timing, signal, logger } = this.deps;
+    const waitMs = pickMs(this.deps.blockedWaitMs, () => timing.random());
+    logger.info({ channelId: ctx.channelId, ms: waitMs }, 'waiting before retrying after a block');
+    await timing.sleep(waitMs, signal);
+    if (signal.aborted) throw new RunStoppedError();
+    for (const unblocker of this.deps.unblockers) {
+      if (signal.aborted) throw new RunStoppedError();
+      if (await this.tryUnblocker(unblocker, ctx)) return;
+    }
+  }
+
+  /** An unblocker that throws is a way that did not work, not a reason to stop the run. */
+  private async tryUnblocker(unblocker: Unblocker, ctx: RequestContext): Promise<boolean> {
+    const log = this.deps.logger;
+    try {
+      if (!(await unblocker.available())) {
+        log.debug({ channelId: ctx.channelId, unblocker: unblocker.name }, 'unblocker not available');
+        return false;
+      }
+      const cleared = await unblocker.unblock(ctx.path);
+      log.info({ channelId: ctx.channelId, unblocker: unblocker.name, cleared }, cleared ? 'block cleared' : 'block not cleared');
+      return cleared;
+    } catch (err) {
+      log.warning({ channelId: ctx.channelId, unblocker: unblocker.name, err: (err as Error).message }, 'unblocker failed');
+      return false;
+    }
+  }
+}

@@ -1,0 +1,106 @@
+// One run over a claimed channel: list its newest `wanted` videos, keep those the store says still
+// need work, cut them into the profile's batches, and process and store batch after batch with the
+// profile's pause between them. Store failures propagate (the scheduler pauses on them); platform
+// failures become the run's outcome.
+
+import type { CrawlProfile } from '../shared/config/crawl-profile';
+import { categoryLogger, type Logger } from '../shared/logger';
+import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type Unblocker } from '../shared/platform/types';
+import type { ChannelRecord, Store } from '../shared/store/types';
+import { planBatches } from './batch-plan';
+import { runBatch } from './batch-run';
+import { BlockedPath, DEFAULT_MAX_BLOCKS, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
+import type { RunOutcome } from './next-due';
+import { RequestPacer } from './request-pacer';
+import { pickMs, type Timing } from './timing';
+
+export interface ChannelRunDeps {
+  readonly store: Store;
+  readonly platform: PlatformClient;
+  /** Challenge proxy, then browser: tried in this order after a block. */
+  readonly unblockers: readonly Unblocker[];
+  readonly profile: CrawlProfile;
+  readonly timing: Timing;
+  /** Root logger; the run logs under `crawler.batch` and `crawler.blocked`. */
+  readonly logger: Logger;
+  readonly maxBlocks?: number;
+}
+
+export interface ChannelRunResult {
+  outcome: RunOutcome;
+  /** Short reason when the outcome is not `ok`. */
+  error: string | null;
+  title: string | null;
+  listed: number;
+  pending: number;
+  stored: number;
+  skipped: number;
+  batchesDone: number;
+  batchesPlanned: number;
+}
+
+/** Runs the channel until done, blocked for good, or `signal` aborts (then after the current request). */
+export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, signal: AbortSignal): Promise<ChannelRunResult> {
+  const { store, platform, profile, timing } = deps;
+  const { channelId } = channel;
+  const batchLog = categoryLogger(deps.logger, 'crawler.batch');
+  const blocked = new BlockedPath({
+    unblockers: deps.unblockers, blockedWaitMs: profile.blockedWaitMs, maxBlocks: deps.maxBlocks ?? DEFAULT_MAX_BLOCKS,
+    timing, logger: categoryLogger(deps.logger, 'crawler.blocked'), signal,
+  });
+  const pacer = new RequestPacer(profile.requestWaitMs, timing, signal);
+  const call = async <T>(ctx: RequestContext, request: () => Promise<T>): Promise<T> =>
+    blocked.request(ctx, async () => {
+      await pacer.beforeRequest();
+      return request();
+    });
+
+  const result: ChannelRunResult = {
+    outcome: 'ok', error: null, title: channel.title, listed: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
+  };
+  const end = (outcome: RunOutcome, error: string | null): ChannelRunResult => Object.assign(result, { outcome, error });
+
+  let listing: ChannelListing;
+  try {
+    listing = await call({ channelId, path: `/channel/${channelId}/videos` }, () => platform.listVideos(channelId, channel.wanted));
+  } catch (err) {
+    if (err instanceof RunBlockedError) return end('blocked', err.reason);
+    if (err instanceof RunStoppedError) return end('stopped', null);
+    if (err instanceof PlatformError) return end(err.outcome === 'not_found' ? 'not_found' : 'error', err.reason);
+    throw err;
+  }
+  result.title = listing.title ?? channel.title;
+
+  const byId = new Map<string, ListedVideo>();
+  for (const v of listing.videos.slice(0, channel.wanted)) if (!byId.has(v.videoId)) byId.set(v.videoId, v);
+  result.listed = byId.size;
+  const pendingIds = await store.videosNeedingWork([...byId.keys()], timing.now());
+  const batches = planBatches(pendingIds.map((id) => byId.get(id)).filter((v): v is ListedVideo => v !== undefined), profile.batchSize);
+  result.pending = pendingIds.length;
+  result.batchesPlanned = batches.length;
+  batchLog.debug({ channelId, listed: result.listed, pending: result.pending, batches: batches.length }, 'batches planned');
+
+  const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal };
+  for (const [i, batch] of batches.entries()) {
+    if (i > 0) {
+      await timing.sleep(pickMs(profile.batchWaitMs, () => timing.random()), signal);
+      pacer.reset();
+    }
+    if (signal.aborted) return end('stopped', null);
+
+    const started = timing.now().getTime();
+    const done = await runBatch(fetchDeps, channelId, batch);
+    result.stored += done.stored;
+    result.skipped += done.skipped;
+    result.batchesDone += 1;
+    batchLog.info(
+      { channelId, batch: `${i + 1}/${batches.length}`, stored: done.stored, skipped: done.skipped, ms: timing.now().getTime() - started },
+      'batch stored',
+    );
+    if (done.ending instanceof RunBlockedError) return end('blocked', done.ending.reason);
+    // Stopped between two videos: the tasks skipped the rest without an error to report.
+    const cutShort = done.skipped > 0 || i < batches.length - 1;
+    if (done.ending instanceof RunStoppedError || (signal.aborted && cutShort)) return end('stopped', null);
+  }
+  return result;
+}

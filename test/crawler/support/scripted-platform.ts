@@ -1,0 +1,116 @@
+// A scripted stand-in for the platform at the module boundary (PlatformClient): a channel's videos
+// with or without listed dates, and per-video scripts of answers and errors consumed in order.
+// Every call is logged into a shared `events` list.
+
+import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type Transcript, type Unblocker } from '../../../shared/platform/types';
+
+export type Answer<T> = T | Error;
+
+export interface ScriptedVideo {
+  videoId: string;
+  title: string;
+  /** Date the listing carries (null = only a relative date, the watch page is needed). */
+  listedAt: Date | null;
+  /** Date the watch page gives (default: the listed date, or a fixed one). */
+  watchDate?: Date | null;
+}
+
+const HOUR = 3_600_000;
+
+/** `count` videos newest first, one hour apart, ids v000, v001, … */
+export function makeVideos(count: number, opts: { listedDates?: boolean; start?: number } = {}): ScriptedVideo[] {
+  const start = opts.start ?? Date.parse('2026-06-30T00:00:00Z');
+  return Array.from({ length: count }, (_, i) => {
+    const at = new Date(start - i * HOUR);
+    return { videoId: `v${String(i).padStart(3, '0')}`, title: `Video ${i}`, listedAt: opts.listedDates === false ? null : at, watchDate: at };
+  });
+}
+
+export function transcriptFor(videoId: string): Transcript {
+  return { html: `<p>Transcript of ${videoId}.</p>`, language: 'en', kind: 'manual', cueCount: 3 };
+}
+
+export const blocked = (reason = 'HTTP 429'): PlatformError => new PlatformError('blocked', reason);
+
+export class ScriptedPlatform implements PlatformClient {
+  /** Answers for listVideos, consumed first; afterwards the listing succeeds. */
+  listScript: Error[] = [];
+  /** Per video, answers for fetchTranscript consumed in order; afterwards a transcript. */
+  readonly transcriptScript = new Map<string, Answer<Transcript>[]>();
+  /** Per video, answers for fetchPublishedAt consumed in order; afterwards the video's watchDate. */
+  readonly dateScript = new Map<string, Answer<Date | null>[]>();
+  /** Runs at the start of each transcript request (e.g. to stop the crawler mid-batch). */
+  onTranscript: ((videoId: string) => Promise<void> | void) | null = null;
+
+  constructor(
+    public videos: ScriptedVideo[],
+    readonly events: string[] = [],
+    readonly title: string | null = 'Scripted Channel',
+  ) {}
+
+  async resolveHandle(): Promise<string | null> {
+    return null;
+  }
+
+  async listVideos(channelId: string, limit: number): Promise<ChannelListing> {
+    this.events.push(`list:${channelId}`);
+    const next = this.listScript.shift();
+    if (next) throw next;
+    const videos: ListedVideo[] = this.videos.slice(0, limit).map((v) => ({ videoId: v.videoId, title: v.title, publishedAt: v.listedAt }));
+    return { channelId, title: this.title, videos };
+  }
+
+  async fetchPublishedAt(videoId: string): Promise<Date | null> {
+    this.events.push(`date:${videoId}`);
+    const script = this.dateScript.get(videoId);
+    if (script && script.length > 0) {
+      const next = script.shift()!;
+      if (next instanceof Error) throw next;
+      return next;
+    }
+    const v = this.videos.find((x) => x.videoId === videoId);
+    return v?.watchDate ?? null;
+  }
+
+  async fetchTranscript(videoId: string): Promise<Transcript> {
+    this.events.push(`transcript:${videoId}`);
+    await this.onTranscript?.(videoId);
+    const script = this.transcriptScript.get(videoId);
+    if (script && script.length > 0) {
+      const next = script.shift()!;
+      if (next instanceof Error) throw next;
+      return next;
+    }
+    return transcriptFor(videoId);
+  }
+
+  count(prefix: string): number {
+    return this.events.filter((e) => e.startsWith(prefix)).length;
+  }
+}
+
+/** An unblocker that logs its use and answers as scripted. */
+export class ScriptedUnblocker implements Unblocker {
+  closed = false;
+  constructor(
+    readonly name: string,
+    readonly events: string[],
+    private readonly isAvailable: boolean,
+    private readonly clears: boolean | Error,
+  ) {}
+
+  async available(): Promise<boolean> {
+    this.events.push(`${this.name}:available`);
+    return this.isAvailable;
+  }
+
+  async unblock(path: string): Promise<boolean> {
+    this.events.push(`${this.name}:unblock:${path}`);
+    if (this.clears instanceof Error) throw this.clears;
+    return this.clears;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
