@@ -1,0 +1,177 @@
+// The crawler's main loop. It only selects work: claim the earliest due channel (one store query),
+// run it under a renewed lease, release it with the next due time, and immediately look for the
+// next; with nothing due it sleeps CRAWL_POLL_SECONDS (a refresh or wake() cuts that short).
+// A store outage pauses the loop with backoff; any other failure is logged and the loop goes on.
+// stop() is the drain: no new claims, the current run ends after its request in flight, its
+// finished batch is stored and its lease released. Calling stop() twice is harmless.
+
+import { categoryLogger, type Logger } from '../shared/logger';
+import { StoreUnavailableError, type ChannelRecord, type Store } from '../shared/store/types';
+import { runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
+import { keepLease, type Every } from './lease-keeper';
+import { backoffMs, failuresAfter, nextDueAt, type RunOutcome } from './next-due';
+import { nodeCronSchedule, type CronHandle, type ScheduleCron } from './refresh-cron';
+
+export interface SchedulerOptions {
+  readonly runDeps: ChannelRunDeps;
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  readonly refreshCron: string;
+  readonly scheduleCron?: ScheduleCron;
+  readonly every?: Every;
+  /** Pause after a store outage: base · 2^(n−1), capped. */
+  readonly storeBackoff?: { readonly baseMs: number; readonly capMs: number };
+}
+
+const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export class Scheduler {
+  private readonly log: Logger;
+  private readonly stopController = new AbortController();
+  private wakeController = new AbortController();
+  private cron: CronHandle | null = null;
+  private loopDone: Promise<void> | null = null;
+
+  constructor(private readonly o: SchedulerOptions) {
+    this.log = categoryLogger(o.runDeps.logger, 'crawler.scheduler');
+  }
+
+  private get store(): Store {
+    return this.o.runDeps.store;
+  }
+
+  private now(): Date {
+    return this.o.runDeps.timing.now();
+  }
+
+  get stopping(): boolean {
+    return this.stopController.signal.aborted;
+  }
+
+  /** Starts the loop and the refresh schedule. */
+  start(): void {
+    if (this.loopDone || this.stopping) return;
+    this.cron = (this.o.scheduleCron ?? nodeCronSchedule)(this.o.refreshCron, () => this.refresh());
+    this.loopDone = this.loop();
+  }
+
+  /** Resolves when the loop has ended (after stop()). */
+  get done(): Promise<void> {
+    return this.loopDone ?? Promise.resolve();
+  }
+
+  /** Stop claiming, let the current run end after its request in flight, wait for the loop. */
+  async stop(): Promise<void> {
+    if (!this.stopping) {
+      this.log.info({}, 'stopping: no new claims; the current run ends after its request in flight');
+      this.stopController.abort();
+      this.wakeController.abort();
+      await this.cron?.stop();
+    }
+    await this.done;
+  }
+
+  /** Look for due work now instead of at the next poll. */
+  wake(): void {
+    this.wakeController.abort();
+  }
+
+  /** The scheduled refresh: every known channel becomes due, and the loop looks at once. */
+  async refresh(): Promise<void> {
+    try {
+      const count = await this.store.markAllDue(this.now());
+      this.log.info({ count }, 'channels marked due for refresh');
+      this.wake();
+    } catch (err) {
+      this.log.warning({ err: message(err) }, 'refresh failed; the next scheduled one will try again');
+    }
+  }
+
+  private async loop(): Promise<void> {
+    let storeFailures = 0;
+    while (!this.stopping) {
+      let idleMs = this.o.pollMs;
+      try {
+        const channel = await this.store.claimDueChannel(this.o.owner, this.o.leaseMs, this.now());
+        if (storeFailures > 0) this.log.info({ failures: storeFailures }, 'store is back; resuming');
+        storeFailures = 0;
+        if (channel) {
+          await this.work(channel);
+          continue;
+        }
+      } catch (err) {
+        if (err instanceof StoreUnavailableError) {
+          storeFailures += 1;
+          const b = this.o.storeBackoff ?? { baseMs: 1000, capMs: 60_000 };
+          idleMs = backoffMs(storeFailures, b.baseMs, b.capMs);
+          this.log.warning({ err: err.message, failures: storeFailures, ms: idleMs }, 'store unavailable; pausing');
+        } else {
+          this.log.error({ err: message(err), stack: err instanceof Error ? err.stack : undefined }, 'unexpected error in the crawler loop');
+        }
+      }
+      await this.idle(idleMs);
+    }
+    this.log.info({}, 'crawler loop ended');
+  }
+
+  private async idle(ms: number): Promise<void> {
+    if (this.stopping) return;
+    if (this.wakeController.signal.aborted) this.wakeController = new AbortController();
+    await this.o.runDeps.timing.sleep(ms, this.wakeController.signal);
+  }
+
+  /** One claimed channel, from run to release. Store outages propagate to the loop (it pauses). */
+  private async work(channel: ChannelRecord): Promise<void> {
+    const { channelId } = channel;
+    const started = this.now().getTime();
+    const leaseLost = new AbortController();
+    const lease = keepLease({
+      store: this.store, channelId, owner: this.o.owner, leaseMs: this.o.leaseMs, now: () => this.now(),
+      logger: this.log, onLost: () => leaseLost.abort(), every: this.o.every,
+    });
+    this.log.info({ channelId, wanted: channel.wanted, failures: channel.consecutiveFailures }, 'run started');
+
+    let result: ChannelRunResult | null = null;
+    let failure: unknown = null;
+    try {
+      result = await runChannel(this.o.runDeps, channel, AbortSignal.any([this.stopController.signal, leaseLost.signal]));
+    } catch (err) {
+      failure = err;
+    } finally {
+      lease.stop();
+    }
+
+    let outcome: RunOutcome = result?.outcome ?? 'error';
+    let error = result?.error ?? null;
+    if (failure !== null) {
+      error = message(failure).slice(0, 300);
+      if (!(failure instanceof StoreUnavailableError)) {
+        this.log.error({ channelId, err: error, stack: failure instanceof Error ? failure.stack : undefined }, 'run failed unexpectedly');
+      }
+    }
+    if (leaseLost.signal.aborted && outcome !== 'ok') outcome = 'stopped';
+    const consecutiveFailures = failuresAfter(outcome, channel.consecutiveFailures);
+    const now = this.now();
+    const due = nextDueAt(outcome, consecutiveFailures, now);
+    const ms = now.getTime() - started;
+    try {
+      const released = await this.store.releaseChannel(
+        channelId, this.o.owner, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title }, now,
+      );
+      if (!released) this.log.warning({ channelId, outcome }, 'lease was already gone at release');
+    } catch (err) {
+      if (failure === null) failure = err;
+      this.log.warning({ channelId, err: message(err) }, 'could not release the channel; its lease will expire');
+    }
+    const level = outcome === 'ok' || outcome === 'stopped' ? 'info' : 'warning';
+    this.log[level](
+      {
+        channelId, outcome, error, ms, stored: result?.stored ?? 0, skipped: result?.skipped ?? 0,
+        batches: result ? `${result.batchesDone}/${result.batchesPlanned}` : undefined, nextDueAt: due.toISOString(),
+      },
+      'run ended',
+    );
+    if (failure instanceof StoreUnavailableError) throw failure;
+  }
+}

@@ -1,0 +1,228 @@
+// The crawler loop over a real SQLite store: claim → run → release with the next due time,
+// refresh, store outage pause and resume, unexpected errors, lease loss, the drain on stop, and
+// two loops sharing one store.
+
+import { expect } from 'chai';
+import type { ChannelRunDeps } from '../../crawler/channel-run';
+import { REFRESH_INTERVAL_MS } from '../../crawler/next-due';
+import { Scheduler, type SchedulerOptions } from '../../crawler/scheduler';
+import { PROFILES } from '../../shared/config/crawl-profile';
+import { silentLogger } from '../../shared/logger';
+import { PlatformError } from '../../shared/platform/types';
+import type { Store } from '../../shared/store/types';
+import { FakeTiming } from './support/fake-timing';
+import { captureLogs, until } from './support/logs';
+import { ScriptedPlatform, blocked, makeVideos } from './support/scripted-platform';
+import { probeStore, type StoreProbe } from './support/store-probe';
+import { tempStore, type TempStore } from './support/temp-store';
+
+const CH = 'UCcrawlerschedulertest01';
+const CH2 = 'UCcrawlerschedulertest02';
+const noCron = () => ({ stop: () => undefined });
+
+describe('crawler scheduler', () => {
+  let ts: TempStore;
+  let probe: StoreProbe;
+  let events: string[];
+  let timing: FakeTiming;
+  let schedulers: Scheduler[];
+
+  beforeEach(async () => {
+    ts = await tempStore();
+    probe = probeStore(ts.store);
+    events = [];
+    // Each sleep takes 1 real ms so idle polling does not spin.
+    timing = new FakeTiming(events, undefined, [0.5], 1);
+    schedulers = [];
+  });
+  afterEach(async () => {
+    await Promise.all(schedulers.map((s) => s.stop()));
+    await ts.cleanup();
+  });
+
+  const start = (platform: ScriptedPlatform, o: Partial<SchedulerOptions> & { store?: Store; logger?: ChannelRunDeps['logger'] } = {}): Scheduler => {
+    const runDeps: ChannelRunDeps = {
+      store: o.store ?? probe.store, platform, unblockers: [], timing, logger: o.logger ?? silentLogger(),
+      profile: { ...PROFILES.fast, batchWaitMs: [0, 0], blockedWaitMs: [10, 20] },
+    };
+    const s = new Scheduler({ runDeps, owner: 'test-a', leaseMs: 60_000, pollMs: 1000, refreshCron: '*/30 * * * *', scheduleCron: noCron, ...o });
+    schedulers.push(s);
+    s.start();
+    return s;
+  };
+  const channel = (id = CH) => ts.store.getChannel(id);
+  const released = async (id = CH) => {
+    const c = await channel(id);
+    return c !== null && c.lastCrawlAt !== null && c.leaseOwner === null;
+  };
+
+  it('claims a due channel, runs it, and releases it due again after the refresh interval', async () => {
+    const { logger, lines } = captureLogs();
+    const platform = new ScriptedPlatform(makeVideos(30), events);
+    await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
+    start(platform, { logger });
+    await until('the channel to be released', () => released());
+
+    const c = (await channel())!;
+    expect(c).to.deep.include({ lastOutcome: 'ok', consecutiveFailures: 0, leaseOwner: null, lastError: null, title: 'Scripted Channel' });
+    expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(REFRESH_INTERVAL_MS);
+    expect((await ts.store.listFeedEntries(CH, 100)).length).to.equal(30);
+    const runLines = lines.filter((l) => l.category === 'crawler.scheduler' && l.channelId === CH);
+    expect(runLines.map((l) => [l.level, l.msg])).to.deep.equal([['INFO', 'run started'], ['INFO', 'run ended']]);
+    expect(runLines[1]).to.deep.include({ outcome: 'ok', stored: 30, batches: '2/2' });
+  });
+
+  it('picks up a newly registered channel at the next poll, and the next due one right after a run', async () => {
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    start(platform);
+    await until('a few idle polls', () => timing.sleeps.filter((ms) => ms === 1000).length >= 2);
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    await ts.store.registerChannel({ channelId: CH2, wanted: 3 }, timing.now());
+    await until('both channels released', async () => (await released(CH)) && (await released(CH2)));
+    const lists = events.filter((e) => e.startsWith('list:'));
+    const i = events.indexOf(lists[0]!);
+    const j = events.indexOf(lists[1]!);
+    expect(events.slice(i, j).filter((e) => e === 'sleep:1000'), 'no idle poll between two due channels').to.have.length(0);
+  });
+
+  it('records failures with backoff: errors and blocks raise the count, a good run resets it', async () => {
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    platform.listScript = [new PlatformError('transient', 'HTTP 503')];
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    const s = start(platform);
+    await until('the failed run', () => released());
+    let c = (await channel())!;
+    expect(c).to.deep.include({ lastOutcome: 'error', lastError: 'HTTP 503', consecutiveFailures: 1 });
+    expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(5 * 60_000);
+
+    platform.listScript = [blocked(), blocked(), blocked()];
+    await ts.store.markAllDue(timing.now());
+    s.wake();
+    await until('the blocked run', async () => (await channel())!.lastOutcome === 'blocked');
+    c = (await channel())!;
+    expect(c.consecutiveFailures).to.equal(2);
+    expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(60 * 60_000);
+
+    await ts.store.markAllDue(timing.now());
+    s.wake();
+    await until('the good run', async () => (await channel())!.lastOutcome === 'ok');
+    expect((await channel())!.consecutiveFailures).to.equal(0);
+  });
+
+  it('the scheduled refresh marks channels due so new uploads are listed', async () => {
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    let refresh: (() => Promise<void>) | null = null;
+    start(platform, { scheduleCron: (expr, task) => { expect(expr).to.equal('*/30 * * * *'); refresh = task; return { stop: () => undefined }; } });
+    await until('the first run', () => released());
+    platform.videos = [{ videoId: 'vnew', title: 'New upload', listedAt: timing.now(), watchDate: timing.now() }, ...platform.videos];
+    await refresh!();
+    await until('the new upload stored', async () => (await ts.store.getVideos(['vnew'])).length === 1);
+    expect(platform.count('list:')).to.equal(2);
+  });
+
+  it('pauses while the store is unavailable, with growing waits, and resumes when it is back', async () => {
+    const { logger, lines } = captureLogs();
+    probe.down = true;
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    start(platform, { logger, storeBackoff: { baseMs: 1000, capMs: 4000 } });
+    await until('four failed claims', () => probe.failedCalls.length >= 4);
+    probe.down = false;
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    await until('the channel done after the outage', () => released());
+
+    const pauses = lines.filter((l) => l.msg === 'store unavailable; pausing');
+    expect(pauses.slice(0, 4).map((l) => [l.level, l.ms])).to.deep.equal([['WARNING', 1000], ['WARNING', 2000], ['WARNING', 4000], ['WARNING', 4000]]);
+    expect(lines.some((l) => l.msg === 'store is back; resuming')).to.equal(true);
+    expect((await channel())!.lastOutcome).to.equal('ok');
+  });
+
+  it('a store outage in the middle of a run pauses the loop; the channel is finished after the lease expires', async () => {
+    const platform = new ScriptedPlatform(makeVideos(30), events);
+    platform.onTranscript = (id) => {
+      if (id === 'v025') probe.down = true;
+    };
+    await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
+    start(platform, { storeBackoff: { baseMs: 1000, capMs: 1000 } });
+    await until('the outage noticed', () => probe.failedCalls.includes('upsertVideos'));
+    expect((await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length, 'first batch kept').to.equal(20);
+    platform.onTranscript = null;
+    probe.down = false;
+    // The failed release left the lease in place; once it expires the loop takes the channel again.
+    timing.advance(60_000);
+    await until('the channel complete', async () => (await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length === 30);
+    await until('released', () => released());
+  });
+
+  it('logs an unexpected error at ERROR, records it on the channel and goes on with the next one', async () => {
+    const { logger, lines } = captureLogs();
+    const platform = new ScriptedPlatform(makeVideos(2), events);
+    const broken = new ScriptedPlatform(makeVideos(2), events);
+    broken.listVideos = () => Promise.reject(new TypeError('boom'));
+    const store = probe.store;
+    // CH fails unexpectedly (its listing throws a TypeError); CH2 uses the good platform.
+    const dispatch = new ScriptedPlatform(makeVideos(2), events);
+    dispatch.listVideos = (id, limit) => (id === CH ? broken.listVideos(id, limit) : platform.listVideos(id, limit));
+    await ts.store.registerChannel({ channelId: CH, wanted: 2 }, timing.now());
+    await ts.store.registerChannel({ channelId: CH2, wanted: 2 }, timing.now());
+    start(dispatch, { logger, store });
+    await until('both released', async () => (await released(CH)) && (await released(CH2)));
+    expect((await channel(CH))!).to.deep.include({ lastOutcome: 'error', lastError: 'boom', consecutiveFailures: 1 });
+    expect((await channel(CH2))!.lastOutcome).to.equal('ok');
+    expect(lines.some((l) => l.level === 'ERROR' && l.channelId === CH && l.msg === 'run failed unexpectedly')).to.equal(true);
+  });
+
+  it('stops a run after the current request when the lease cannot be renewed', async () => {
+    const { logger, lines } = captureLogs();
+    let tick: (() => void) | null = null;
+    probe.override.renewLease = async () => false;
+    const platform = new ScriptedPlatform(makeVideos(30), events);
+    platform.onTranscript = async (id) => {
+      if (id === 'v003') {
+        tick!();
+        await new Promise((r) => setImmediate(r));
+      }
+    };
+    await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
+    start(platform, { logger, every: (ms, fn) => { expect(ms).to.equal(20_000); tick = fn; return () => undefined; } });
+    await until('the run ended', () => lines.some((l) => l.msg === 'run ended'));
+    // Handed back due at once, the channel may be claimed again right away: look at the first run.
+    const firstRun = events.slice(0, events.indexOf(`list:${CH}`, 1) === -1 ? undefined : events.indexOf(`list:${CH}`, 1));
+    expect(firstRun.filter((e) => e.startsWith('transcript:')).at(-1)).to.equal('transcript:v003');
+    expect(probe.upserts[0]).to.equal(4);
+    expect(lines.find((l) => l.msg === 'run ended')).to.deep.include({ outcome: 'stopped', stored: 4 });
+    expect(lines.some((l) => l.level === 'WARNING' && l.msg.startsWith('lease lost'))).to.equal(true);
+  });
+
+  it('drains on stop: the request in flight finishes, the finished videos are stored, the lease is released', async () => {
+    const platform = new ScriptedPlatform(makeVideos(30), events);
+    let stopping: Promise<void> | null = null;
+    let s: Scheduler | null = null;
+    platform.onTranscript = (id) => {
+      if (id === 'v007') stopping = s!.stop();
+    };
+    await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
+    s = start(platform);
+    await until('stop requested', () => stopping !== null);
+    await stopping;
+    await s.stop();
+    expect(probe.upserts).to.deep.equal([8]);
+    const c = (await channel())!;
+    expect(c).to.deep.include({ leaseOwner: null, lastOutcome: 'stopped' });
+    expect(c.dueAt.getTime()).to.be.at.most(timing.now().getTime());
+    const claimsBefore = events.length;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(events.length, 'nothing runs after stop').to.equal(claimsBefore);
+  });
+
+  it('two loops on one store never work the same channel', async () => {
+    const other = await ts.reopen();
+    const platform = new ScriptedPlatform(makeVideos(4), events);
+    const ids = Array.from({ length: 6 }, (_, i) => `UCcrawlerschedulershare${i}`);
+    for (const id of ids) await ts.store.registerChannel({ channelId: id, wanted: 4 }, timing.now());
+    start(platform, { owner: 'a' });
+    start(platform, { owner: 'b', store: other });
+    await until('all released', async () => (await Promise.all(ids.map((id) => released(id)))).every(Boolean));
+    for (const id of ids) expect(platform.count(`list:${id}`), id).to.equal(1);
+  });
+});
