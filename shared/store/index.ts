@@ -1,0 +1,39 @@
+// Opens the store DATABASE_URL names: `sqlite:<path>` (embedded, the default) or
+// `mongodb://…` / `mongodb+srv://…` (scale out). Both processes call this the same way.
+
+import path from 'node:path';
+import type { Logger } from '../logger';
+import { categoryLogger } from '../logger';
+import { MongoStore } from './mongo/mongo-store';
+import { SqliteStore } from './sqlite/sqlite-store';
+import type { Store } from './types';
+
+export * from './types';
+
+export interface OpenStoreOptions {
+  logger: Logger;
+  /** Relative SQLite paths are resolved against this (default: the working directory). */
+  rootDir?: string;
+  /** MongoDB only: how long to wait for a reachable server (default 5000 ms). */
+  serverSelectionTimeoutMS?: number;
+}
+
+/** `sqlite:data/x.db`, `sqlite:/abs/x.db`, `sqlite:///abs/x.db` or `sqlite::memory:` → a file path. */
+export function sqlitePath(databaseUrl: string, rootDir: string): string {
+  const rest = databaseUrl.slice('sqlite:'.length).replace(/^\/\//, '');
+  if (rest === '') throw new Error('DATABASE_URL: sqlite: needs a file path, e.g. sqlite:data/transcript-feed.db');
+  return rest === ':memory:' ? rest : path.resolve(rootDir, rest);
+}
+
+export async function openStore(databaseUrl: string, opts: OpenStoreOptions): Promise<Store> {
+  const logger = categoryLogger(opts.logger, 'store');
+  if (databaseUrl.startsWith('sqlite:')) {
+    return SqliteStore.open(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger);
+  }
+  if (/^mongodb(\+srv)?:\/\//.test(databaseUrl)) {
+    return MongoStore.connect(databaseUrl, { logger, serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
+  }
+  // Only the scheme is echoed: the rest of the URL may hold credentials.
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(databaseUrl)?.[0] ?? '(none)';
+  throw new Error(`DATABASE_URL must start with sqlite:, mongodb:// or mongodb+srv:// (got scheme ${scheme})`);
+}

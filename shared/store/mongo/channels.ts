@@ -1,0 +1,138 @@
+// The channels collection: the crawler's work queue. Every write is one single-document atomic
+// operation (findOneAndUpdate / updateOne), so no transactions are needed. Updates that depend on
+// the document's own fields use update pipelines; strings from callers go in as $literal so a
+// value starting with `$` is never read as a field path.
+
+import type { Collection, Db } from 'mongodb';
+import type { ChannelRecord, RegisterChannelInput, ReleaseInput } from '../types';
+import { normalizeHandle } from '../normalize';
+
+export interface ChannelDoc {
+  _id: string;
+  handle: string | null;
+  title: string | null;
+  wanted: number;
+  dueAt: Date;
+  leaseOwner: string | null;
+  leaseExpiresAt: Date | null;
+  /** `wanted` when the current lease was taken; a larger `wanted` at release means "due again now". */
+  claimedWanted: number | null;
+  lastCrawlAt: Date | null;
+  lastOutcome: string | null;
+  lastError: string | null;
+  consecutiveFailures: number;
+  createdAt: Date;
+}
+
+const lit = (value: unknown) => ({ $literal: value });
+/** The field's current value, or `fallback` on a document being inserted by an upsert. */
+const keep = (field: string, fallback: unknown) => ({ $ifNull: [`$${field}`, lit(fallback)] });
+
+function toRecord(d: ChannelDoc): ChannelRecord {
+  return {
+    channelId: d._id,
+    handle: d.handle ?? null,
+    title: d.title ?? null,
+    wanted: d.wanted,
+    dueAt: d.dueAt,
+    leaseOwner: d.leaseOwner ?? null,
+    leaseExpiresAt: d.leaseExpiresAt ?? null,
+    lastCrawlAt: d.lastCrawlAt ?? null,
+    lastOutcome: d.lastOutcome ?? null,
+    lastError: d.lastError ?? null,
+    consecutiveFailures: d.consecutiveFailures ?? 0,
+    createdAt: d.createdAt,
+  };
+}
+
+export class ChannelsCollection {
+  private readonly col: Collection<ChannelDoc>;
+
+  constructor(db: Db) {
+    this.col = db.collection<ChannelDoc>('channels');
+  }
+
+  async ensureIndexes(): Promise<void> {
+    await this.col.createIndexes([{ key: { dueAt: 1, _id: 1 }, name: 'due' }]);
+  }
+
+  /**
+   * One upsert pipeline: every expression reads the document as it was before this update, so
+   * `$wanted` is the old value (missing on insert, which compares below any number).
+   */
+  async registerChannel(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {
+    const doc = await this.col.findOneAndUpdate(
+      { _id: input.channelId },
+      [
+        {
+          $set: {
+            dueAt: { $cond: [{ $gt: [input.wanted, '$wanted'] }, { $min: ['$dueAt', now] }, '$dueAt'] },
+            wanted: { $max: ['$wanted', input.wanted] },
+            handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
+            title: input.title ? lit(input.title) : keep('title', null),
+            leaseOwner: keep('leaseOwner', null),
+            leaseExpiresAt: keep('leaseExpiresAt', null),
+            claimedWanted: keep('claimedWanted', null),
+            lastCrawlAt: keep('lastCrawlAt', null),
+            lastOutcome: keep('lastOutcome', null),
+            lastError: keep('lastError', null),
+            consecutiveFailures: keep('consecutiveFailures', 0),
+            createdAt: keep('createdAt', now),
+          },
+        },
+      ],
+      { upsert: true, returnDocument: 'after' },
+    );
+    if (!doc) throw new Error(`registerChannel ${input.channelId}: upsert returned no document`);
+    return toRecord(doc);
+  }
+
+  async getChannel(channelId: string): Promise<ChannelRecord | null> {
+    const doc = await this.col.findOne({ _id: channelId });
+    return doc ? toRecord(doc) : null;
+  }
+
+  async claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null> {
+    const doc = await this.col.findOneAndUpdate(
+      { dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] },
+      [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: new Date(now.getTime() + leaseMs), claimedWanted: '$wanted' } }],
+      { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
+    );
+    return doc ? toRecord(doc) : null;
+  }
+
+  /** Succeeds while nobody took the channel over, even a little after the lease expired. */
+  async renewLease(channelId: string, owner: string, leaseMs: number, now: Date): Promise<boolean> {
+    const res = await this.col.updateOne(
+      { _id: channelId, leaseOwner: owner },
+      { $set: { leaseExpiresAt: new Date(now.getTime() + leaseMs) } },
+    );
+    return res.matchedCount === 1;
+  }
+
+  async releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean> {
+    const grewDuringLease = { $gt: ['$wanted', { $ifNull: ['$claimedWanted', '$wanted'] }] };
+    const res = await this.col.updateOne({ _id: channelId, leaseOwner: owner }, [
+      {
+        $set: {
+          dueAt: { $cond: [grewDuringLease, { $min: [result.nextDueAt, now] }, result.nextDueAt] },
+          leaseOwner: lit(null),
+          leaseExpiresAt: lit(null),
+          claimedWanted: lit(null),
+          lastCrawlAt: now,
+          lastOutcome: lit(result.outcome),
+          lastError: lit(result.error ?? null),
+          consecutiveFailures: lit(result.consecutiveFailures),
+          title: result.title ? lit(result.title) : '$title',
+        },
+      },
+    ]);
+    return res.matchedCount === 1;
+  }
+
+  /** Returns how many channels were moved earlier (those already due are left alone). */
+  async markAllDue(now: Date): Promise<number> {
+    const res = await this.col.updateMany({ dueAt: { $gt: now } }, { $set: { dueAt: now } });
+    return res.modifiedCount;
+  }
+}

@@ -1,0 +1,146 @@
+// The channels table: the crawler's work queue. Every method is one statement (claiming is one
+// statement inside an immediate transaction), so each is atomic across processes.
+
+import type Database from 'better-sqlite3';
+import type { ChannelRecord, RegisterChannelInput, ReleaseInput } from '../types';
+import { normalizeHandle } from '../normalize';
+
+interface ChannelRow {
+  channel_id: string;
+  handle: string | null;
+  title: string | null;
+  wanted: number;
+  due_at: number;
+  lease_owner: string | null;
+  lease_expires_at: number | null;
+  last_crawl_at: number | null;
+  last_outcome: string | null;
+  last_error: string | null;
+  consecutive_failures: number;
+  created_at: number;
+}
+
+const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
+
+function toRecord(r: ChannelRow): ChannelRecord {
+  return {
+    channelId: r.channel_id,
+    handle: r.handle,
+    title: r.title,
+    wanted: r.wanted,
+    dueAt: new Date(r.due_at),
+    leaseOwner: r.lease_owner,
+    leaseExpiresAt: date(r.lease_expires_at),
+    lastCrawlAt: date(r.last_crawl_at),
+    lastOutcome: r.last_outcome,
+    lastError: r.last_error,
+    consecutiveFailures: r.consecutive_failures,
+    createdAt: new Date(r.created_at),
+  };
+}
+
+const COLUMNS = `channel_id, handle, title, wanted, due_at, lease_owner, lease_expires_at, last_crawl_at,
+  last_outcome, last_error, consecutive_failures, created_at`;
+
+function prepare(db: Database.Database) {
+  // SET expressions read the row as it was before the update, so `wanted` there is the old value.
+  const register = db.prepare<
+    { channelId: string; handle: string | null; title: string | null; wanted: number; now: number },
+    ChannelRow
+  >(`
+    INSERT INTO channels (channel_id, handle, title, wanted, due_at, consecutive_failures, created_at)
+    VALUES (@channelId, @handle, @title, @wanted, @now, 0, @now)
+    ON CONFLICT (channel_id) DO UPDATE SET
+      due_at = CASE WHEN excluded.wanted > wanted THEN MIN(due_at, excluded.due_at) ELSE due_at END,
+      wanted = MAX(wanted, excluded.wanted),
+      handle = COALESCE(handle, excluded.handle),
+      title = COALESCE(excluded.title, title)
+    RETURNING ${COLUMNS}`);
+
+  const get = db.prepare<[string], ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE channel_id = ?`);
+
+  // claimed_wanted remembers what the crawler was asked for, so that a `wanted` raised during the
+  // run makes the channel due again at release instead of waiting for its next schedule.
+  const claim = db.prepare<{ owner: string; until: number; now: number }, ChannelRow>(`
+    UPDATE channels SET lease_owner = @owner, lease_expires_at = @until, claimed_wanted = wanted
+    WHERE channel_id = (
+      SELECT channel_id FROM channels
+      WHERE due_at <= @now AND (lease_owner IS NULL OR lease_expires_at <= @now)
+      ORDER BY due_at, channel_id LIMIT 1)
+    RETURNING ${COLUMNS}`);
+  const claimTx = db.transaction((owner: string, until: number, now: number) => claim.get({ owner, until, now }));
+
+  const renew = db.prepare<{ channelId: string; owner: string; until: number }>(
+    'UPDATE channels SET lease_expires_at = @until WHERE channel_id = @channelId AND lease_owner = @owner',
+  );
+
+  const release = db.prepare<{
+    channelId: string; owner: string; now: number; nextDueAt: number; outcome: string;
+    error: string | null; failures: number; title: string | null;
+  }>(`
+    UPDATE channels SET
+      due_at = CASE WHEN wanted > COALESCE(claimed_wanted, wanted) THEN MIN(@nextDueAt, @now) ELSE @nextDueAt END,
+      lease_owner = NULL, lease_expires_at = NULL, claimed_wanted = NULL,
+      last_crawl_at = @now, last_outcome = @outcome, last_error = @error,
+      consecutive_failures = @failures, title = COALESCE(@title, title)
+    WHERE channel_id = @channelId AND lease_owner = @owner`);
+
+  const allDue = db.prepare<[number, number]>('UPDATE channels SET due_at = ? WHERE due_at > ?');
+
+  return { register, get, claimTx, renew, release, allDue };
+}
+
+export class ChannelsTable {
+  private readonly sql: ReturnType<typeof prepare>;
+
+  constructor(db: Database.Database) {
+    this.sql = prepare(db);
+  }
+
+  registerChannel(input: RegisterChannelInput, now: Date): ChannelRecord {
+    const row = this.sql.register.get({
+      channelId: input.channelId,
+      handle: input.handle ? normalizeHandle(input.handle) : null,
+      title: input.title ?? null,
+      wanted: input.wanted,
+      now: now.getTime(),
+    });
+    if (!row) throw new Error(`registerChannel ${input.channelId}: upsert returned no row`);
+    return toRecord(row);
+  }
+
+  getChannel(channelId: string): ChannelRecord | null {
+    const row = this.sql.get.get(channelId);
+    return row ? toRecord(row) : null;
+  }
+
+  /** IMMEDIATE takes the write lock up front, so two processes never pick the same row. */
+  claimDueChannel(owner: string, leaseMs: number, now: Date): ChannelRecord | null {
+    const row = this.sql.claimTx.immediate(owner, now.getTime() + leaseMs, now.getTime());
+    return row ? toRecord(row) : null;
+  }
+
+  /** Succeeds while nobody took the channel over, even a little after the lease expired. */
+  renewLease(channelId: string, owner: string, leaseMs: number, now: Date): boolean {
+    return this.sql.renew.run({ channelId, owner, until: now.getTime() + leaseMs }).changes === 1;
+  }
+
+  releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): boolean {
+    const info = this.sql.release.run({
+      channelId,
+      owner,
+      now: now.getTime(),
+      nextDueAt: result.nextDueAt.getTime(),
+      outcome: result.outcome,
+      error: result.error ?? null,
+      failures: result.consecutiveFailures,
+      title: result.title ?? null,
+    });
+    return info.changes === 1;
+  }
+
+  /** Returns how many channels were moved earlier (those already due are left alone). */
+  markAllDue(now: Date): number {
+    return this.sql.allDue.run(now.getTime(), now.getTime()).changes;
+  }
+}

@@ -1,0 +1,84 @@
+// The SQLite schema as an append-only list of steps. schema_version holds how many steps this
+// database has applied; opening runs the missing ones in one immediate transaction, so two
+// processes starting together cannot both migrate. Never edit a released step: add a new one.
+
+import type Database from 'better-sqlite3';
+import type { Logger } from '../../logger';
+
+/**
+ * Which videos a feed shows. Written identically in the partial indexes and in the queries that
+ * must use them: SQLite only picks a partial index when the query repeats its WHERE term.
+ */
+export const FEED_ENTRY_SQL = `(state = 'ready' OR (state = 'no_transcript' AND next_attempt_at IS NULL))`;
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the four record types. Times are epoch milliseconds. transcript_html is the last column so
+  // reading a video's state does not walk the overflow pages of its transcript.
+  `
+  CREATE TABLE channels (
+    channel_id           TEXT PRIMARY KEY,
+    handle               TEXT,
+    title                TEXT,
+    wanted               INTEGER NOT NULL,
+    due_at               INTEGER NOT NULL,
+    lease_owner          TEXT,
+    lease_expires_at     INTEGER,
+    claimed_wanted       INTEGER,
+    last_crawl_at        INTEGER,
+    last_outcome         TEXT,
+    last_error           TEXT,
+    consecutive_failures INTEGER NOT NULL DEFAULT 0,
+    created_at           INTEGER NOT NULL
+  );
+  CREATE INDEX channels_due ON channels (due_at, channel_id);
+
+  CREATE TABLE videos (
+    video_id        TEXT PRIMARY KEY,
+    channel_id      TEXT NOT NULL,
+    title           TEXT NOT NULL,
+    published_at    INTEGER NOT NULL,
+    language        TEXT,
+    kind            TEXT,
+    state           TEXT NOT NULL,
+    attempts        INTEGER NOT NULL,
+    next_attempt_at INTEGER,
+    last_error      TEXT,
+    fetched_at      INTEGER NOT NULL,
+    transcript_html TEXT
+  );
+  CREATE INDEX videos_channel_published ON videos (channel_id, published_at DESC);
+  CREATE INDEX videos_feed ON videos (channel_id, published_at DESC, video_id) WHERE ${FEED_ENTRY_SQL};
+  CREATE INDEX videos_feed_version ON videos (channel_id, fetched_at) WHERE ${FEED_ENTRY_SQL};
+
+  CREATE TABLE handles (
+    handle      TEXT PRIMARY KEY,
+    channel_id  TEXT NOT NULL,
+    resolved_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE rate_limits (
+    key_id       TEXT NOT NULL,
+    window_start INTEGER NOT NULL,
+    count        INTEGER NOT NULL,
+    PRIMARY KEY (key_id, window_start)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/** Bring the schema up to date. Throws when the file was written by a newer version of the code. */
+export function migrate(db: Database.Database, logger: Logger): void {
+  const apply = db.transaction((): { from: number; to: number } => {
+    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
+    const row = db.prepare<[], { version: number }>('SELECT version FROM schema_version').get();
+    const from = row?.version ?? 0;
+    if (from > MIGRATIONS.length) {
+      throw new Error(`SQLite schema version ${from} is newer than this code knows (${MIGRATIONS.length}); upgrade the service`);
+    }
+    for (const step of MIGRATIONS.slice(from)) db.exec(step);
+    if (row) db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length);
+    else db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(MIGRATIONS.length);
+    return { from, to: MIGRATIONS.length };
+  });
+  const { from, to } = apply.immediate();
+  if (from !== to) logger.info({ from, to }, 'store schema migrated');
+}

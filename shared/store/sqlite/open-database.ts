@@ -1,0 +1,18 @@
+// Opens the SQLite file the API and the crawler share: WAL so readers never wait for the writer,
+// a busy timeout so the two processes queue for the write lock instead of failing, and
+// synchronous=NORMAL (safe with WAL; a power cut may lose the last commits, never corrupt).
+
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export const BUSY_TIMEOUT_MS = 5000;
+
+export function openDatabase(file: string): Database.Database {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  return db;
+}

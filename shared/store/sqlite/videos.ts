@@ -1,0 +1,139 @@
+// The videos table. Writes are upserts keyed by video id inside one transaction, so a batch
+// replayed after a crash changes nothing. Feed reads go through the partial indexes of
+// migrations.ts, which keeps them as cheap at 100k stored videos as at 1k.
+
+import type Database from 'better-sqlite3';
+import type { TranscriptKind, VideoRecord, VideoState } from '../types';
+import { needsWork } from '../normalize';
+import { FEED_ENTRY_SQL } from './migrations';
+
+interface VideoRow {
+  video_id: string;
+  channel_id: string;
+  title: string;
+  published_at: number;
+  language: string | null;
+  kind: string | null;
+  state: string;
+  attempts: number;
+  next_attempt_at: number | null;
+  last_error: string | null;
+  fetched_at: number;
+  transcript_html: string | null;
+}
+
+type VideoParams = VideoRow;
+
+const COLUMNS = `video_id, channel_id, title, published_at, language, kind, state, attempts, next_attempt_at,
+  last_error, fetched_at, transcript_html`;
+
+function toRecord(r: VideoRow): VideoRecord {
+  return {
+    videoId: r.video_id,
+    channelId: r.channel_id,
+    title: r.title,
+    publishedAt: new Date(r.published_at),
+    transcriptHtml: r.transcript_html,
+    language: r.language,
+    kind: r.kind as TranscriptKind | null,
+    state: r.state as VideoState,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at === null ? null : new Date(r.next_attempt_at),
+    lastError: r.last_error,
+    fetchedAt: new Date(r.fetched_at),
+  };
+}
+
+function toParams(v: VideoRecord): VideoParams {
+  return {
+    video_id: v.videoId,
+    channel_id: v.channelId,
+    title: v.title,
+    published_at: v.publishedAt.getTime(),
+    language: v.language,
+    kind: v.kind,
+    state: v.state,
+    attempts: v.attempts,
+    next_attempt_at: v.nextAttemptAt === null ? null : v.nextAttemptAt.getTime(),
+    last_error: v.lastError,
+    fetched_at: v.fetchedAt.getTime(),
+    transcript_html: v.transcriptHtml,
+  };
+}
+
+function prepare(db: Database.Database) {
+  const upsert = db.prepare<VideoParams>(`
+    INSERT INTO videos (${COLUMNS})
+    VALUES (@video_id, @channel_id, @title, @published_at, @language, @kind, @state, @attempts,
+      @next_attempt_at, @last_error, @fetched_at, @transcript_html)
+    ON CONFLICT (video_id) DO UPDATE SET
+      channel_id = excluded.channel_id, title = excluded.title, published_at = excluded.published_at,
+      language = excluded.language, kind = excluded.kind, state = excluded.state,
+      attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
+      last_error = excluded.last_error, fetched_at = excluded.fetched_at,
+      transcript_html = excluded.transcript_html`);
+  const upsertAll = db.transaction((rows: readonly VideoParams[]) => {
+    for (const row of rows) upsert.run(row);
+  });
+
+  const feed = db.prepare<[string, number], VideoRow>(`
+    SELECT ${COLUMNS} FROM videos
+    WHERE channel_id = ? AND ${FEED_ENTRY_SQL}
+    ORDER BY published_at DESC, video_id LIMIT ?`);
+
+  const version = db.prepare<[string], number>(`
+    SELECT fetched_at FROM videos
+    WHERE channel_id = ? AND ${FEED_ENTRY_SQL}
+    ORDER BY fetched_at DESC LIMIT 1`).pluck();
+
+  // One statement for any number of ids: the list travels as one JSON array parameter.
+  const states = db.prepare<[string], Pick<VideoRow, 'video_id' | 'state' | 'next_attempt_at'>>(
+    'SELECT video_id, state, next_attempt_at FROM videos WHERE video_id IN (SELECT value FROM json_each(?))',
+  );
+  const byIds = db.prepare<[string], VideoRow>(
+    `SELECT ${COLUMNS} FROM videos WHERE video_id IN (SELECT value FROM json_each(?))`,
+  );
+
+  return { upsertAll, feed, version, states, byIds };
+}
+
+export class VideosTable {
+  private readonly sql: ReturnType<typeof prepare>;
+
+  constructor(db: Database.Database) {
+    this.sql = prepare(db);
+  }
+
+  upsertVideos(videos: readonly VideoRecord[]): void {
+    if (videos.length === 0) return;
+    this.sql.upsertAll.immediate(videos.map(toParams));
+  }
+
+  listFeedEntries(channelId: string, limit: number): VideoRecord[] {
+    return this.sql.feed.all(channelId, limit).map(toRecord);
+  }
+
+  feedVersion(channelId: string): Date | null {
+    const ms = this.sql.version.get(channelId);
+    return ms === undefined ? null : new Date(ms);
+  }
+
+  videosNeedingWork(videoIds: readonly string[], now: Date): string[] {
+    if (videoIds.length === 0) return [];
+    const stored = new Map(this.sql.states.all(JSON.stringify(videoIds)).map((r) => [r.video_id, r]));
+    return videoIds.filter((id) => {
+      const r = stored.get(id);
+      return r === undefined || needsWork(r.state, r.next_attempt_at, now.getTime());
+    });
+  }
+
+  /** Records in the order of the ids asked for; unknown ids are left out. */
+  getVideos(videoIds: readonly string[]): VideoRecord[] {
+    if (videoIds.length === 0) return [];
+    const found = new Map(this.sql.byIds.all(JSON.stringify(videoIds)).map((r) => [r.video_id, r]));
+    return [...new Set(videoIds)].flatMap((id) => {
+      const r = found.get(id);
+      return r ? [toRecord(r)] : [];
+    });
+  }
+}
