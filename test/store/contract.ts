@@ -1,0 +1,285 @@
+// The store contract: one suite every Store implementation must pass (SQLite always, MongoDB when a
+// server is configured). Time is passed in explicitly, so nothing here sleeps.
+
+import { expect } from 'chai';
+import { StoreUnavailableError, type Store, type VideoRecord } from '../../shared/store';
+
+export interface StoreFixture {
+  store: Store;
+  cleanup(): Promise<void>;
+}
+
+const T0 = Date.UTC(2025, 0, 1, 12, 0, 0); // minute-aligned, so rate windows are predictable
+const at = (ms: number): Date => new Date(T0 + ms);
+const MIN = 60_000;
+
+export function video(overrides: Partial<VideoRecord> & { videoId: string }): VideoRecord {
+  return {
+    channelId: 'UC_a',
+    title: `Title of ${overrides.videoId}`,
+    publishedAt: at(0),
+    transcriptHtml: '<p>hello</p>',
+    language: 'en',
+    kind: 'manual',
+    state: 'ready',
+    attempts: 1,
+    nextAttemptAt: null,
+    lastError: null,
+    fetchedAt: at(0),
+    ...overrides,
+  };
+}
+
+const ids = (videos: readonly VideoRecord[]): string[] => videos.map((v) => v.videoId);
+
+async function expectUnavailable(p: Promise<unknown>): Promise<void> {
+  let caught: unknown;
+  try {
+    await p;
+  } catch (err) {
+    caught = err;
+  }
+  expect(caught, 'expected a StoreUnavailableError').to.be.instanceOf(StoreUnavailableError);
+}
+
+export function storeContract(name: string, factory: () => Promise<StoreFixture>): void {
+  describe(`${name} store contract`, function () {
+    let fixture: StoreFixture;
+    let store: Store;
+
+    beforeEach(async function () {
+      fixture = await factory();
+      store = fixture.store;
+    });
+    afterEach(async function () {
+      await fixture.cleanup();
+    });
+
+    describe('registerChannel', function () {
+      it('creates a channel due now with a lower-cased handle', async function () {
+        const c = await store.registerChannel({ channelId: 'UC_a', wanted: 10, handle: '@SomeName', title: 'A' }, at(0));
+        expect(c).to.deep.equal({
+          channelId: 'UC_a', handle: 'somename', title: 'A', wanted: 10, dueAt: at(0), leaseOwner: null,
+          leaseExpiresAt: null, lastCrawlAt: null, lastOutcome: null, lastError: null, consecutiveFailures: 0,
+          createdAt: at(0),
+        });
+        expect(await store.getChannel('UC_a')).to.deep.equal(c);
+        expect(await store.getChannel('UC_unknown')).to.equal(null);
+      });
+
+      it('keeps the schedule when wanted does not grow, and makes it due now when it grows', async function () {
+        await store.registerChannel({ channelId: 'UC_a', wanted: 10 }, at(0));
+        const claimed = await store.claimDueChannel('w1', MIN, at(0));
+        expect(claimed?.channelId).to.equal('UC_a');
+        await store.releaseChannel('UC_a', 'w1', { nextDueAt: at(30 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(1000));
+
+        const same = await store.registerChannel({ channelId: 'UC_a', wanted: 5, handle: 'other' }, at(2 * MIN));
+        expect(same.wanted).to.equal(10);
+        expect(same.dueAt).to.deep.equal(at(30 * MIN));
+        expect(same.createdAt).to.deep.equal(at(0));
+        expect(same.handle, 'a handle is filled in once known').to.equal('other');
+
+        const grown = await store.registerChannel({ channelId: 'UC_a', wanted: 25 }, at(3 * MIN));
+        expect(grown.wanted).to.equal(25);
+        expect(grown.dueAt).to.deep.equal(at(3 * MIN));
+        expect(grown.lastOutcome, 'run history is kept').to.equal('ok');
+      });
+
+      it('keeps the first handle and takes a newer title', async function () {
+        await store.registerChannel({ channelId: 'UC_a', wanted: 1, handle: 'First', title: 'Old' }, at(0));
+        const c = await store.registerChannel({ channelId: 'UC_a', wanted: 1, handle: 'second', title: 'New' }, at(1));
+        expect(c.handle).to.equal('first');
+        expect(c.title).to.equal('New');
+        const untouched = await store.registerChannel({ channelId: 'UC_a', wanted: 1 }, at(2));
+        expect(untouched.title).to.equal('New');
+      });
+
+      it('makes a channel whose wanted grew during a lease due again at release', async function () {
+        await store.registerChannel({ channelId: 'UC_a', wanted: 10 }, at(0));
+        await store.claimDueChannel('w1', MIN, at(0));
+        await store.registerChannel({ channelId: 'UC_a', wanted: 50 }, at(1000));
+        await store.releaseChannel('UC_a', 'w1', { nextDueAt: at(30 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(2000));
+        const c = await store.getChannel('UC_a');
+        expect(c?.dueAt).to.deep.equal(at(2000));
+        expect(c?.leaseOwner).to.equal(null);
+      });
+    });
+
+    describe('claiming', function () {
+      beforeEach(async function () {
+        await store.registerChannel({ channelId: 'UC_late', wanted: 1 }, at(2000));
+        await store.registerChannel({ channelId: 'UC_early', wanted: 1 }, at(1000));
+        await store.registerChannel({ channelId: 'UC_future', wanted: 1 }, at(0));
+        await store.claimDueChannel('setup', MIN, at(0)); // UC_future: give it a schedule in the future
+        await store.releaseChannel('UC_future', 'setup', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(0));
+      });
+
+      it('claims the earliest due channel, then the next, never one not yet due', async function () {
+        const first = await store.claimDueChannel('w1', MIN, at(5000));
+        expect(first?.channelId).to.equal('UC_early');
+        expect(first?.leaseOwner).to.equal('w1');
+        expect(first?.leaseExpiresAt).to.deep.equal(at(5000 + MIN));
+        expect((await store.claimDueChannel('w2', MIN, at(5000)))?.channelId).to.equal('UC_late');
+        expect(await store.claimDueChannel('w3', MIN, at(5000))).to.equal(null);
+      });
+
+      it('returns null when nothing is due yet', async function () {
+        expect(await store.claimDueChannel('w1', MIN, at(500))).to.equal(null);
+      });
+
+      it('lets another owner take over an expired lease', async function () {
+        await store.claimDueChannel('w1', MIN, at(5000)); // UC_early
+        await store.claimDueChannel('w1', MIN, at(5000)); // UC_late
+        expect(await store.claimDueChannel('w2', MIN, at(5000 + MIN - 1))).to.equal(null);
+        const taken = await store.claimDueChannel('w2', MIN, at(5000 + MIN));
+        expect(taken?.channelId).to.equal('UC_early');
+        expect(taken?.leaseOwner).to.equal('w2');
+        expect(await store.renewLease('UC_early', 'w1', MIN, at(5000 + MIN)), 'old owner lost it').to.equal(false);
+      });
+
+      it('renews only for the owner', async function () {
+        await store.claimDueChannel('w1', MIN, at(5000));
+        expect(await store.renewLease('UC_early', 'w2', MIN, at(6000))).to.equal(false);
+        expect(await store.renewLease('UC_early', 'w1', 5 * MIN, at(6000))).to.equal(true);
+        expect((await store.getChannel('UC_early'))?.leaseExpiresAt).to.deep.equal(at(6000 + 5 * MIN));
+        const next = await store.claimDueChannel('w2', MIN, at(5000 + 2 * MIN));
+        expect(next?.channelId, 'the renewed lease still holds').to.equal('UC_late');
+      });
+
+      it('releases only for the owner and records the run', async function () {
+        await store.claimDueChannel('w1', MIN, at(5000));
+        const result = { nextDueAt: at(90 * MIN), outcome: 'blocked', error: 'HTTP 429', consecutiveFailures: 2, title: 'Early' };
+        expect(await store.releaseChannel('UC_early', 'w2', result, at(7000))).to.equal(false);
+        expect(await store.releaseChannel('UC_early', 'w1', result, at(7000))).to.equal(true);
+        const c = await store.getChannel('UC_early');
+        expect(c).to.include({ leaseOwner: null, leaseExpiresAt: null, lastOutcome: 'blocked', lastError: 'HTTP 429', consecutiveFailures: 2, title: 'Early' });
+        expect(c?.dueAt).to.deep.equal(at(90 * MIN));
+        expect(c?.lastCrawlAt).to.deep.equal(at(7000));
+        expect(await store.releaseChannel('UC_early', 'w1', result, at(8000)), 'released twice').to.equal(false);
+      });
+
+      it('markAllDue brings every later schedule forward to now', async function () {
+        expect(await store.markAllDue(at(10 * MIN))).to.equal(1);
+        expect((await store.getChannel('UC_future'))?.dueAt).to.deep.equal(at(10 * MIN));
+        expect((await store.getChannel('UC_early'))?.dueAt, 'earlier ones untouched').to.deep.equal(at(1000));
+        const claimed: string[] = [];
+        for (let i = 0; i < 3; i++) claimed.push((await store.claimDueChannel('w', MIN, at(10 * MIN)))?.channelId ?? 'none');
+        expect(claimed.sort()).to.deep.equal(['UC_early', 'UC_future', 'UC_late']);
+      });
+    });
+
+    describe('videos', function () {
+      it('stores every field and writes a replayed batch once', async function () {
+        const batch = [
+          video({ videoId: 'v1', publishedAt: at(1000), kind: 'automatic', language: 'de' }),
+          video({ videoId: 'v2', state: 'failed', transcriptHtml: null, language: null, kind: null, attempts: 2, nextAttemptAt: at(MIN), lastError: 'timeout' }),
+        ];
+        await store.upsertVideos(batch);
+        await store.upsertVideos(batch);
+        expect(await store.getVideos(['v2', 'v1', 'nope'])).to.deep.equal([batch[1], batch[0]]);
+        expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['v1']);
+        await store.upsertVideos([]);
+      });
+
+      it('replaces a video on a later write', async function () {
+        await store.upsertVideos([video({ videoId: 'v1', state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN) })]);
+        const ready = video({ videoId: 'v1', attempts: 2, fetchedAt: at(MIN) });
+        await store.upsertVideos([ready]);
+        expect(await store.getVideos(['v1'])).to.deep.equal([ready]);
+      });
+
+      it('lists the feed newest first, ties by video id, up to the limit', async function () {
+        await store.upsertVideos([
+          video({ videoId: 'old', publishedAt: at(1000) }),
+          video({ videoId: 'new', publishedAt: at(3000) }),
+          video({ videoId: 'mid-b', publishedAt: at(2000) }),
+          video({ videoId: 'mid-a', publishedAt: at(2000) }),
+          video({ videoId: 'other-channel', channelId: 'UC_b', publishedAt: at(9000) }),
+        ]);
+        expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['new', 'mid-a', 'mid-b', 'old']);
+        expect(ids(await store.listFeedEntries('UC_a', 2))).to.deep.equal(['new', 'mid-a']);
+        expect(await store.listFeedEntries('UC_none', 10)).to.deep.equal([]);
+      });
+
+      it('shows ready and given-up no_transcript videos only', async function () {
+        await store.upsertVideos([
+          video({ videoId: 'ready', publishedAt: at(5) }),
+          video({ videoId: 'gave-up', state: 'no_transcript', transcriptHtml: null, publishedAt: at(4) }),
+          video({ videoId: 'will-retry', state: 'no_transcript', transcriptHtml: null, nextAttemptAt: at(MIN), publishedAt: at(3) }),
+          video({ videoId: 'unavailable', state: 'unavailable', transcriptHtml: null, publishedAt: at(2) }),
+          video({ videoId: 'failed', state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN), publishedAt: at(1) }),
+        ]);
+        expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['ready', 'gave-up']);
+      });
+
+      it('gives the newest fetchedAt among feed entries as the feed version', async function () {
+        expect(await store.feedVersion('UC_a')).to.equal(null);
+        await store.upsertVideos([video({ videoId: 'failed', state: 'failed', nextAttemptAt: at(MIN), fetchedAt: at(9000) })]);
+        expect(await store.feedVersion('UC_a'), 'non-entries do not count').to.equal(null);
+        await store.upsertVideos([
+          video({ videoId: 'a', fetchedAt: at(2000), publishedAt: at(1) }),
+          video({ videoId: 'b', fetchedAt: at(3000), publishedAt: at(0) }),
+          video({ videoId: 'c', channelId: 'UC_b', fetchedAt: at(8000) }),
+        ]);
+        expect(await store.feedVersion('UC_a')).to.deep.equal(at(3000));
+        await store.upsertVideos([video({ videoId: 'a', fetchedAt: at(4000), publishedAt: at(1) })]);
+        expect(await store.feedVersion('UC_a')).to.deep.equal(at(4000));
+      });
+
+      it('says which videos still need work, in input order', async function () {
+        await store.upsertVideos([
+          video({ videoId: 'ready' }),
+          video({ videoId: 'retry-due', state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN) }),
+          video({ videoId: 'retry-later', state: 'no_transcript', transcriptHtml: null, nextAttemptAt: at(10 * MIN) }),
+          video({ videoId: 'gave-up', state: 'no_transcript', transcriptHtml: null }),
+          video({ videoId: 'gone', state: 'unavailable', transcriptHtml: null }),
+        ]);
+        const asked = ['new-2', 'gone', 'retry-later', 'ready', 'retry-due', 'gave-up', 'new-1'];
+        expect(await store.videosNeedingWork(asked, at(MIN))).to.deep.equal(['new-2', 'retry-due', 'new-1']);
+        expect(await store.videosNeedingWork([], at(MIN))).to.deep.equal([]);
+      });
+    });
+
+    describe('handles', function () {
+      it('caches handles case-insensitively and overwrites', async function () {
+        expect(await store.getHandle('someone')).to.equal(null);
+        await store.putHandle('SomeOne', 'UC_1', at(0));
+        expect(await store.getHandle('someone')).to.equal('UC_1');
+        expect(await store.getHandle('@SOMEONE')).to.equal('UC_1');
+        await store.putHandle('someone', 'UC_2', at(1));
+        expect(await store.getHandle('someone')).to.equal('UC_2');
+      });
+    });
+
+    describe('rate limits', function () {
+      it('counts exactly within a minute and resets in the next', async function () {
+        const seen = [];
+        for (let i = 0; i < 4; i++) seen.push(await store.hitRateLimit('key-a', 3, at(i * 1000)));
+        expect(seen.map((r) => [r.allowed, r.remaining, r.count])).to.deep.equal([
+          [true, 2, 1], [true, 1, 2], [true, 0, 3], [false, 0, 4],
+        ]);
+        expect(seen[0]!.resetAt).to.deep.equal(at(MIN));
+        const other = await store.hitRateLimit('key-b', 3, at(59_999));
+        expect(other).to.deep.include({ allowed: true, remaining: 2, count: 1 });
+        const next = await store.hitRateLimit('key-a', 3, at(MIN));
+        expect(next).to.deep.equal({ allowed: true, remaining: 2, count: 1, resetAt: at(2 * MIN) });
+      });
+    });
+
+    describe('availability', function () {
+      it('answers ping while open', async function () {
+        await store.ping();
+      });
+
+      it('gives StoreUnavailableError after close, and closing twice is harmless', async function () {
+        await store.close();
+        await store.close();
+        await expectUnavailable(store.ping());
+        await expectUnavailable(store.getChannel('UC_a'));
+        await expectUnavailable(store.claimDueChannel('w1', MIN, at(0)));
+        await expectUnavailable(store.upsertVideos([video({ videoId: 'v1' })]));
+        await expectUnavailable(store.hitRateLimit('key', 3, at(0)));
+      });
+    });
+  });
+}

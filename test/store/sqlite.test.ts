@@ -1,0 +1,151 @@
+// Runs the store contract on a real SQLite file in a temp dir, then the cases only a shared file
+// has: two OS processes claiming and counting against one database at once.
+
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { silentLogger } from '../../shared/logger';
+import { openStore, type Store } from '../../shared/store';
+import { storeContract } from './contract';
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'tf-store-'));
+}
+
+storeContract('sqlite', async () => {
+  const dir = tempDir();
+  const store = await openStore(`sqlite:${path.join(dir, 'store.db')}`, { logger: silentLogger() });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe('sqlite store specifics', function () {
+  let dir: string;
+  beforeEach(() => (dir = tempDir()));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('resolves a relative path against rootDir and creates the directory', async function () {
+    const store = await openStore('sqlite:data/nested/feed.db', { logger: silentLogger(), rootDir: dir });
+    await store.ping();
+    await store.close();
+    expect(fs.existsSync(path.join(dir, 'data', 'nested', 'feed.db'))).to.equal(true);
+  });
+
+  it('rejects an unknown scheme with one line naming DATABASE_URL', async function () {
+    let message = '';
+    try {
+      await openStore('postgres://user:secret@host/db', { logger: silentLogger() });
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).to.match(/^DATABASE_URL .*postgres:/);
+    expect(message).not.to.include('secret');
+    expect(message).not.to.include('\n');
+  });
+
+  it('migrates once, uses WAL, and reopens an existing file', async function () {
+    const file = path.join(dir, 'store.db');
+    const first = await openStore(`sqlite:${file}`, { logger: silentLogger() });
+    await first.registerChannel({ channelId: 'UC_a', wanted: 3 }, new Date(0));
+    await first.close();
+    const second = await openStore(`sqlite:${file}`, { logger: silentLogger() });
+    expect((await second.getChannel('UC_a'))?.wanted).to.equal(3);
+    await second.close();
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
+      expect(db.prepare('SELECT version FROM schema_version').all()).to.deep.equal([{ version: 1 }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('reads the feed and its version through the partial indexes', async function () {
+    const file = path.join(dir, 'store.db');
+    const store = await openStore(`sqlite:${file}`, { logger: silentLogger() });
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    const feedEntry = `(state = 'ready' OR (state = 'no_transcript' AND next_attempt_at IS NULL))`;
+    const plan = (sql: string): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('UC_a') as { detail: string }[]).map((r) => r.detail).join('; ');
+    try {
+      const feed = plan(`SELECT * FROM videos WHERE channel_id = ? AND ${feedEntry} ORDER BY published_at DESC, video_id LIMIT 10`);
+      expect(feed).to.include('USING INDEX videos_feed').and.not.include('TEMP B-TREE');
+      const version = plan(`SELECT fetched_at FROM videos WHERE channel_id = ? AND ${feedEntry} ORDER BY fetched_at DESC LIMIT 1`);
+      expect(version).to.include('videos_feed_version').and.not.include('TEMP B-TREE');
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('sqlite store across two processes', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = tempDir();
+    file = path.join(dir, 'shared.db');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** Starts both workers, lets them go at the same moment, and collects their results. */
+  async function runWorkers(argsList: string[][]): Promise<(string | number)[][]> {
+    const children = argsList.map((args) =>
+      fork(path.join(__dirname, 'worker.ts'), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
+    );
+    const ready = children.map((c) => new Promise<void>((resolve) => c.once('message', () => resolve())));
+    const done = children.map(
+      (c) =>
+        new Promise<(string | number)[]>((resolve, reject) => {
+          c.on('message', (m) => {
+            if (typeof m === 'object' && m !== null && 'result' in m) resolve((m as { result: (string | number)[] }).result);
+          });
+          c.once('exit', (code) => reject(new Error(`worker exited with ${code} before answering`)));
+        }),
+    );
+    await Promise.all(ready);
+    const startAt = Date.now() + 200;
+    for (const c of children) c.send({ startAt });
+    return Promise.all(done);
+  }
+
+  async function seed(work: (store: Store) => Promise<void>): Promise<void> {
+    const store = await openStore(`sqlite:${file}`, { logger: silentLogger() });
+    try {
+      await work(store);
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('never hands one due channel to two processes', async function () {
+    const total = 2000;
+    await seed(async (store) => {
+      for (let i = 0; i < total; i++) {
+        await store.registerChannel({ channelId: `UC_${String(i).padStart(4, '0')}`, wanted: 1 }, new Date(Date.UTC(2025, 0, 1, 11, 0, 0)));
+      }
+    });
+    const [a, b] = await runWorkers([['claim', file, 'worker-a'], ['claim', file, 'worker-b']]);
+    const all = [...a!, ...b!];
+    expect(new Set(all).size, 'no channel claimed twice').to.equal(all.length);
+    expect(all.length, 'every channel claimed').to.equal(total);
+  });
+
+  it('counts rate-limit hits from two processes exactly', async function () {
+    await seed(async () => undefined);
+    const perWorker = 2000;
+    const [a, b] = await runWorkers([['hit', file, 'key-1', String(perWorker)], ['hit', file, 'key-1', String(perWorker)]]);
+    const counts = [...a!, ...b!];
+    expect(new Set(counts).size, 'every count handed out once').to.equal(2 * perWorker);
+    expect(Math.max(...(counts as number[]))).to.equal(2 * perWorker);
+  });
+});
