@@ -1,0 +1,55 @@
+// Entry point of the API process: configuration → logger → store (shared/bootstrap) → API keys →
+// platform → listen on HOST:PORT. Only wiring; the work lives in the modules imported here.
+// SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the store, exit 0.
+
+import path from 'node:path';
+import { bootstrap, exitOnStartupError, StartupError } from '../shared/bootstrap';
+import { KeyRing } from '../shared/config/security';
+import { categoryLogger } from '../shared/logger';
+import { createApp } from './create-app';
+import { handleResolver } from './platform';
+import { listen } from './server';
+
+async function main(): Promise<void> {
+  const { config, logger, store } = await bootstrap('api');
+  const log = categoryLogger(logger, 'api');
+  let keys: KeyRing;
+  try {
+    keys = KeyRing.open(path.resolve(config.rootDir, config.securityConfig), { defaultRateLimit: config.defaultRateLimit, logger });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const app = createApp({ store, keys, platform: handleResolver(config, logger), logger });
+  let server: Awaited<ReturnType<typeof listen>>;
+  try {
+    server = await listen(app, config.port, config.host);
+  } catch (err) {
+    keys.close();
+    await store.close();
+    throw new StartupError(`PORT/HOST: cannot listen on ${config.host}:${config.port} (${(err as Error).message})`);
+  }
+  log.info({ host: config.host, port: server.port, store: store.kind }, `API listening on http://${config.host}:${server.port}`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    keys.close();
+    void server
+      .close()
+      .then(() => store.close())
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((err: unknown) => exitOnStartupError('api', err));

@@ -1,0 +1,29 @@
+// The three ways a client names a channel, reduced to a channel id or a handle. Channel URLs are
+// matched as text, not through the WHATWG URL parser, because that parser forgives too much
+// (default ports, backslashes, credentials, percent-encoded hosts) for a strict allow-list.
+
+export type ChannelRef = { readonly kind: 'id'; readonly channelId: string } | { readonly kind: 'handle'; readonly handle: string };
+
+export const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
+const HANDLE = /^@?([A-Za-z0-9_-]{1,30})$/;
+
+/**
+ * Scheme and host compare case-insensitively (as URLs do); the path is exact. One trailing slash is
+ * accepted; a query, fragment, port, credentials or any further path segment is not.
+ */
+const CHANNEL_URL = /^https:\/\/(?:www\.)?youtube\.com(\/.*)$/i;
+const CHANNEL_PATH = /^\/(?:channel\/(UC[A-Za-z0-9_-]{22})|@([A-Za-z0-9_-]{1,30}))\/?$/;
+
+/** `@name` or `name` → the handle without `@`, case kept (the platform ignores case). */
+export function parseHandle(raw: string): ChannelRef | null {
+  const m = HANDLE.exec(raw);
+  return m ? { kind: 'handle', handle: m[1]! } : null;
+}
+
+export function parseChannelUrl(raw: string): ChannelRef | null {
+  const url = CHANNEL_URL.exec(raw);
+  if (!url) return null;
+  const p = CHANNEL_PATH.exec(url[1]!);
+  if (!p) return null;
+  return p[1] !== undefined ? { kind: 'id', channelId: p[1] } : { kind: 'handle', handle: p[2]! };
+}

@@ -1,0 +1,74 @@
+// Validation of the feed endpoint's query, exactly as the spec's parameter table says. Pure: a
+// parsed query object in, a FeedQuery or the name of the catalogue error out. Decisions the spec
+// leaves open (README "Decisions"): an empty value counts as absent; when several channel
+// parameters are given, channel_id wins over channel, which wins over channel_url; `format` is
+// case-insensitive; a parameter given twice is a 400, never a guess.
+
+import type { ErrorContext, ErrorName } from '../errors';
+import { parseChannelUrl, parseHandle, CHANNEL_ID, type ChannelRef } from './channel-ref';
+
+export type FeedFormat = 'atom' | 'rss';
+
+export interface FeedQuery {
+  readonly channel: ChannelRef;
+  readonly format: FeedFormat;
+  readonly maxItems: number;
+}
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; error: ErrorName; context?: ErrorContext };
+
+export const DEFAULT_MAX_ITEMS = 10;
+export const MAX_ITEMS_LIMIT = 100;
+
+/** A query as Express's simple parser gives it: strings, or arrays for repeated names. */
+export type RawQuery = Readonly<Record<string, unknown>>;
+
+const PARAMS = ['channel_id', 'channel', 'channel_url', 'format', 'max_items'] as const;
+type Param = (typeof PARAMS)[number];
+
+const bad = (error: ErrorName, context?: ErrorContext): Checked<never> => (context ? { ok: false, error, context } : { ok: false, error });
+
+export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
+  const v: Partial<Record<Param, string>> = {};
+  for (const name of PARAMS) {
+    const raw = Object.prototype.hasOwnProperty.call(query, name) ? query[name] : undefined;
+    if (raw === undefined) continue;
+    if (typeof raw !== 'string') return bad('repeatedParameter', { param: name });
+    if (raw !== '') v[name] = raw;
+  }
+
+  const channel = checkChannel(v);
+  if (!channel.ok) return channel;
+
+  let format: FeedFormat = 'atom';
+  if (v.format !== undefined) {
+    const f = v.format.toLowerCase();
+    if (f !== 'atom' && f !== 'rss') return bad('invalidFormat');
+    format = f;
+  }
+
+  let maxItems = DEFAULT_MAX_ITEMS;
+  if (v.max_items !== undefined) {
+    // Digits only: "1e2", "5.0", " 5", "+5" and "0x10" are all refused rather than coerced.
+    if (!/^\d{1,4}$/.test(v.max_items)) return bad('invalidMaxItems');
+    maxItems = Number(v.max_items);
+    if (maxItems < 1 || maxItems > MAX_ITEMS_LIMIT) return bad('invalidMaxItems');
+  }
+
+  return { ok: true, value: { channel: channel.value, format, maxItems } };
+}
+
+function checkChannel(v: Partial<Record<Param, string>>): Checked<ChannelRef> {
+  if (v.channel_id !== undefined) {
+    return CHANNEL_ID.test(v.channel_id) ? { ok: true, value: { kind: 'id', channelId: v.channel_id } } : bad('invalidChannelId');
+  }
+  if (v.channel !== undefined) {
+    const ref = parseHandle(v.channel);
+    return ref ? { ok: true, value: ref } : bad('invalidHandle');
+  }
+  if (v.channel_url !== undefined) {
+    const ref = parseChannelUrl(v.channel_url);
+    return ref ? { ok: true, value: ref } : bad('invalidChannelUrl');
+  }
+  return bad('channelNotFound');
+}

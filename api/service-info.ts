@@ -1,0 +1,40 @@
+// Fixed texts of the service: display name, feed-title prefix, version, and the usage strings that
+// both /info and the 400 error bodies carry (the spec wants the same keys in both places).
+
+import pkg from '../package.json';
+
+/** Shown by /health and /info. */
+export const SERVICE_NAME = 'YouTube Transcript Feed';
+
+/** The spec's fixed feed-title prefix: "<prefix> - <channel id>". */
+export const FEED_TITLE_PREFIX = 'YouTube Transcripts';
+
+/** major.minor.patch, from package.json so that a release bump changes it in one place. */
+export const VERSION: string = pkg.version;
+
+/** Public links always point at the real platform, whatever PLATFORM_BASE_URL says (tests use a fake). */
+export const PUBLIC_VIDEO_HOST = 'youtube.com';
+
+export type UsageKey = 'channel_id' | 'channel' | 'channel_url' | 'format' | 'max_items';
+export type Usage = Readonly<Record<UsageKey, string>>;
+
+export const USAGE: Usage = Object.freeze({
+  channel_id: 'Channel id: starts with UC, 24 characters (letters, digits, _ and -). Example: UCuAXFkgsw1L7xaCfnd5JJOw',
+  channel: 'Channel handle, with or without a leading @: at most 30 letters, digits, _ or -. Example: @veritasium',
+  channel_url: 'Channel URL: https://www.youtube.com/channel/UC…, https://www.youtube.com/@handle, or the same without www.',
+  format: 'Atom (default) or Rss, case-insensitive.',
+  max_items: 'Number of newest videos in the feed: a whole number from 1 to 100, default 10.',
+});
+
+export const ENDPOINTS: Readonly<Record<string, string>> = Object.freeze({
+  '/': 'Feed of a channel with each video\'s transcript (Atom or RSS 2.0). Requires an API key.',
+  '/health': 'Liveness check. No API key needed.',
+  '/info': 'This description. Requires an API key.',
+});
+
+export const EXAMPLES: readonly string[] = Object.freeze([
+  '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw',
+  '/?channel=@veritasium&format=Rss',
+  '/?channel_url=https%3A%2F%2Fwww.youtube.com%2F%40veritasium&max_items=25',
+  '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Atom&max_items=50&api_key=YOUR_KEY',
+]);
