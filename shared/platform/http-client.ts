@@ -1,0 +1,208 @@
+// Every plain request to the platform goes through here: one host only (absolute caption URLs are
+// mapped onto PLATFORM_BASE_URL, anything else is refused), a browser identity per request, the
+// session's cookies, a timeout over the whole exchange, a cap on the body, and the consent wall
+// handled on the spot (set the cookie, retry once). Global fetch decompresses gzip/deflate/br and
+// keeps connections alive; nock intercepts it in unit tests.
+
+import type { Logger } from '../logger';
+import { classifyAnswer, type RawAnswer, type Verdict } from './classify';
+import type { CookieJar } from './cookie-jar';
+import { buildHeaders, type InnertubeClientHeaders, type RequestKind } from './headers';
+import { PlatformError } from './types';
+import { identityOf, pickIdentity } from './user-agents';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** A path on the platform (`/watch?v=…`) or an absolute URL the platform handed out. */
+  target: string;
+  kind: RequestKind;
+  /** JSON body (InnerTube). */
+  body?: unknown;
+  /** Path or URL of the page this request appears to come from. */
+  referer?: string;
+  client?: InnertubeClientHeaders;
+  /** Short name for reasons and logs: "player", "timed text", "channel feed"… */
+  what: string;
+}
+
+export interface HttpAnswer extends RawAnswer {
+  /** Final URL (after same-host redirects). */
+  url: string;
+  verdict: Verdict;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  jar: CookieJar;
+  logger: Logger;
+  /** [0, 1) source for the user-agent choice; injectable for tests. */
+  random?: () => number;
+  /** Largest decompressed body accepted (a watch page is ~1.5 MB). */
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_REDIRECTS = 5;
+
+/** Hosts whose URLs the platform hands out (caption baseUrls) and that we map onto the base URL. */
+const PLATFORM_HOSTS = new Set(['www.youtube.com', 'youtube.com', 'm.youtube.com']);
+
+/** Query parameters safe to log; the rest (signatures, tokens, keys) stay out of logs. */
+const LOGGABLE_PARAMS = new Set(['v', 'channel_id', 'lang', 'kind', 'tlang']);
+
+export function loggablePath(url: URL): string {
+  const kept = [...url.searchParams].filter(([k]) => LOGGABLE_PARAMS.has(k));
+  return kept.length === 0 ? url.pathname : `${url.pathname}?${new URLSearchParams(kept).toString()}`;
+}
+
+export class PlatformHttp {
+  readonly base: URL;
+  /** Requests sent so far (each retry and redirect counts). */
+  requestCount = 0;
+  private readonly random: () => number;
+  private readonly maxBody: number;
+
+  constructor(private readonly opts: HttpClientOptions) {
+    this.base = new URL(opts.baseUrl);
+    this.random = opts.random ?? Math.random;
+    this.maxBody = opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  }
+
+  get baseUrl(): string {
+    return this.base.origin;
+  }
+
+  get jar(): CookieJar {
+    return this.opts.jar;
+  }
+
+  /**
+   * The URL a target stands for, always on the platform base host: paths are joined to the base,
+   * platform URLs are moved onto it, and any other host is refused.
+   */
+  platformUrl(target: string): URL {
+    const url = new URL(target, this.base);
+    if (url.host === this.base.host && url.protocol === this.base.protocol) return url;
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && PLATFORM_HOSTS.has(url.hostname)) {
+      return new URL(`${url.pathname}${url.search}`, this.base);
+    }
+    throw new PlatformError('transient', `refusing a URL outside the platform host (${url.host})`);
+  }
+
+  /** Sends the request; a consent wall is answered with the consent cookie and one retry. */
+  async send(req: HttpRequest): Promise<HttpAnswer> {
+    const first = await this.exchange(req);
+    if (first.verdict.outcome !== 'consent') return first;
+    this.acceptConsent(first.verdict.consentValue);
+    this.opts.logger.info({ what: req.what, reason: first.verdict.reason }, 'consent wall: consent cookie set, retrying once');
+    const second = await this.exchange(req);
+    if (second.verdict.outcome === 'consent') {
+      throw new PlatformError('consent', `${req.what}: consent wall persists after setting the consent cookie`);
+    }
+    return second;
+  }
+
+  /** Like `send`, but anything not `ok` is thrown as its PlatformError. */
+  async sendOk(req: HttpRequest): Promise<HttpAnswer> {
+    const a = await this.send(req);
+    if (a.verdict.outcome !== 'ok') throw new PlatformError(a.verdict.outcome, `${req.what}: ${a.verdict.reason}`);
+    return a;
+  }
+
+  /** SOCS=CAI is the current consent cookie; CONSENT=YES+<v> the older form some walls still ask for. */
+  acceptConsent(formValue: string | null): void {
+    this.jar.set('SOCS', 'CAI');
+    if (formValue) this.jar.set('CONSENT', `YES+${formValue}`);
+  }
+
+  private async exchange(req: HttpRequest): Promise<HttpAnswer> {
+    let url = this.platformUrl(req.target);
+    let method = req.method;
+    for (let hop = 0; ; hop++) {
+      const answer = await this.once(req, method, url);
+      if (answer.location === null || hop >= MAX_REDIRECTS) return answer;
+      const next = new URL(answer.location, url);
+      if (next.host !== this.base.host) return answer; // off-host: the classifier judges it
+      url = next;
+      method = 'GET';
+    }
+  }
+
+  private async once(req: HttpRequest, method: 'GET' | 'POST', url: URL): Promise<HttpAnswer> {
+    const identity = identityOf(this.jar.pinnedUserAgent() ?? pickIdentity(this.random).userAgent);
+    const referer = req.referer === undefined ? undefined : this.platformUrl(req.referer).href;
+    const headers = buildHeaders({
+      kind: req.kind, identity, base: this.baseUrl, referer, cookie: this.jar.header(), client: req.client,
+    });
+    const path = loggablePath(url);
+    const started = performance.now();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
+    this.requestCount += 1;
+    try {
+      const res = await fetch(url, {
+        method,
+        headers,
+        body: method === 'POST' && req.body !== undefined ? JSON.stringify(req.body) : undefined,
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+      this.jar.takeSetCookie(res.headers.getSetCookie());
+      const body = await this.readCapped(res, req.what);
+      const isRedirect = res.status >= 300 && res.status < 400 && res.headers.has('location');
+      const raw: RawAnswer = {
+        status: res.status,
+        contentType: res.headers.get('content-type') ?? '',
+        body,
+        location: isRedirect ? res.headers.get('location') : null,
+      };
+      const ms = Math.round(performance.now() - started);
+      this.opts.logger.debug({ method, path, status: res.status, ms, bytes: body.length, browser: identity.family }, `${method} ${path} ${res.status}`);
+      return { ...raw, url: url.href, verdict: classifyAnswer(raw) };
+    } catch (err) {
+      const ms = Math.round(performance.now() - started);
+      if (err instanceof PlatformError) {
+        this.opts.logger.debug({ method, path, ms, outcome: err.outcome }, `${method} ${path} failed: ${err.reason}`);
+        throw err;
+      }
+      const reason = controller.signal.aborted
+        ? `timed out after ${this.opts.timeoutMs} ms`
+        : `network error (${networkCode(err)})`;
+      this.opts.logger.debug({ method, path, ms, outcome: 'transient' }, `${method} ${path} failed: ${reason}`);
+      throw new PlatformError('transient', `${req.what}: ${reason}`, { cause: err });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async readCapped(res: Response, what: string): Promise<string> {
+    if (!res.body) return '';
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    const encoded = res.headers.has('content-encoding');
+    if (!encoded && declared > this.maxBody) {
+      await res.body.cancel();
+      throw new PlatformError('transient', `${what}: answer larger than ${this.maxBody} bytes`);
+    }
+    const reader = res.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > this.maxBody) {
+        await reader.cancel();
+        throw new PlatformError('transient', `${what}: answer larger than ${this.maxBody} bytes`);
+      }
+      chunks.push(value);
+    }
+    return Buffer.concat(chunks, size).toString('utf8');
+  }
+}
+
+function networkCode(err: unknown): string {
+  const cause = (err as { cause?: { code?: unknown } }).cause;
+  if (cause && typeof cause.code === 'string') return cause.code;
+  return err instanceof Error ? err.message : 'unknown';
+}
