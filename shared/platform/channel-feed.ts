@@ -1,0 +1,68 @@
+// The channel's own Atom feed (platform.md §2): the 15 newest uploads with exact publish dates, in
+// one request. Its failures (404/500 outages for valid channels) mean "use browse", never "empty".
+
+import { XMLParser } from 'fast-xml-parser';
+import { decodeXml } from './entities';
+import type { PlatformHttp } from './http-client';
+import { PlatformError, type ListedVideo } from './types';
+
+export const FEED_SIZE = 15;
+
+export interface ChannelFeed {
+  title: string | null;
+  videos: ListedVideo[];
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: false,
+  trimValues: true,
+  isArray: (name) => name === 'entry' || name === 'link',
+});
+
+type Node = Record<string, unknown>;
+const node = (v: unknown): Node => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : {});
+const textOf = (v: unknown): string | null => {
+  if (typeof v === 'string') return decodeXml(v);
+  const t = node(v)['#text'];
+  return typeof t === 'string' ? decodeXml(t) : null;
+};
+
+export function parseChannelFeed(xml: string): ChannelFeed {
+  let doc: Node;
+  try {
+    doc = node(parser.parse(xml, true));
+  } catch (err) {
+    throw new PlatformError('transient', 'channel feed: unparsable XML', { cause: err });
+  }
+  if (!('feed' in doc)) throw new PlatformError('transient', 'channel feed: not an Atom feed');
+  const feed = node(doc.feed);
+  const entries = Array.isArray(feed.entry) ? feed.entry : [];
+  const videos: ListedVideo[] = [];
+  for (const e of entries.map(node)) {
+    const videoId = textOf(e['yt:videoId']);
+    if (!videoId) continue;
+    const published = textOf(e.published);
+    const t = published ? Date.parse(published) : NaN;
+    videos.push({
+      videoId,
+      title: textOf(e.title) ?? textOf(node(e['media:group'])['media:title']) ?? '',
+      publishedAt: Number.isNaN(t) ? null : new Date(t),
+    });
+  }
+  return { title: textOf(feed.title), videos };
+}
+
+export async function fetchChannelFeed(http: PlatformHttp, channelId: string): Promise<ChannelFeed> {
+  const a = await http.sendOk({
+    method: 'GET',
+    target: `/feeds/videos.xml?channel_id=${encodeURIComponent(channelId)}`,
+    kind: 'page',
+    referer: `/channel/${channelId}`,
+    what: 'channel feed',
+  });
+  return parseChannelFeed(a.body);
+}

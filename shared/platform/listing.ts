@@ -1,0 +1,83 @@
+// A channel's newest videos (platform.md §2). The feed alone answers up to 15 in one request with
+// exact dates; browse pages are added only for more than the feed holds, or instead of a failing
+// feed. Dates come from the feed where it knows them and stay null otherwise: never invented.
+
+import type { Logger } from '../logger';
+import { browseVideos, type BrowsedVideo } from './browse';
+import { FEED_SIZE, fetchChannelFeed, type ChannelFeed } from './channel-feed';
+import type { PlatformHttp } from './http-client';
+import { PlatformError, type ChannelListing, type ListedVideo } from './types';
+
+export const MAX_LIST = 100;
+/** A safety bound on browse pages (100 videos need 4 pages of ~30). */
+const MAX_BROWSE_PAGES = 8;
+
+/** Outcomes after which trying another way is pointless: the platform is refusing us. */
+const isRefusal = (err: unknown): boolean =>
+  err instanceof PlatformError && (err.outcome === 'blocked' || err.outcome === 'consent');
+
+export async function listVideos(http: PlatformHttp, channelId: string, limit: number, log: Logger): Promise<ChannelListing> {
+  const want = Math.max(1, Math.min(MAX_LIST, Math.floor(limit)));
+  let feed: ChannelFeed | null = null;
+  try {
+    feed = await fetchChannelFeed(http, channelId);
+  } catch (err) {
+    if (isRefusal(err) || !(err instanceof PlatformError)) throw err;
+    log.info({ channelId, reason: err.reason }, 'channel feed failed; listing through browse');
+  }
+  // A feed shorter than 15 is the whole channel; browse could only repeat it.
+  if (feed && (want <= feed.videos.length || feed.videos.length < FEED_SIZE)) {
+    return { channelId, title: feed.title, videos: feed.videos.slice(0, want) };
+  }
+
+  const browsed: BrowsedVideo[] = [];
+  const seenTokens = new Set<string>();
+  let title = feed?.title ?? null;
+  let token: string | null = null;
+  for (let page = 0; page < MAX_BROWSE_PAGES; page++) {
+    let result;
+    try {
+      result = await browseVideos(http, channelId, token);
+    } catch (err) {
+      // With a working feed, a failing browse still leaves its 15 exact entries worth returning.
+      if (!feed || isRefusal(err) || !(err instanceof PlatformError)) throw err;
+      log.info({ channelId, reason: err.reason }, 'browse failed; listing only what the feed holds');
+      break;
+    }
+    title ??= result.title;
+    browsed.push(...result.videos);
+    if (mergeListing(feed, browsed).length >= want) break;
+    token = result.continuation;
+    if (token === null || seenTokens.has(token)) break;
+    seenTokens.add(token);
+  }
+  return { channelId, title, videos: mergeListing(feed, browsed).slice(0, want) };
+}
+
+/**
+ * Newest first: browse items newer than the feed's snapshot (the feed is cached for 15 minutes),
+ * then the feed's entries with their exact dates, then the older browse items. The feed holds every
+ * upload newer than its oldest entry, so a browse item missing from it is older — unless it comes
+ * before the first item both lists share.
+ */
+export function mergeListing(feed: ChannelFeed | null, browsed: readonly BrowsedVideo[]): ListedVideo[] {
+  const undated = (b: BrowsedVideo): ListedVideo => ({ videoId: b.videoId, title: b.title, publishedAt: null });
+  const out: ListedVideo[] = [];
+  const seen = new Set<string>();
+  const add = (v: ListedVideo): void => {
+    if (seen.has(v.videoId)) return;
+    seen.add(v.videoId);
+    out.push(v);
+  };
+  if (!feed) {
+    browsed.forEach((b) => add(undated(b)));
+    return out;
+  }
+  const inFeed = new Set(feed.videos.map((v) => v.videoId));
+  const firstShared = browsed.findIndex((b) => inFeed.has(b.videoId));
+  const split = Math.max(0, firstShared);
+  browsed.slice(0, split).forEach((b) => add(undated(b)));
+  feed.videos.forEach(add);
+  browsed.slice(split).forEach((b) => add(undated(b)));
+  return out;
+}
