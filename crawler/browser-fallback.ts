@@ -1,0 +1,218 @@
+// The last way past a block: a real headless Chromium (Playwright) opens the blocked page, lets its
+// JavaScript challenge run, and hands the cookies it earned plus its user agent to the plain client,
+// which then retries. One lazily started browser, a fresh context per use, heavy resources blocked,
+// everything closed in `finally`, one page at a time. Only the crawler loads this module; Playwright
+// itself is imported on first use. No Chromium → not available (one WARNING), never a crash.
+
+import { accessSync, constants } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Config } from '../shared/config/load';
+import { categoryLogger, type Logger } from '../shared/logger';
+import { classifyAnswer } from '../shared/platform/classify';
+import type { SessionSink } from '../shared/platform/cookie-jar';
+import type { Unblocker } from '../shared/platform/types';
+
+export const CHROMIUM_CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
+
+const LAUNCH_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** What a challenge page never needs and a video site has plenty of. */
+const BLOCKED_RESOURCES = new Set(['image', 'media', 'font', 'stylesheet']);
+
+export interface BrowserFallbackOptions {
+  /** PLATFORM_BASE_URL. */
+  baseUrl: string;
+  /** BROWSER_EXECUTABLE_PATH: a path, "off", or null to auto-detect. */
+  executablePath: string | null;
+  sink: SessionSink;
+  logger: Logger;
+  /** Upper bound for the challenge to clear after the page opened. */
+  challengeWaitMs?: number;
+  /** Timeout of the first navigation. */
+  navigationTimeoutMs?: number;
+  /** Where to look when auto-detecting (tests point it at nothing). */
+  candidates?: readonly string[];
+}
+
+const isExecutable = (p: string): boolean => {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The Chromium to use, or why there is none. */
+export function findChromium(setting: string | null, candidates: readonly string[] = CHROMIUM_CANDIDATES): { path: string } | { why: string } {
+  if (setting !== null && setting.toLowerCase() === 'off') return { why: 'disabled (BROWSER_EXECUTABLE_PATH=off)' };
+  if (setting !== null) return isExecutable(setting) ? { path: setting } : { why: `BROWSER_EXECUTABLE_PATH ${setting} is not an executable file` };
+  const found = candidates.find(isExecutable);
+  return found ? { path: found } : { why: `no Chromium found (looked at ${candidates.join(', ')})` };
+}
+
+export class BrowserFallback implements Unblocker {
+  readonly name = 'browser';
+  private readonly log: Logger;
+  private readonly found: { path: string } | { why: string };
+  private warned = false;
+  private launchFailed = false;
+  private browser: Promise<{ browser: Browser; userAgent: string }> | null = null;
+  /** Serializes uses: one page at a time in one browser. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly opts: BrowserFallbackOptions) {
+    this.log = opts.logger;
+    this.found = findChromium(opts.executablePath, opts.candidates);
+  }
+
+  available(): Promise<boolean> {
+    if ('why' in this.found) {
+      this.warnOnce(`browser fallback unavailable: ${this.found.why}`);
+      return Promise.resolve(false);
+    }
+    return Promise.resolve(!this.launchFailed && !this.closed);
+  }
+
+  unblock(path: string): Promise<boolean> {
+    const run = this.queue.then(() => this.unblockNow(path));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const started = this.browser;
+    this.browser = null;
+    if (!started) return;
+    try {
+      const { browser } = await started;
+      await browser.close();
+    } catch {
+      // Never started or already gone: nothing to close.
+    }
+  }
+
+  private async unblockNow(path: string): Promise<boolean> {
+    if (!(await this.available())) return false;
+    const started = await this.start();
+    if (!started) return false;
+    const url = new URL(path, this.opts.baseUrl).href;
+    let context: BrowserContext | null = null;
+    const t0 = performance.now();
+    try {
+      context = await started.browser.newContext({ userAgent: started.userAgent, locale: 'en-US' });
+      await context.addCookies([{ name: 'SOCS', value: 'CAI', url: this.opts.baseUrl }]);
+      await context.route('**/*', (route) =>
+        BLOCKED_RESOURCES.has(route.request().resourceType()) ? route.abort() : route.continue());
+      const page = await context.newPage();
+      const cleared = await this.waitForClearance(page, url);
+      const ms = Math.round(performance.now() - t0);
+      if (!cleared) {
+        this.log.warning({ path, ms }, 'browser fallback: the challenge did not clear in time');
+        return false;
+      }
+      const cookies = await context.cookies(this.opts.baseUrl);
+      const userAgent = await page.evaluate<string>('navigator.userAgent');
+      this.opts.sink.adoptSession({
+        cookies: cookies.map((c) => ({ name: c.name, value: c.value, domain: c.domain, expires: c.expires })),
+        userAgent,
+      });
+      this.log.info({ path, ms, cookies: cookies.length }, 'browser fallback cleared the block; its session is reused');
+      return true;
+    } catch (err) {
+      this.log.warning({ path, err: (err as Error).message }, 'browser fallback failed');
+      return false;
+    } finally {
+      await context?.close().catch(() => undefined);
+    }
+  }
+
+  /** Opens the page, then polls until what the main frame shows is no longer a wall (bounded). */
+  private async waitForClearance(page: Page, url: string): Promise<boolean> {
+    let status = 0;
+    page.on('response', (r) => {
+      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) status = r.status();
+    });
+    const waitMs = this.opts.challengeWaitMs ?? 30_000;
+    // The challenge reloads the page itself; an interrupted first navigation is expected.
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.opts.navigationTimeoutMs ?? 30_000 }).catch(() => undefined);
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const html = await page.content().catch(() => null); // throws while a navigation is under way
+      if (html !== null && status !== 0) {
+        const verdict = classifyAnswer({ status, contentType: 'text/html', body: html, location: null });
+        if (verdict.outcome === 'ok') return true;
+      }
+      if (Date.now() >= deadline) return false;
+      await page.waitForLoadState('domcontentloaded', { timeout: 500 }).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+
+  private async start(): Promise<{ browser: Browser; userAgent: string } | null> {
+    if (!this.browser) this.browser = this.launch();
+    try {
+      return await this.browser;
+    } catch (err) {
+      this.browser = null;
+      this.launchFailed = true;
+      this.warnOnce(`browser fallback unavailable: Chromium did not start (${(err as Error).message.split('\n')[0]})`);
+      return null;
+    }
+  }
+
+  private async launch(): Promise<{ browser: Browser; userAgent: string }> {
+    const executablePath = (this.found as { path: string }).path;
+    const { chromium } = await import('playwright');
+    const browser = await chromium.launch({ executablePath, headless: true, args: LAUNCH_ARGS });
+    browser.on('disconnected', () => {
+      this.browser = null;
+    });
+    // Headless Chromium says "HeadlessChrome" in its user agent, a plain bot signal; the rest of its
+    // user agent is the real one, and the session's cookies are tied to it.
+    const probe = await browser.newContext();
+    try {
+      const page = await probe.newPage();
+      const real = await page.evaluate<string>('navigator.userAgent');
+      const userAgent = real.replace('HeadlessChrome/', 'Chrome/');
+      this.log.info({ executablePath, version: browser.version() }, 'browser fallback started Chromium');
+      return { browser, userAgent };
+    } finally {
+      await probe.close();
+    }
+  }
+
+  private warnOnce(message: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.log.warning({ unblocker: this.name }, message);
+  }
+}
+
+/** The browser unblocker for the crawler, reading BROWSER_EXECUTABLE_PATH. */
+export function createBrowserFallback(
+  config: Pick<Config, 'platformBaseUrl' | 'browserExecutablePath' | 'platformTimeoutMs'>,
+  sink: SessionSink,
+  logger: Logger,
+): BrowserFallback {
+  return new BrowserFallback({
+    baseUrl: config.platformBaseUrl,
+    executablePath: config.browserExecutablePath,
+    sink,
+    logger: categoryLogger(logger, 'platform.browser'),
+    navigationTimeoutMs: Math.max(config.platformTimeoutMs, 10_000),
+  });
+}

@@ -1,0 +1,94 @@
+// The platform client as the API and the crawler get it: createPlatformClient() wires the HTTP
+// client, the session (cookies + pinned user agent) and the flows behind the PlatformClient
+// interface; createChallengeProxy() builds the proxy unblocker. The browser unblocker lives in
+// crawler/browser-fallback.ts so that only the crawler ever loads Playwright.
+
+import type { Config } from '../config/load';
+import { categoryLogger, type Logger } from '../logger';
+import { ChallengeProxy } from './challenge-proxy';
+import { CookieJar, DEFAULT_PIN_MS, type SessionInput, type SessionSink } from './cookie-jar';
+import { PlatformHttp } from './http-client';
+import { listVideos } from './listing';
+import { resolveHandle } from './resolve';
+import { fetchTranscript } from './transcript';
+import type { ChannelListing, PlatformClient, Transcript, Unblocker } from './types';
+import { fetchPublishedAt } from './watch-page';
+
+export { PlatformError } from './types';
+export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, Transcript, Unblocker } from './types';
+export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
+export { watchPath } from './watch-page';
+export { CHANNEL_ID_RE } from './resolve';
+
+/** The settings the platform client reads. */
+export type PlatformConfig = Pick<Config, 'platformBaseUrl' | 'transcriptLanguages' | 'playerClients' | 'platformTimeoutMs'>;
+
+export interface PlatformClientOptions {
+  /** [0, 1) source for the user-agent rotation (tests make it deterministic). */
+  random?: () => number;
+  /** Clock for cookie expiry and the user-agent pin. */
+  now?: () => number;
+  maxBodyBytes?: number;
+  /** How long a harvested user agent overrides rotation when its cookies state no expiry. */
+  userAgentPinMs?: number;
+  /** Send SOCS=CAI from the first request (default true; tests of the consent wall turn it off). */
+  consentUpFront?: boolean;
+}
+
+/** PlatformClient plus what the crawler needs to run the blocked path. */
+export interface PlatformSession extends PlatformClient, SessionSink {
+  readonly baseUrl: string;
+  readonly jar: CookieJar;
+  /** Platform requests sent by this client so far. */
+  requestCount(): number;
+}
+
+/** Page an unblocker should open for a blocked channel request. */
+export const channelVideosPath = (channelId: string): string => `/channel/${encodeURIComponent(channelId)}/videos`;
+
+export function createPlatformClient(config: PlatformConfig, logger: Logger, opts: PlatformClientOptions = {}): PlatformSession {
+  const base = new URL(config.platformBaseUrl);
+  const jar = new CookieJar(base.hostname, opts.now);
+  // Sending the consent cookie up front avoids most consent walls (platform.md §4).
+  if (opts.consentUpFront !== false) jar.set('SOCS', 'CAI');
+  const http = new PlatformHttp({
+    baseUrl: config.platformBaseUrl,
+    timeoutMs: config.platformTimeoutMs,
+    jar,
+    logger: categoryLogger(logger, 'platform.http'),
+    random: opts.random,
+    maxBodyBytes: opts.maxBodyBytes,
+  });
+  const log = categoryLogger(logger, 'platform');
+  const clients = config.playerClients.map((c) => ({ name: c.name, version: c.version }));
+  const pinMs = opts.userAgentPinMs ?? DEFAULT_PIN_MS;
+  return {
+    baseUrl: http.baseUrl,
+    jar,
+    requestCount: () => http.requestCount,
+    resolveHandle: (handle: string): Promise<string | null> => resolveHandle(http, handle),
+    listVideos: (channelId: string, limit: number): Promise<ChannelListing> => listVideos(http, channelId, limit, log),
+    fetchPublishedAt: (videoId: string): Promise<Date | null> => fetchPublishedAt(http, videoId),
+    fetchTranscript: (videoId: string): Promise<Transcript> =>
+      fetchTranscript(http, videoId, { languages: config.transcriptLanguages, clients, log }),
+    adoptSession(session: SessionInput): void {
+      jar.adopt(session, pinMs);
+      log.info({ cookies: session.cookies.length, pinnedUserAgent: session.userAgent !== null }, 'adopted a harvested session');
+    },
+  };
+}
+
+/** The challenge-solving proxy unblocker, or null when CHALLENGE_PROXY_URL is not set. */
+export function createChallengeProxy(
+  config: Pick<Config, 'challengeProxyUrl' | 'platformBaseUrl'>,
+  sink: SessionSink,
+  logger: Logger,
+): Unblocker | null {
+  if (!config.challengeProxyUrl) return null;
+  return new ChallengeProxy({
+    proxyUrl: config.challengeProxyUrl,
+    baseUrl: config.platformBaseUrl,
+    sink,
+    logger: categoryLogger(logger, 'platform.proxy'),
+  });
+}

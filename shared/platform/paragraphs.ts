@@ -1,0 +1,53 @@
+// Cues → HTML paragraphs for feed readers. A new paragraph starts at a pause in the speech, after a
+// sentence end once the paragraph is long enough, and in any case before it becomes a wall of text
+// (automatic captions have no punctuation at all, so pauses and the hard limit are all they offer).
+// Every text is escaped; the output holds no markup but `<p>`.
+
+import { escapeHtml } from './entities';
+import type { Cue } from './timedtext';
+
+export interface ParagraphOptions {
+  /** Silence between two cues that starts a new paragraph. */
+  pauseMs: number;
+  /** Past this length a sentence end closes the paragraph. */
+  softChars: number;
+  /** Past this length any cue boundary closes it. */
+  hardChars: number;
+}
+
+export const DEFAULT_PARAGRAPHS: ParagraphOptions = { pauseMs: 2000, softChars: 600, hardChars: 1500 };
+
+const SENTENCE_END = /[.!?…]["'”’)\]]*$/;
+
+/** Paragraph texts (unescaped), for tests and for the renderer. */
+export function groupParagraphs(cues: readonly Cue[], opts: ParagraphOptions = DEFAULT_PARAGRAPHS): string[] {
+  const out: string[] = [];
+  let parts: string[] = [];
+  let length = 0;
+  let prevEnd: number | null = null;
+  let prevText = '';
+  const flush = (): void => {
+    if (parts.length) out.push(parts.join(' '));
+    parts = [];
+    length = 0;
+  };
+  for (const cue of cues) {
+    if (cue.text === '') continue;
+    if (parts.length) {
+      // Without a duration the cue's end is unknown, so no pause can be seen before the next one.
+      const pause = prevEnd !== null && cue.startMs - prevEnd >= opts.pauseMs;
+      const sentenceDone = length >= opts.softChars && SENTENCE_END.test(prevText);
+      if (pause || sentenceDone || length + cue.text.length > opts.hardChars) flush();
+    }
+    parts.push(cue.text);
+    length += cue.text.length + 1;
+    prevEnd = cue.durMs === null ? null : cue.startMs + cue.durMs;
+    prevText = cue.text;
+  }
+  flush();
+  return out;
+}
+
+export function renderParagraphs(cues: readonly Cue[], opts: ParagraphOptions = DEFAULT_PARAGRAPHS): string {
+  return groupParagraphs(cues, opts).map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+}

@@ -1,0 +1,28 @@
+// The InnerTube player call (platform.md §3.1) for one client, judged before anything reads it.
+// The clients are configurable because they age: the list in PLAYER_CLIENTS is tried in order.
+
+import { classifyPlayer, parseJsonAnswer, type Verdict } from './classify';
+import type { PlatformHttp } from './http-client';
+import { innertubeRequest, type InnertubeClient } from './innertube';
+import { PlatformError } from './types';
+import { watchPath } from './watch-page';
+
+export interface PlayerAnswer {
+  json: unknown;
+  /** `ok` (captions listed), or the failure `classifyPlayer` found. */
+  verdict: Verdict;
+}
+
+/** Throws for answers no client could do better with (HTTP failures); returns the player's own verdict. */
+export async function fetchPlayer(http: PlatformHttp, videoId: string, client: InnertubeClient): Promise<PlayerAnswer> {
+  const what = `player (${client.name})`;
+  const a = await innertubeRequest(
+    http, 'player', client,
+    { videoId, contentCheckOk: true, racyCheckOk: true },
+    what, watchPath(videoId),
+  );
+  if (a.verdict.outcome === 'not_found') throw new PlatformError('unavailable', `${what}: ${a.verdict.reason}`);
+  if (a.verdict.outcome !== 'ok') throw new PlatformError(a.verdict.outcome, `${what}: ${a.verdict.reason}`);
+  const json = parseJsonAnswer(a, what);
+  return { json, verdict: classifyPlayer(json, videoId) };
+}

@@ -1,0 +1,70 @@
+// Caption tracks of a player answer and the choice among them (platform.md §3.2–3.3): each wanted
+// language in order, a manual track before an automatic one; else the video's first manual track,
+// else its automatic one. Tracks whose URL needs a proof-of-origin token (exp=xpe) are never chosen.
+
+import type { TranscriptKind } from '../store/types';
+import { asArray, asString, dig, textOf } from './page-data';
+
+export interface CaptionTrack {
+  baseUrl: string;
+  languageCode: string;
+  name: string;
+  kind: TranscriptKind;
+  /** The URL carries exp=xpe: fetching it without a token the service cannot make is pointless. */
+  needsToken: boolean;
+}
+
+export function needsToken(baseUrl: string): boolean {
+  const q = baseUrl.indexOf('?');
+  if (q < 0) return false;
+  const exp = new URLSearchParams(baseUrl.slice(q + 1)).get('exp');
+  return exp !== null && exp.split(',').includes('xpe');
+}
+
+export function captionTracks(player: unknown): CaptionTrack[] {
+  const raw = asArray(dig(player, 'captions', 'playerCaptionsTracklistRenderer', 'captionTracks'));
+  const tracks: CaptionTrack[] = [];
+  for (const t of raw) {
+    const baseUrl = asString(dig(t, 'baseUrl'));
+    const languageCode = asString(dig(t, 'languageCode'));
+    if (!baseUrl || !languageCode) continue;
+    tracks.push({
+      baseUrl,
+      languageCode,
+      name: textOf(dig(t, 'name')) ?? languageCode,
+      kind: dig(t, 'kind') === 'asr' || /^a\./.test(asString(dig(t, 'vssId')) ?? '') ? 'automatic' : 'manual',
+      needsToken: needsToken(baseUrl),
+    });
+  }
+  return tracks;
+}
+
+/** `en` matches `en`, `en-US`, `en-GB`; an exact code is still preferred by the order of the list. */
+const speaks = (track: CaptionTrack, lang: string): boolean => {
+  const code = track.languageCode.toLowerCase();
+  const want = lang.toLowerCase();
+  return code === want || code.startsWith(`${want}-`);
+};
+
+export function chooseTrack(all: readonly CaptionTrack[], languages: readonly string[]): CaptionTrack | null {
+  const tracks = all.filter((t) => !t.needsToken);
+  for (const lang of languages) {
+    for (const kind of ['manual', 'automatic'] as const) {
+      const of = tracks.filter((t) => t.kind === kind && speaks(t, lang));
+      const exact = of.find((t) => t.languageCode.toLowerCase() === lang.toLowerCase());
+      if (exact ?? of[0]) return (exact ?? of[0])!;
+    }
+  }
+  return tracks.find((t) => t.kind === 'manual') ?? tracks.find((t) => t.kind === 'automatic') ?? null;
+}
+
+/**
+ * The caption URL without `fmt`, which makes the platform answer the plain timed-text XML. The
+ * other parameters are kept byte for byte: they are covered by the URL's signature.
+ */
+export function plainTimedTextUrl(baseUrl: string): string {
+  const q = baseUrl.indexOf('?');
+  if (q < 0) return baseUrl;
+  const kept = baseUrl.slice(q + 1).split('&').filter((p) => p !== '' && !/^fmt(=|$)/.test(p));
+  return kept.length ? `${baseUrl.slice(0, q)}?${kept.join('&')}` : baseUrl.slice(0, q);
+}

@@ -1,0 +1,59 @@
+// One video's transcript (platform.md §3): player answers from the configured clients in order until
+// one lists a caption track we may fetch, then that track's plain timed text, parsed and rendered.
+// Two requests per video when the first client serves; a refusal anywhere is thrown, never turned
+// into an empty transcript.
+
+import type { Logger } from '../logger';
+import { classifyTimedText } from './classify';
+import type { PlatformHttp } from './http-client';
+import type { InnertubeClient } from './innertube';
+import { renderParagraphs } from './paragraphs';
+import { fetchPlayer } from './player';
+import { parseTimedText } from './timedtext';
+import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
+import { PlatformError, type Transcript } from './types';
+import { watchPath } from './watch-page';
+
+export interface TranscriptOptions {
+  languages: readonly string[];
+  clients: readonly InnertubeClient[];
+  log: Logger;
+}
+
+export async function fetchTranscript(http: PlatformHttp, videoId: string, opts: TranscriptOptions): Promise<Transcript> {
+  let lastMiss: PlatformError | null = null;
+  for (const client of opts.clients) {
+    const { json, verdict } = await fetchPlayer(http, videoId, client);
+    if (verdict.outcome === 'no_captions') {
+      lastMiss = new PlatformError('no_captions', verdict.reason);
+      opts.log.debug({ videoId, client: client.name, reason: verdict.reason }, 'no captions from this client; trying the next');
+      continue;
+    }
+    if (verdict.outcome !== 'ok') throw new PlatformError(verdict.outcome, verdict.reason);
+    const tracks = captionTracks(json);
+    const track = chooseTrack(tracks, opts.languages);
+    if (!track) {
+      const reason = tracks.length > 0
+        ? 'every caption URL needs a proof-of-origin token (exp=xpe)'
+        : 'the player lists no caption tracks';
+      lastMiss = new PlatformError('no_captions', reason);
+      opts.log.debug({ videoId, client: client.name, reason }, 'no usable caption track from this client; trying the next');
+      continue;
+    }
+    return fetchTrack(http, videoId, track);
+  }
+  throw lastMiss ?? new PlatformError('no_captions', 'no player client configured');
+}
+
+async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTrack): Promise<Transcript> {
+  const a = await http.send({
+    method: 'GET', target: plainTimedTextUrl(track.baseUrl), kind: 'xhr', referer: watchPath(videoId), what: 'timed text',
+  });
+  const v = classifyTimedText(a);
+  if (v.outcome === 'not_found') throw new PlatformError('transient', `timed text: ${v.reason} (caption URL expired?)`);
+  if (v.outcome !== 'ok') throw new PlatformError(v.outcome, `timed text: ${v.reason}`);
+  const { cues } = parseTimedText(a.body);
+  const spoken = cues.filter((c) => c.text !== '');
+  if (spoken.length === 0) throw new PlatformError('no_captions', `the ${track.languageCode} caption track is empty`);
+  return { html: renderParagraphs(spoken), language: track.languageCode, kind: track.kind, cueCount: spoken.length };
+}
