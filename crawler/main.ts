@@ -1,0 +1,57 @@
+// The crawler daemon's entry: it only wires. Configuration → logger → store (shared/bootstrap),
+// the platform client and its unblockers (challenge proxy, then browser), the scheduler; then it
+// runs until SIGTERM/SIGINT. A bad setting or an unopenable store is one line on stderr, exit 1.
+
+import { hostname } from 'node:os';
+import { bootstrap, exitOnStartupError, type ProcessContext } from '../shared/bootstrap';
+import { categoryLogger } from '../shared/logger';
+import { createChallengeProxy, createPlatformClient } from '../shared/platform';
+import type { Unblocker } from '../shared/platform/types';
+import { Scheduler } from './scheduler';
+import { handleShutdown } from './shutdown';
+import { realTiming } from './timing';
+
+/** Extra time beyond one platform request for the drain (storing the batch, releasing the lease). */
+const DRAIN_MARGIN_MS = 10_000;
+
+async function main(): Promise<void> {
+  let ctx: ProcessContext;
+  let unblockers: Unblocker[];
+  let scheduler: Scheduler;
+  let owner: string;
+  try {
+    ctx = await bootstrap('crawler');
+    const { config, logger, store } = ctx;
+    const platform = createPlatformClient(config, logger);
+    owner = config.crawlerId.trim() || `${hostname()}:${process.pid}`;
+    unblockers = [createChallengeProxy(config, platform, logger)].filter((u): u is Unblocker => u !== null);
+    scheduler = new Scheduler({
+      runDeps: { store, platform, unblockers, profile: config.crawl, timing: realTiming, logger },
+      owner,
+      leaseMs: config.crawlLeaseSeconds * 1000,
+      pollMs: config.crawlPollSeconds * 1000,
+      refreshCron: config.crawlRefreshCron,
+    });
+  } catch (err) {
+    exitOnStartupError('crawler', err);
+  }
+
+  const { config, logger, store } = ctx;
+  const log = categoryLogger(logger, 'crawler.scheduler');
+  // A stray rejection must not take the daemon down; it is logged and the loop goes on.
+  process.on('unhandledRejection', (reason) => log.error({ err: String(reason) }, 'unhandled rejection'));
+
+  handleShutdown({
+    logger: log,
+    drain: () => scheduler.stop(),
+    drainTimeoutMs: config.platformTimeoutMs + DRAIN_MARGIN_MS,
+    close: async () => {
+      for (const u of unblockers) await u.close().catch((err: unknown) => log.warning({ unblocker: u.name, err: String(err) }, 'unblocker close failed'));
+      await store.close();
+    },
+  });
+  scheduler.start();
+  log.info({ owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name) }, 'crawler started');
+}
+
+void main();
