@@ -7,6 +7,7 @@ import { bootstrap, exitOnStartupError, type ProcessContext } from '../shared/bo
 import { categoryLogger } from '../shared/logger';
 import { createChallengeProxy, createPlatformClient } from '../shared/platform';
 import type { Unblocker } from '../shared/platform/types';
+import { createBrowserFallback } from './browser-fallback';
 import { Scheduler } from './scheduler';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
@@ -24,7 +25,9 @@ async function main(): Promise<void> {
     const { config, logger, store } = ctx;
     const platform = createPlatformClient(config, logger);
     owner = config.crawlerId.trim() || `${hostname()}:${process.pid}`;
-    unblockers = [createChallengeProxy(config, platform, logger)].filter((u): u is Unblocker => u !== null);
+    // Order matters (platform.md §4): the proxy is cheap, the browser is the last resort.
+    unblockers = [createChallengeProxy(config, platform, logger), createBrowserFallback(config, platform, logger)]
+      .filter((u): u is Unblocker => u !== null);
     scheduler = new Scheduler({
       runDeps: { store, platform, unblockers, profile: config.crawl, timing: realTiming, logger },
       owner,
