@@ -1,0 +1,14 @@
+// What every route handler may consult: the hosted data, the scenario switches, and the fake's
+// own origin (caption URLs are absolute and must point back at the fake).
+
+import type { Catalog } from './catalog';
+import type { JsChallenge } from './challenge';
+import type { Scenarios } from './scenarios';
+
+export interface FakeContext {
+  catalog: Catalog;
+  scenarios: Scenarios;
+  challenge: JsChallenge;
+  /** `http://127.0.0.1:<port>`, known once the server listens. */
+  origin: string;
+}

@@ -1,0 +1,80 @@
+// GET /feeds/videos.xml?channel_id=UC…: the channel's Atom feed, laid out like the real one:
+// exactly the 15 newest uploads (Shorts included, linked as /shorts/<id>), newest first, dates
+// with `+00:00`, and the quirk that the feed-level `id` and `yt:channelId` drop the leading `UC`.
+
+import type { FakeChannelSpec, FakeVideoSpec } from './types';
+import type { FakeContext } from './context';
+import { errorPage } from './errors';
+import { escapeXml, xml, type FakeRequest, type FakeResponse } from './http';
+import { hashString } from './random';
+import { viewCount } from './texts';
+
+export const FEED_SIZE = 15;
+
+/** `2026-10-30T16:00:00+00:00`: the feed's own spelling of UTC. */
+export function feedDate(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+function entry(channel: FakeChannelSpec, video: FakeVideoSpec): string {
+  const id = video.videoId;
+  const link = video.short ? `https://www.youtube.com/shorts/${id}` : `https://www.youtube.com/watch?v=${id}`;
+  // `updated` moves when the platform touches a video (views, edits): some time after publishing.
+  const updated = new Date(video.publishedAt.getTime() + (hashString(id) % 86_400) * 1000);
+  const title = escapeXml(video.title);
+  return ` <entry>
+  <id>yt:video:${id}</id>
+  <yt:videoId>${id}</yt:videoId>
+  <yt:channelId>${channel.channelId}</yt:channelId>
+  <title>${title}</title>
+  <link rel="alternate" href="${link}"/>
+  <author>
+   <name>${escapeXml(channel.title)}</name>
+   <uri>https://www.youtube.com/channel/${channel.channelId}</uri>
+  </author>
+  <published>${feedDate(video.publishedAt)}</published>
+  <updated>${feedDate(updated)}</updated>
+  <media:group>
+   <media:title>${title}</media:title>
+   <media:content url="https://www.youtube.com/v/${id}?version=3" type="application/x-shockwave-flash" width="640" height="390"/>
+   <media:thumbnail url="https://i${(hashString(id) % 4) + 1}.ytimg.com/vi/${id}/hqdefault.jpg" width="480" height="360"/>
+   <media:description>${escapeXml(`${video.title}\n\nSubscribe for more from ${channel.title}.`)}</media:description>
+   <media:community>
+    <media:starRating count="${viewCount(id) % 997}" average="5.00" min="1" max="5"/>
+    <media:statistics views="${viewCount(id)}"/>
+   </media:community>
+  </media:group>
+ </entry>
+`;
+}
+
+export function feedXml(channel: FakeChannelSpec): string {
+  const bare = channel.channelId.slice(2);
+  const oldest = channel.videos[channel.videos.length - 1];
+  const created = oldest ? new Date(oldest.publishedAt.getTime() - 30 * 86_400_000) : new Date('2015-01-01T00:00:00Z');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
+ <link rel="self" href="http://www.youtube.com/feeds/videos.xml?channel_id=${channel.channelId}"/>
+ <id>yt:channel:${bare}</id>
+ <yt:channelId>${bare}</yt:channelId>
+ <title>${escapeXml(channel.title)}</title>
+ <link rel="alternate" href="https://www.youtube.com/channel/${channel.channelId}"/>
+ <author>
+  <name>${escapeXml(channel.title)}</name>
+  <uri>https://www.youtube.com/channel/${channel.channelId}</uri>
+ </author>
+ <published>${feedDate(created)}</published>
+${channel.videos
+  .slice(0, FEED_SIZE)
+  .map((v) => entry(channel, v))
+  .join('')}</feed>
+`;
+}
+
+export function feedRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
+  const channel = ctx.catalog.channel(req.query.get('channel_id') ?? '');
+  if (!channel) return errorPage(404);
+  const outage = ctx.scenarios.feedStatus;
+  if (outage !== null) return errorPage(outage);
+  return xml(feedXml(channel), 200, { 'cache-control': 'public, max-age=900' });
+}

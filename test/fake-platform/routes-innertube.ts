@@ -1,0 +1,103 @@
+// The InnerTube JSON endpoints: navigation/resolve_url (handle → channel id), browse (Videos tab
+// and its continuations), player (caption tracks). All are POSTs with a `context.client`.
+
+import type { FakeContext } from './context';
+import type { CounterName } from './types';
+import { channelBrowse, channelMissing, tabForParams } from './channel-json';
+import { continuationAnswer, decodeToken, videosGrid } from './browse-json';
+import { CHANNEL_ID_RE, VIDEO_ID_RE } from './data';
+import { invalidArgumentJson, notFoundJson, preconditionJson } from './errors';
+import { dig, json, jsonBody, type FakeRequest, type FakeResponse } from './http';
+import {
+  playerAgeRestricted,
+  playerBotCheck,
+  playerOk,
+  playerRateLimited,
+  playerUnavailable,
+  type PlayerClient,
+} from './player-json';
+import { responseContext, trackingParams } from './texts';
+
+/** The body's `context.client`, or null when the request lacks one (the platform rejects those). */
+function clientOf(body: Record<string, unknown> | null): PlayerClient | null {
+  const name = dig(body, 'context', 'client', 'clientName');
+  const version = dig(body, 'context', 'client', 'clientVersion');
+  return typeof name === 'string' && typeof version === 'string' ? { name, version } : null;
+}
+
+export function resolveRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
+  const body = jsonBody(req);
+  const client = clientOf(body);
+  if (!client) return preconditionJson();
+  const url = dig(body, 'url');
+  if (typeof url !== 'string') return invalidArgumentJson();
+  const handle = /\/@([^/?#]+)/.exec(url)?.[1];
+  const id = /\/channel\/(UC[A-Za-z0-9_-]{22})/.exec(url)?.[1];
+  const channel = handle ? ctx.catalog.channelByHandle(decodeURIComponent(handle)) : id ? ctx.catalog.channel(id) : undefined;
+  if (!channel) return notFoundJson();
+  return json({
+    responseContext: responseContext(client.name, client.version, { ResolveUrl_rid: '0xa68bcd538fda042e' }),
+    endpoint: {
+      clickTrackingParams: trackingParams(`resolve:${channel.channelId}`),
+      commandMetadata: {
+        webCommandMetadata: {
+          url: '/youtubei/v1/navigation/resolve_url',
+          webPageType: 'WEB_PAGE_TYPE_CHANNEL',
+          rootVe: 3611,
+          apiUrl: '/youtubei/v1/browse',
+        },
+        resolveUrlCommandMetadata: { isVanityUrl: handle !== undefined },
+      },
+      browseEndpoint: { browseId: channel.channelId, params: 'EgC4AQCSAwDyBgQKAjIA' },
+    },
+  });
+}
+
+/** browse counts as a continuation when it carries a token instead of a browseId. */
+export function browseCounter(req: FakeRequest): CounterName {
+  return typeof dig(jsonBody(req), 'continuation') === 'string' ? 'browseContinuation' : 'browse';
+}
+
+export function browseRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
+  const body = jsonBody(req);
+  const client = clientOf(body);
+  if (!client) return preconditionJson();
+  const continuation = dig(body, 'continuation');
+  if (typeof continuation === 'string') {
+    const cursor = decodeToken(continuation);
+    const channel = cursor && ctx.catalog.channel(cursor.channelId);
+    if (!cursor || !channel) return invalidArgumentJson();
+    return json(continuationAnswer(channel, cursor, responseContext(client.name, client.version, { browse_id: channel.channelId })));
+  }
+  const browseId = dig(body, 'browseId');
+  if (typeof browseId !== 'string' || !CHANNEL_ID_RE.test(browseId)) return invalidArgumentJson();
+  const channel = ctx.catalog.channel(browseId);
+  if (!channel) return json(channelMissing(browseId));
+  const params = dig(body, 'params');
+  const tab = tabForParams(typeof params === 'string' ? params : undefined) ?? 'Home';
+  const content =
+    tab === 'Videos' ? videosGrid(channel) : { sectionListRenderer: { contents: [], trackingParams: trackingParams(`${tab}:${browseId}`) } };
+  return json(channelBrowse(channel, tab, content));
+}
+
+export function playerRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
+  const body = jsonBody(req);
+  const client = clientOf(body);
+  if (!client) return preconditionJson();
+  const videoId = dig(body, 'videoId');
+  if (typeof videoId !== 'string') return invalidArgumentJson();
+  if (ctx.scenarios.take('botCheck')) return json(playerBotCheck(client, videoId));
+  if (ctx.scenarios.take('rateLimitedPlayer')) return json(playerRateLimited(client, videoId));
+  const hosted = VIDEO_ID_RE.test(videoId) ? ctx.catalog.video(videoId) : undefined;
+  if (!hosted || hosted.video.captions === 'unavailable') return json(playerUnavailable(client, videoId));
+  const { video, channel } = hosted;
+  if (video.captions === 'age_restricted') return json(playerAgeRestricted(video, channel, client));
+  if (ctx.scenarios.take('poison')) {
+    // A poisoned answer is a whole answer for some other video.
+    const other = channel.videos.find((v) => v.videoId !== videoId && v.captions !== 'unavailable' && v.captions !== 'age_restricted');
+    const shown = other ?? video;
+    const tracks = ctx.catalog.tracks(shown);
+    return json(playerOk(ctx.origin, shown, channel, tracks, client, other ? undefined : 'dQw4w9WgXcQ'));
+  }
+  return json(playerOk(ctx.origin, video, channel, ctx.catalog.tracks(video), client));
+}

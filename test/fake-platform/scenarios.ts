@@ -1,0 +1,183 @@
+// The platform's bad days, switchable at run time (platform.md §4). "Next N" switches count down
+// only on the requests they apply to; setting one again replaces its count; 0/false/null turns it off.
+
+export type ConsentMode = 'off' | 'page' | 'redirect';
+
+export interface Block429Options {
+  /** Block this many requests, then let requests through again. */
+  requests?: number;
+  /** Block until this moment (epoch milliseconds). */
+  untilMs?: number;
+  /** Block for this long from now (milliseconds). */
+  forMs?: number;
+}
+
+/** The switches, as seen by tests (in process) and by the control endpoint (as JSON). */
+export interface ScenarioControls {
+  /** HTTP 429 + captcha page on every request. With neither limit: until cleared. Both: the first to run out ends it. */
+  block429(opts?: Block429Options): void;
+  /** The captcha page (`g-recaptcha`, form to `/das_captcha`) with HTTP 200 for the next `n` requests. */
+  captcha(n: number): void;
+  /** Player answers LOGIN_REQUIRED "Sign in to confirm you’re not a bot" for the next `n` player requests. */
+  botCheck(n: number): void;
+  /** Player answers "This content isn't available, try again later" for the next `n` player requests. */
+  rateLimitedPlayer(n: number): void;
+  /** Player answers carry another video's `videoDetails.videoId` for the next `n` player requests. */
+  poison(n: number): void;
+  /** Empty 200 from timed text: for the next `n` requests (number), or always for one video (id). */
+  emptyTimedText(target: number | string): void;
+  /** Delay every answer by `ms` (0 = off). */
+  slow(ms: number): void;
+  /** Truncated JSON/XML or garbage HTML for the next `n` requests. */
+  malformed(n: number): void;
+  /** HTTP 5xx (default 500) for the next `n` requests. */
+  serverError(n: number, status?: number): void;
+  /** HTML pages without a consent cookie get the consent page (true/'page') or a 302 to consent.youtube.com ('redirect'). */
+  consentWall(mode: boolean | ConsentMode): void;
+  /** Every request without a valid `fake_clearance` cookie for its User-Agent gets the JS challenge (challenge.ts). */
+  jsChallenge(on: boolean): void;
+  /** The channel feed answers this status for every channel (404 or 500 seen in 2024/2026); null = healthy. */
+  feedOutage(status: number | null): void;
+  clearScenarios(): void;
+}
+
+export interface ScenarioState {
+  block429: { requests: number | null; untilMs: number | null } | null;
+  captcha: number;
+  botCheck: number;
+  rateLimitedPlayer: number;
+  poison: number;
+  emptyTimedText: number;
+  emptyTimedTextVideos: string[];
+  slowMs: number;
+  malformed: number;
+  serverError: number;
+  serverErrorStatus: number;
+  consentWall: ConsentMode;
+  jsChallenge: boolean;
+  feedOutage: number | null;
+}
+
+type Countdown = 'captcha' | 'botCheck' | 'rateLimitedPlayer' | 'poison' | 'emptyTimedText' | 'malformed' | 'serverError';
+
+function count(n: number): number {
+  if (!Number.isFinite(n) || n < 0) throw new Error(`fake platform: bad count ${n}`);
+  return Math.floor(n);
+}
+
+function initialState(): ScenarioState {
+  return {
+    block429: null,
+    captcha: 0,
+    botCheck: 0,
+    rateLimitedPlayer: 0,
+    poison: 0,
+    emptyTimedText: 0,
+    emptyTimedTextVideos: [],
+    slowMs: 0,
+    malformed: 0,
+    serverError: 0,
+    serverErrorStatus: 500,
+    consentWall: 'off',
+    jsChallenge: false,
+    feedOutage: null,
+  };
+}
+
+export class Scenarios implements ScenarioControls {
+  private s: ScenarioState = initialState();
+  /** Called when the JS challenge is switched, so issued clearances can be forgotten. */
+  onJsChallenge: (on: boolean) => void = () => undefined;
+
+  block429(opts: Block429Options = {}): void {
+    const until = opts.untilMs ?? (opts.forMs !== undefined ? Date.now() + opts.forMs : null);
+    this.s.block429 = { requests: opts.requests !== undefined ? count(opts.requests) : null, untilMs: until };
+  }
+  captcha(n: number): void {
+    this.s.captcha = count(n);
+  }
+  botCheck(n: number): void {
+    this.s.botCheck = count(n);
+  }
+  rateLimitedPlayer(n: number): void {
+    this.s.rateLimitedPlayer = count(n);
+  }
+  poison(n: number): void {
+    this.s.poison = count(n);
+  }
+  emptyTimedText(target: number | string): void {
+    if (typeof target === 'string') this.s.emptyTimedTextVideos.push(target);
+    else this.s.emptyTimedText = count(target);
+  }
+  slow(ms: number): void {
+    this.s.slowMs = count(ms);
+  }
+  malformed(n: number): void {
+    this.s.malformed = count(n);
+  }
+  serverError(n: number, status = 500): void {
+    if (status < 500 || status > 599) throw new Error(`fake platform: ${status} is not a 5xx status`);
+    this.s.serverError = count(n);
+    this.s.serverErrorStatus = status;
+  }
+  consentWall(mode: boolean | ConsentMode): void {
+    this.s.consentWall = mode === true ? 'page' : mode === false ? 'off' : mode;
+  }
+  jsChallenge(on: boolean): void {
+    this.s.jsChallenge = on;
+    this.onJsChallenge(on);
+  }
+  feedOutage(status: number | null): void {
+    this.s.feedOutage = status;
+  }
+  clearScenarios(): void {
+    const wasChallenging = this.s.jsChallenge;
+    this.s = initialState();
+    if (wasChallenging) this.onJsChallenge(false);
+  }
+
+  /** A copy of the current switches (for tests and GET /__fake/scenario). */
+  state(): ScenarioState {
+    return structuredClone(this.s);
+  }
+
+  /** Whether a "next N" switch applies to this request; counts it down when it does. */
+  take(name: Countdown): boolean {
+    if (this.s[name] <= 0) return false;
+    this.s[name] -= 1;
+    return true;
+  }
+
+  /** Whether this request falls in the 429 window; counts it down when it does. */
+  take429(now = Date.now()): boolean {
+    const block = this.s.block429;
+    if (!block) return false;
+    const expired = (block.requests !== null && block.requests <= 0) || (block.untilMs !== null && now >= block.untilMs);
+    if (expired) {
+      this.s.block429 = null;
+      return false;
+    }
+    if (block.requests !== null) block.requests -= 1;
+    return true;
+  }
+
+  timedTextRefusedFor(videoId: string): boolean {
+    return this.s.emptyTimedTextVideos.includes(videoId);
+  }
+
+  get slowMs(): number {
+    return this.s.slowMs;
+  }
+  get serverErrorStatus(): number {
+    return this.s.serverErrorStatus;
+  }
+  get consent(): ConsentMode {
+    return this.s.consentWall;
+  }
+  get challenging(): boolean {
+    return this.s.jsChallenge;
+  }
+  get feedStatus(): number | null {
+    return this.s.feedOutage;
+  }
+}

@@ -1,0 +1,80 @@
+// The fake platform's data model: what a test says a channel holds. Everything the fake answers
+// (feed, browse pages, player answers, timed text) is derived from these specs, so a test that
+// builds a channel knows exactly what a correct client must end up with.
+
+/** How a video's captions look on the platform (platform.md §3–4). */
+export type CaptionsKind =
+  | 'manual' // one uploaded track in `language`
+  | 'automatic' // only the speech-recognition track (`kind: "asr"`)
+  | 'both' // a manual track and an automatic one in `language`
+  | 'foreign' // one manual track in a language other than English (`language`, default `de`)
+  | 'none' // status OK, no `captions` key
+  | 'unavailable' // player ERROR "This video is unavailable"
+  | 'age_restricted'; // player LOGIN_REQUIRED "This video may be inappropriate for some users."
+
+export interface FakeCue {
+  /** Seconds from the start. */
+  start: number;
+  /** Seconds; missing on some real cues. */
+  dur?: number;
+  /** Plain text as spoken; the fake escapes it the way the platform does. Empty text occurs. */
+  text: string;
+}
+
+export interface FakeVideoSpec {
+  /** 11 characters of [A-Za-z0-9_-]. */
+  videoId: string;
+  title: string;
+  publishedAt: Date;
+  captions: CaptionsKind;
+  /** Caption language (default `en`, `de` for `foreign`). */
+  language?: string;
+  /** The transcript; generated from the video id when left out. */
+  cues?: FakeCue[];
+  /** A Short: in the channel feed (link `/shorts/<id>`), left out of the Videos tab. */
+  short?: boolean;
+}
+
+export interface FakeChannelSpec {
+  /** `UC` + 22 of [A-Za-z0-9_-]. */
+  channelId: string;
+  /** Without `@`. Matched case-insensitively, like the platform does. */
+  handle: string;
+  title: string;
+  /** Any order; the fake keeps them newest first. */
+  videos: FakeVideoSpec[];
+}
+
+/** Per-endpoint request counts (platform requests only; the control endpoint is not counted). */
+export interface FakeCounters {
+  resolve: number;
+  handlePage: number;
+  channelPage: number;
+  feed: number;
+  browse: number;
+  browseContinuation: number;
+  watch: number;
+  player: number;
+  timedtext: number;
+  /** Requests to paths the platform does not serve here (favicon, typos…). */
+  other: number;
+  total: number;
+}
+
+export function emptyCounters(): FakeCounters {
+  return {
+    resolve: 0,
+    handlePage: 0,
+    channelPage: 0,
+    feed: 0,
+    browse: 0,
+    browseContinuation: 0,
+    watch: 0,
+    player: 0,
+    timedtext: 0,
+    other: 0,
+    total: 0,
+  };
+}
+
+export type CounterName = Exclude<keyof FakeCounters, 'total'>;
