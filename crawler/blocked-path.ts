@@ -1,8 +1,10 @@
 // What the crawler does when the platform blocks it (platform.md §4): wait the profile's blocked
 // wait, then escalate to the challenge-solving proxy and then the real browser (the first one that
 // clears the block ends the escalation; their cookies and user agent are reused by plain requests),
-// then retry the same request. Blocks are counted per run: after `maxBlocks` the run ends, because
-// pushing on only makes a block last longer.
+// then retry the same request. Blocks in a row end the run, because pushing on only makes a block
+// last longer; a success in between shows the block was lifted. A video request still blocked after
+// a recovery is given up for this run ("blocked for that video", e.g. an empty timed-text answer),
+// so one video cannot hold up its whole channel.
 
 import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
@@ -14,6 +16,14 @@ export class RunBlockedError extends Error {
   override readonly name = 'RunBlockedError';
   constructor(readonly reason: string) {
     super(`blocked: ${reason}`);
+  }
+}
+
+/** This one video request stays blocked after a recovery; the run goes on with the next video. */
+export class RequestBlockedError extends Error {
+  override readonly name = 'RequestBlockedError';
+  constructor(readonly reason: string) {
+    super(`blocked for this video: ${reason}`);
   }
 }
 
@@ -29,8 +39,10 @@ export interface BlockedPathDeps {
   /** Tried in this order after each block (challenge proxy first, then the browser). */
   readonly unblockers: readonly Unblocker[];
   readonly blockedWaitMs: MsRange;
-  /** Blocks in one run after which the run gives up (the last one is not waited out). */
+  /** Blocks in a row (no success between) after which the run gives up; the last is not waited out. */
   readonly maxBlocks: number;
+  /** Blocked answers to one video request before it is given up for this run. */
+  readonly maxBlocksPerVideo?: number;
   readonly timing: Timing;
   readonly logger: Logger;
   /** Aborted when the run must stop. */
@@ -39,15 +51,18 @@ export interface BlockedPathDeps {
 
 export interface RequestContext {
   readonly channelId: string;
+  /** Set for a video's requests: those may be given up alone (RequestBlockedError). */
   readonly videoId?: string;
   /** Page the unblockers should open, relative to the platform base URL. */
   readonly path: string;
 }
 
 export const DEFAULT_MAX_BLOCKS = 3;
+export const DEFAULT_MAX_BLOCKS_PER_VIDEO = 2;
 
 export class BlockedPath {
   private blocks = 0;
+  private inARow = 0;
 
   constructor(private readonly deps: BlockedPathDeps) {}
 
@@ -56,17 +71,25 @@ export class BlockedPath {
     return this.blocks;
   }
 
-  /** Runs `request`; on a block, waits and unblocks and tries again until the run's budget is spent. */
+  /** Runs `request`; on a block, waits and unblocks and tries again while the budgets allow. */
   async request<T>(ctx: RequestContext, request: () => Promise<T>): Promise<T> {
-    for (;;) {
+    const perVideo = this.deps.maxBlocksPerVideo ?? DEFAULT_MAX_BLOCKS_PER_VIDEO;
+    for (let blockedHere = 1; ; blockedHere += 1) {
       try {
-        return await request();
+        const answer = await request();
+        this.inARow = 0;
+        return answer;
       } catch (err) {
         if (!(err instanceof PlatformError) || err.outcome !== 'blocked') throw err;
         this.blocks += 1;
+        this.inARow += 1;
         const { channelId, videoId } = ctx;
-        this.deps.logger.warning({ channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks }, `blocked by the platform: ${err.reason}`);
-        if (this.blocks >= this.deps.maxBlocks) throw new RunBlockedError(err.reason);
+        this.deps.logger.warning(
+          { channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks, inARow: this.inARow },
+          `blocked by the platform: ${err.reason}`,
+        );
+        if (this.inARow >= this.deps.maxBlocks) throw new RunBlockedError(err.reason);
+        if (videoId !== undefined && blockedHere >= perVideo) throw new RequestBlockedError(err.reason);
         await this.recover(ctx);
       }
     }

@@ -5,7 +5,7 @@
 import type { Logger } from '../shared/logger';
 import { PlatformError, type ListedVideo, type PlatformClient } from '../shared/platform/types';
 import type { VideoRecord } from '../shared/store/types';
-import { RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
+import { RequestBlockedError, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { videoRecordFor, type FetchResult } from './video-outcome';
 
 /** Makes one platform request with pacing and the blocked path around it. */
@@ -55,7 +55,11 @@ export async function fetchVideo(
       : { kind: 'transcript', transcript };
   } catch (err) {
     if (endsRun(err)) throw err;
-    if (err instanceof PlatformError) {
+    if (err instanceof RequestBlockedError) {
+      // Recorded like a transient failure: retried with backoff, so a video the platform keeps
+      // refusing costs little instead of being fought over every run.
+      result = { kind: 'failure', outcome: 'transient', reason: `blocked: ${err.reason}` };
+    } else if (err instanceof PlatformError) {
       result = { kind: 'failure', outcome: err.outcome === 'blocked' ? 'transient' : err.outcome, reason: err.reason };
     } else {
       deps.logger.error({ channelId, videoId, err: message(err) }, 'unexpected error fetching a transcript');

@@ -2,7 +2,7 @@
 // repeated blocks with everything already stored left intact.
 
 import { expect } from 'chai';
-import { BlockedPath, RunBlockedError, RunStoppedError } from '../../crawler/blocked-path';
+import { BlockedPath, RequestBlockedError, RunBlockedError, RunStoppedError } from '../../crawler/blocked-path';
 import { runChannel } from '../../crawler/channel-run';
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
@@ -64,14 +64,36 @@ describe('crawler blocked path', () => {
     expect(events).to.deep.equal(['request', 'sleep:45000', 'proxy:available', 'browser:available', 'browser:unblock:/watch?v=abc', 'request']);
   });
 
-  it('gives up on the third block in a run without waiting it out', async () => {
+  it('gives up a video request still blocked after a recovery, without stopping the run', async () => {
     const bp = path([]);
-    await bp.request(ctx, scripted(events, [blocked()]));
-    const err = await bp.request(ctx, scripted(events, [blocked(), blocked('bot check')])).catch((e: unknown) => e);
+    const err = await bp.request(ctx, scripted(events, [blocked(), blocked('empty timed-text answer')])).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(RequestBlockedError);
+    expect((err as RequestBlockedError).reason).to.equal('empty timed-text answer');
+    expect(events).to.deep.equal(['request', 'sleep:45000', 'request']);
+    expect(await bp.request({ ...ctx, videoId: 'next' }, scripted(events, []))).to.equal('ok');
+  });
+
+  it('ends the run on the third block in a row, without waiting it out', async () => {
+    const bp = path([]);
+    await bp.request(ctx, scripted(events, [blocked(), blocked()])).catch(() => undefined);
+    const err = await bp.request({ ...ctx, videoId: 'next' }, scripted(events, [blocked('bot check')])).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(RunBlockedError);
     expect((err as RunBlockedError).reason).to.equal('bot check');
-    expect(events).to.deep.equal(['request', 'sleep:45000', 'request', 'request', 'sleep:45000', 'request']);
+    expect(events).to.deep.equal(['request', 'sleep:45000', 'request', 'request']);
     expect(bp.blockCount).to.equal(3);
+  });
+
+  it('a success between blocks shows the block was lifted: the count in a row starts again', async () => {
+    const bp = path([]);
+    for (let i = 0; i < 4; i += 1) expect(await bp.request(ctx, scripted(events, [blocked()]))).to.equal('ok');
+    expect(bp.blockCount).to.equal(4);
+  });
+
+  it('keeps trying a channel listing until the blocks in a row run out', async () => {
+    const listing = { channelId: CH, path: `/channel/${CH}/videos` };
+    const err = await path([]).request(listing, scripted(events, [blocked(), blocked(), blocked()])).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(RunBlockedError);
+    expect(events).to.deep.equal(['request', 'sleep:45000', 'request', 'sleep:45000', 'request']);
   });
 
   it('passes every other error through untouched', async () => {
@@ -99,7 +121,8 @@ describe('crawler blocked path', () => {
     it('after repeated blocks ends the run, keeping the stored batches and the finished part of the current one', async () => {
       const probe = probeStore(ts.store);
       const platform = new ScriptedPlatform(makeVideos(50), events);
-      platform.transcriptScript.set('v025', [blocked('HTTP 429'), blocked('HTTP 429'), blocked('HTTP 429')]);
+      // From v025 on the platform blocks everything (a 429 window).
+      for (let i = 25; i < 50; i += 1) platform.transcriptScript.set(`v0${i}`, [blocked('HTTP 429'), blocked('HTTP 429')]);
       const proxy = new ScriptedUnblocker('proxy', events, true, false);
       const browser = new ScriptedUnblocker('browser', events, true, true);
       const channel = await ts.store.registerChannel({ channelId: CH, wanted: 50 }, timing.now());
@@ -109,17 +132,35 @@ describe('crawler blocked path', () => {
         channel, new AbortController().signal,
       );
 
-      expect(result).to.deep.include({ outcome: 'blocked', error: 'HTTP 429', stored: 25, batchesDone: 2, batchesPlanned: 3 });
-      expect(probe.upserts).to.deep.equal([20, 5]);
+      expect(result).to.deep.include({ outcome: 'blocked', error: 'HTTP 429', stored: 26, batchesDone: 2, batchesPlanned: 3 });
+      expect(probe.upserts).to.deep.equal([20, 6]);
       const rows = await ts.store.getVideos(makeVideos(50).map((v) => v.videoId));
-      expect(rows.map((r) => r.videoId).sort()).to.deep.equal(makeVideos(25).map((v) => v.videoId));
-      rows.forEach((r) => expect(r.state).to.equal('ready'));
-      expect(events).not.to.include('transcript:v026');
-      // Two recoveries (wait, proxy, browser), then the third block ends the run.
+      expect(rows.map((r) => r.videoId).sort()).to.deep.equal(makeVideos(26).map((v) => v.videoId));
+      rows.filter((r) => r.videoId !== 'v025').forEach((r) => expect(r.state).to.equal('ready'));
+      // The video the block first hit is recorded for a retry with backoff, not as a transcript.
+      expect(rows.find((r) => r.videoId === 'v025')).to.deep.include({ state: 'failed', lastError: 'blocked: HTTP 429', transcriptHtml: null });
+      expect(events).not.to.include('transcript:v027');
+      // One recovery (wait, proxy, browser) for v025, given up; v026 is the third block in a row.
       const fromBlock = events.slice(events.indexOf('transcript:v025'));
-      expect(fromBlock.filter((e) => e.startsWith('sleep:'))).to.deep.equal(['sleep:75', 'sleep:75']);
-      expect(fromBlock.filter((e) => e === 'transcript:v025')).to.have.length(3);
-      expect(fromBlock.filter((e) => e === 'browser:unblock:/watch?v=v025')).to.have.length(2);
+      expect(fromBlock).to.deep.equal([
+        'transcript:v025', 'sleep:75', 'proxy:available', 'proxy:unblock:/watch?v=v025', 'browser:available', 'browser:unblock:/watch?v=v025',
+        'transcript:v025', 'transcript:v026',
+      ]);
+    });
+
+    it('a video that stays blocked is recorded for later and the run goes on', async () => {
+      const platform = new ScriptedPlatform(makeVideos(6), events);
+      platform.transcriptScript.set('v002', Array.from({ length: 5 }, () => blocked('empty timed-text answer')));
+      const channel = await ts.store.registerChannel({ channelId: CH, wanted: 6 }, timing.now());
+      const result = await runChannel(
+        { store: ts.store, platform, unblockers: [], profile: PROFILES.fast, timing, logger: silentLogger() },
+        channel, new AbortController().signal,
+      );
+      expect(result).to.deep.include({ outcome: 'ok', stored: 6 });
+      const rows = new Map((await ts.store.getVideos(makeVideos(6).map((v) => v.videoId))).map((r) => [r.videoId, r]));
+      expect(rows.get('v002')).to.deep.include({ state: 'failed', attempts: 1 });
+      expect(rows.get('v002')!.nextAttemptAt!.getTime() - timing.now().getTime()).to.be.greaterThan(0);
+      expect(rows.get('v005')!.state).to.equal('ready');
     });
 
     it('recovers from a block while listing and completes', async () => {
