@@ -3,7 +3,6 @@
 
 import path from 'node:path';
 import type { Logger } from '../logger';
-import { categoryLogger } from '../logger';
 import { MongoStore } from './mongo/mongo-store';
 import { SqliteStore } from './sqlite/sqlite-store';
 import type { Store } from './types';
@@ -11,6 +10,7 @@ import type { Store } from './types';
 export * from './types';
 
 export interface OpenStoreOptions {
+  /** The store's own logger: pass `categoryLogger(root, 'store')`; it is used as given. */
   logger: Logger;
   /** Relative SQLite paths are resolved against this (default: the working directory). */
   rootDir?: string;
@@ -26,7 +26,7 @@ export function sqlitePath(databaseUrl: string, rootDir: string): string {
 }
 
 export async function openStore(databaseUrl: string, opts: OpenStoreOptions): Promise<Store> {
-  const logger = categoryLogger(opts.logger, 'store');
+  const { logger } = opts;
   if (databaseUrl.startsWith('sqlite:')) {
     return SqliteStore.open(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger);
   }
