@@ -100,13 +100,22 @@ export interface Store {
   claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null>;
   /** Extend a lease this owner still holds. False when the lease was lost. */
   renewLease(channelId: string, owner: string, leaseMs: number, now: Date): Promise<boolean>;
-  /** Record the run's outcome, set the next due time and free the lease. False if not the owner. */
+  /**
+   * Record the run's outcome, set the next due time and free the lease. False if not the owner.
+   * If `wanted` grew while the lease was held, the channel is due at `now` instead of nextDueAt.
+   */
   releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean>;
-  /** Make every known channel due no later than `now` (the scheduled refresh). Returns how many. */
+  /**
+   * Make every known channel due no later than `now` (the scheduled refresh). Returns how many were
+   * moved earlier; channels already due are left as they are and not counted.
+   */
   markAllDue(now: Date): Promise<number>;
 
   // ── videos ────────────────────────────────────────────────────────────────
-  /** Insert or replace the videos (keyed by videoId) in one atomic write. Replaying is harmless. */
+  /**
+   * Insert or replace the videos (keyed by videoId) in one atomic write. Replaying is harmless.
+   * (SQLite: one transaction. MongoDB: one unordered bulkWrite, atomic per video, not per batch.)
+   */
   upsertVideos(videos: readonly VideoRecord[]): Promise<void>;
   /**
    * Feed entries newest first (publishedAt desc, then videoId), at most `limit`: `ready` videos and

@@ -199,6 +199,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['new', 'mid-a', 'mid-b', 'old']);
         expect(ids(await store.listFeedEntries('UC_a', 2))).to.deep.equal(['new', 'mid-a']);
         expect(await store.listFeedEntries('UC_none', 10)).to.deep.equal([]);
+        expect(await store.listFeedEntries('UC_a', 0), 'a zero limit is not "no limit"').to.deep.equal([]);
       });
 
       it('shows ready and given-up no_transcript videos only', async function () {

@@ -79,6 +79,7 @@ export class VideosCollection {
   }
 
   async listFeedEntries(channelId: string, limit: number): Promise<VideoRecord[]> {
+    if (limit <= 0) return []; // limit(0) means "no limit" to MongoDB
     const docs = await this.col
       .find({ channelId, inFeed: true })
       .sort({ publishedAt: -1, _id: 1 })

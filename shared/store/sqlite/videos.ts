@@ -110,6 +110,7 @@ export class VideosTable {
   }
 
   listFeedEntries(channelId: string, limit: number): VideoRecord[] {
+    if (limit <= 0) return []; // a negative LIMIT means "no limit" to SQLite
     return this.sql.feed.all(channelId, limit).map(toRecord);
   }
 
