@@ -1,0 +1,47 @@
+// What both entry points do first, the same way: configuration → logger → store. A start-up failure
+// becomes ONE line on stderr naming the variable and exit code 1, so nothing half-starts and an
+// operator reading `pm2 logs` sees the cause at once.
+
+import { ConfigError, describeConfig, loadConfig, type Config } from './config/load';
+import { categoryLogger, createLogger, type Logger } from './logger';
+import { openStore } from './store';
+import type { Store } from './store/types';
+
+export type ProcessName = 'api' | 'crawler';
+
+export interface ProcessContext {
+  config: Config;
+  /** Root logger; take category children with categoryLogger. */
+  logger: Logger;
+  store: Store;
+}
+
+/** A start-up problem an operator can fix; printed as one line, never with a stack. */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+export async function bootstrap(name: ProcessName, env: NodeJS.ProcessEnv = process.env): Promise<ProcessContext> {
+  const config = loadConfig(env);
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, base: { process: name } });
+  categoryLogger(logger, name).info({ config: describeConfig(config) }, `${name} starting with this configuration`);
+  let store: Store;
+  try {
+    store = await openStore(config.databaseUrl, { logger: categoryLogger(logger, 'store'), rootDir: config.rootDir });
+  } catch (err) {
+    throw new StartupError(`DATABASE_URL: cannot open the store (${oneLine(err)})`, { cause: err });
+  }
+  return { config, logger, store };
+}
+
+/** Print a start-up failure as one line and exit 1. Unknown errors keep their message only. */
+export function exitOnStartupError(name: ProcessName, err: unknown): never {
+  const message = err instanceof ConfigError || err instanceof StartupError ? err.message : `start-up failed: ${oneLine(err)}`;
+  process.stderr.write(`transcript-feed ${name}: ${message}\n`);
+  process.exit(1);
+}
+
+function oneLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split('\n')[0]!.trim();
+}
