@@ -113,7 +113,7 @@ export class CookieJar {
   private domainMatches(domain: string | undefined): boolean {
     if (!domain) return true;
     const d = domain.replace(/^\./, '').toLowerCase();
-    const h = this.host.toLowerCase();
+    const h = this.host.toLowerCase().replace(/:\d+$/, ''); // a host:port is fine too
     return h === d || h.endsWith(`.${d}`);
   }
 }

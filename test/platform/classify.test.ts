@@ -1,0 +1,103 @@
+import { expect } from 'chai';
+import {
+  classifyAnswer,
+  classifyBrowse,
+  classifyPlayer,
+  classifyTimedText,
+  isChallengePage,
+  type RawAnswer,
+} from '../../shared/platform/classify';
+import { capture, captureJson } from './support';
+
+const answer = (over: Partial<RawAnswer>): RawAnswer => ({ status: 200, contentType: 'text/html; charset=utf-8', body: '', location: null, ...over });
+
+describe('classification of platform answers (platform.md §4)', () => {
+  describe('transport and page level', () => {
+    const rows: [string, Partial<RawAnswer>, string][] = [
+      ['HTTP 429 on any request', { status: 429, contentType: 'application/json', body: '{}' }, 'blocked'],
+      ['captcha page with 429 (real capture)', { status: 429, body: capture('captcha-429.html') }, 'blocked'],
+      ['captcha page with 200 (real capture)', { status: 200, body: capture('captcha-429.html') }, 'blocked'],
+      ['a form to /das_captcha alone', { body: '<html><form action="/das_captcha?fw=1" method="POST"></form></html>' }, 'blocked'],
+      ['consent form (real capture)', { body: capture('consent-page.html') }, 'consent'],
+      ['redirect to consent.youtube.com/m', { status: 302, location: 'https://consent.youtube.com/m?continue=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3Dx' }, 'consent'],
+      ['redirect to a "sorry" captcha', { status: 302, location: 'https://www.google.com/sorry/index?continue=x' }, 'blocked'],
+      ['a JavaScript challenge page', { status: 200, body: '<html><script>document.cookie="c=1; path=/";setTimeout(function(){location.reload()},250)</script></html>' }, 'blocked'],
+      ['HTTP 500', { status: 500 }, 'transient'],
+      ['HTTP 503', { status: 503, body: 'x' }, 'transient'],
+      ['HTTP 403', { status: 403 }, 'blocked'],
+      ['resolve_url 404 (real capture)', { status: 404, contentType: 'application/json', body: capture('resolve_url-unknown-handle-404.json') }, 'not_found'],
+      ['browse 400 INVALID_ARGUMENT', { status: 400, contentType: 'application/json', body: '{"error":{"code":400,"status":"INVALID_ARGUMENT"}}' }, 'not_found'],
+      ['an ordinary page', { body: '<!DOCTYPE html><html><body>ytInitialData</body></html>' }, 'ok'],
+    ];
+    for (const [name, over, outcome] of rows) {
+      it(`${name} → ${outcome}`, () => {
+        const v = classifyAnswer(answer(over));
+        expect(v.outcome).to.equal(outcome);
+        if (v.outcome !== 'ok') expect(v.reason).to.be.a('string').and.not.equal('');
+      });
+    }
+
+    it('reads the hidden v of the consent form', () => {
+      const v = classifyAnswer(answer({ body: capture('consent-page.html') }));
+      expect(v).to.deep.include({ outcome: 'consent', consentValue: 'cb.20210328-17-p0.de+FX+119' });
+    });
+
+    it('a real watch page is not a challenge page just because it sets cookies', () => {
+      const big = `<html>${'x'.repeat(100_000)}<script>document.cookie="a=b";location.reload()</script></html>`;
+      expect(isChallengePage(big)).to.equal(false);
+      expect(isChallengePage('<html><title>Just a moment...</title></html>')).to.equal(true);
+    });
+  });
+
+  describe('player answers (real ANDROID captures)', () => {
+    it('OK with captions → ok', () => {
+      expect(classifyPlayer(captureJson('player-android-ok.json'), 'GJLlxj_dtq8')).to.deep.equal({ outcome: 'ok' });
+    });
+    it('OK without captions → no_captions', () => {
+      expect(classifyPlayer(captureJson('player-android-transcripts_disabled.json'), 'dsMFmonKDD4').outcome).to.equal('no_captions');
+    });
+    it('LOGIN_REQUIRED bot check (U+2019) → blocked', () => {
+      const v = classifyPlayer(captureJson('player-android-request_blocked.json'), 'abcdefghijk');
+      expect(v.outcome).to.equal('blocked');
+      expect(v).to.have.property('reason').that.includes('not a bot');
+    });
+    it('LOGIN_REQUIRED age restriction → unavailable', () => {
+      const v = classifyPlayer(captureJson('player-android-age_restricted.json'), 'Njp5uhTorCo');
+      expect(v.outcome).to.equal('unavailable');
+      expect(v).to.have.property('reason').that.includes('age restricted');
+    });
+    it('ERROR "This video is unavailable" → unavailable', () => {
+      const v = classifyPlayer(captureJson('player-android-video_unavailable.json'), 'abcdefghijk');
+      expect(v.outcome).to.equal('unavailable');
+      expect(v).to.have.property('reason').that.includes('This video is unavailable');
+    });
+    it('"This content isn\'t available, try again later" → blocked (both apostrophes)', () => {
+      for (const reason of ["This content isn't available, try again later.", 'This content isn’t available, try again later.']) {
+        expect(classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason } }, 'x').outcome).to.equal('blocked');
+      }
+    });
+    it('videoDetails.videoId ≠ requested → blocked (poisoned)', () => {
+      const v = classifyPlayer(captureJson('player-android-ok.json'), 'AAAAAAAAAAA');
+      expect(v.outcome).to.equal('blocked');
+      expect(v).to.have.property('reason').that.includes('poisoned');
+    });
+    it('UNPLAYABLE → unavailable; unknown status → transient', () => {
+      expect(classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason: 'Private video' } }, 'x').outcome).to.equal('unavailable');
+      expect(classifyPlayer({}, 'x').outcome).to.equal('transient');
+    });
+  });
+
+  describe('timed text and browse', () => {
+    it('an empty 200 from timed text is a refusal (blocked)', () => {
+      expect(classifyTimedText(answer({ body: '' })).outcome).to.equal('blocked');
+      expect(classifyTimedText(answer({ body: '  \n' })).outcome).to.equal('blocked');
+      expect(classifyTimedText(answer({ contentType: 'text/xml', body: '<transcript></transcript>' })).outcome).to.equal('ok');
+    });
+    it('browse alerts of a removed channel → not_found with the platform\'s words', () => {
+      const v = classifyBrowse(captureJson('browse-channel-removed.json'));
+      expect(v.outcome).to.equal('not_found');
+      expect(v).to.have.property('reason').that.includes('removed');
+      expect(classifyBrowse(captureJson('browse-videos-tab-first-page.json')).outcome).to.equal('ok');
+    });
+  });
+});

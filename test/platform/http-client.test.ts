@@ -1,0 +1,297 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { expect } from 'chai';
+import nock from 'nock';
+import { silentLogger } from '../../shared/logger';
+import { createPlatformClient } from '../../shared/platform';
+import { CookieJar } from '../../shared/platform/cookie-jar';
+import { PlatformHttp, type HttpRequest } from '../../shared/platform/http-client';
+import { PlatformError } from '../../shared/platform/types';
+import { BROWSER_IDENTITIES } from '../../shared/platform/user-agents';
+import { capture, captureLogger, platformConfig, stepping } from './support';
+
+const BASE = 'https://www.youtube.com';
+type Headers = Record<string, string | string[] | undefined>;
+
+function client(opts: { random?: () => number; jar?: CookieJar; timeoutMs?: number; maxBodyBytes?: number; base?: string; logger?: ReturnType<typeof silentLogger> } = {}): PlatformHttp {
+  const base = opts.base ?? BASE;
+  const jar = opts.jar ?? new CookieJar(new URL(base).hostname);
+  return new PlatformHttp({ baseUrl: base, timeoutMs: opts.timeoutMs ?? 5000, jar, logger: opts.logger ?? silentLogger(), random: opts.random, maxBodyBytes: opts.maxBodyBytes });
+}
+
+const page = (target: string): HttpRequest => ({ method: 'GET', target, kind: 'page', what: 'page' });
+
+/** Records the headers of every request nock answers on `path`. */
+function recordHeaders(method: 'get' | 'post', path: string | RegExp, times: number, body = '{}'): Headers[] {
+  const seen: Headers[] = [];
+  nock(BASE)[method](path).query(true).times(times).reply(function () {
+    seen.push({ ...(this.req.headers as Headers) });
+    return [200, body, { 'content-type': 'application/json' }];
+  });
+  return seen;
+}
+
+describe('platform HTTP client', () => {
+  before(() => nock.disableNetConnect());
+  after(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+  afterEach(() => nock.cleanAll());
+
+  describe('browser identities', () => {
+    it('has exactly 7 distinct current desktop agents of Chrome, Edge, Firefox and Safari on 3 systems', () => {
+      expect(BROWSER_IDENTITIES).to.have.length(7);
+      expect(new Set(BROWSER_IDENTITIES.map((b) => b.userAgent)).size).to.equal(7);
+      expect(new Set(BROWSER_IDENTITIES.map((b) => b.family))).to.deep.equal(new Set(['chrome', 'edge', 'firefox', 'safari']));
+      expect(new Set(BROWSER_IDENTITIES.map((b) => b.platform))).to.deep.equal(new Set(['Windows', 'macOS', 'Linux']));
+      for (const b of BROWSER_IDENTITIES) {
+        expect(b.userAgent).to.match(/^Mozilla\/5\.0 \(/);
+        expect(b.userAgent).not.to.match(/Mobile|Android|iPhone|Headless/);
+        const chrome = /Chrome\/(\d+)/.exec(b.userAgent);
+        if (chrome) expect(Number(chrome[1])).to.be.at.least(140);
+        const firefox = /Firefox\/(\d+)/.exec(b.userAgent);
+        if (firefox) expect(Number(firefox[1])).to.be.at.least(140);
+      }
+    });
+
+    it('chooses one at random per request and uses all 7 over many requests', async () => {
+      const seen = recordHeaders('get', '/watch', 70);
+      const c = client({ random: stepping(7) });
+      for (let i = 0; i < 70; i++) await c.send(page(`/watch?v=${i}`));
+      const agents = seen.map((h) => h['user-agent']);
+      expect(new Set(agents).size).to.equal(7);
+      // Consecutive requests do not share one agent: the choice is per request.
+      expect(agents[0]).not.to.equal(agents[1]);
+    });
+
+    it('with the default random source all 7 still come up', async () => {
+      const seen = recordHeaders('get', '/watch', 200);
+      const c = client();
+      for (let i = 0; i < 200; i++) await c.send(page('/watch?v=x'));
+      expect(new Set(seen.map((h) => h['user-agent'])).size).to.equal(7);
+    });
+  });
+
+  describe('header sets (platform.md §6)', () => {
+    const only = (family: string) => () => BROWSER_IDENTITIES.findIndex((b) => b.family === family) / 7 + 0.01;
+
+    it('navigation from a Chrome-family agent: HTML accept, Sec-Fetch navigate, client hints, consent cookie', async () => {
+      const seen = recordHeaders('get', '/@somehandle', 1);
+      const jar = new CookieJar('www.youtube.com');
+      jar.set('SOCS', 'CAI');
+      await client({ random: only('chrome'), jar }).send(page('/@somehandle'));
+      const h = seen[0]!;
+      expect(h['user-agent']).to.include('Chrome/');
+      expect(h.accept).to.equal('text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8');
+      expect(h['accept-language']).to.equal('en-US,en;q=0.9');
+      expect(h['accept-encoding']).to.equal('gzip, deflate, br');
+      expect(h.referer).to.equal(`${BASE}/`);
+      expect(h).to.include({ 'sec-fetch-dest': 'document', 'sec-fetch-mode': 'navigate', 'sec-fetch-site': 'same-origin', 'sec-fetch-user': '?1', 'upgrade-insecure-requests': '1' });
+      expect(h['sec-ch-ua']).to.match(/"Google Chrome";v="\d+"/);
+      expect(h['sec-ch-ua-mobile']).to.equal('?0');
+      expect(h['sec-ch-ua-platform']).to.match(/^"(Windows|macOS|Linux)"$/);
+      expect(h.cookie).to.equal('SOCS=CAI');
+      expect(h).not.to.have.property('origin');
+      expect(h).not.to.have.property('x-youtube-client-name');
+    });
+
+    it('Edge names itself in sec-ch-ua; Firefox and Safari send no client hints', async () => {
+      for (const family of ['edge', 'firefox', 'safari']) {
+        const seen = recordHeaders('get', '/watch', 1);
+        await client({ random: only(family) }).send(page('/watch?v=abc'));
+        const h = seen[0]!;
+        if (family === 'edge') expect(h['sec-ch-ua']).to.include('"Microsoft Edge"');
+        else {
+          expect(h, family).not.to.have.property('sec-ch-ua');
+          expect(h, family).not.to.have.property('sec-ch-ua-platform');
+          expect(h, family).not.to.have.property('sec-ch-ua-mobile');
+        }
+        expect(h['sec-fetch-mode']).to.equal('navigate');
+      }
+    });
+
+    it('InnerTube POST: JSON, Origin, client name and version matching the body, no navigation headers', async () => {
+      let body: unknown;
+      const seen: Headers[] = [];
+      nock(BASE).post('/youtubei/v1/player').query({ prettyPrint: 'false' }).reply(function (_uri, b) {
+        seen.push({ ...(this.req.headers as Headers) });
+        body = b;
+        return [200, '{}'];
+      });
+      const platform = createPlatformClient(platformConfig(BASE, { playerClients: [{ name: 'VISIONOS', version: '1.02' }] }), silentLogger(), { random: only('chrome') });
+      await platform.fetchTranscript('abcdefghijk').catch(() => undefined);
+      const h = seen[0]!;
+      expect(h).to.include({ 'content-type': 'application/json', origin: BASE, accept: '*/*', 'x-youtube-client-name': '101', 'x-youtube-client-version': '1.02' });
+      expect(h).to.include({ 'sec-fetch-dest': 'empty', 'sec-fetch-site': 'same-origin' });
+      expect(h).not.to.have.property('upgrade-insecure-requests');
+      expect(h).not.to.have.property('sec-fetch-user');
+      expect(h.referer).to.equal(`${BASE}/watch?v=abcdefghijk`);
+      expect(body).to.deep.include({ videoId: 'abcdefghijk' });
+      expect((body as { context: { client: unknown } }).context.client).to.include({ clientName: 'VISIONOS', clientVersion: '1.02' });
+    });
+
+    it('ANDROID is client 3 and WEB (resolve, browse) client 1', async () => {
+      const player = recordHeaders('post', '/youtubei/v1/player', 1);
+      const resolve = recordHeaders('post', '/youtubei/v1/navigation/resolve_url', 1, capture('resolve_url-handle.json'));
+      const platform = createPlatformClient(platformConfig(BASE), silentLogger());
+      await platform.fetchTranscript('abcdefghijk').catch(() => undefined);
+      expect(await platform.resolveHandle('@gronkh')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
+      expect(player[0]).to.include({ 'x-youtube-client-name': '3', 'x-youtube-client-version': '20.10.38' });
+      expect(resolve[0]!['x-youtube-client-name']).to.equal('1');
+      expect(resolve[0]!['x-youtube-client-version']).to.match(/^2\.2026/);
+    });
+  });
+
+  describe('session', () => {
+    it('a harvested user agent overrides rotation while it is pinned, with headers that fit it', async () => {
+      let now = 1_000_000;
+      const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { random: stepping(7), now: () => now, userAgentPinMs: 60_000 });
+      const harvested = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36';
+      platform.adoptSession({ cookies: [{ name: 'fake_clearance', value: 'n.p', domain: 'www.youtube.com' }, { name: 'other', value: 'x', domain: '.google.com' }], userAgent: harvested });
+      const seen = recordHeaders('get', '/watch', 6);
+      for (let i = 0; i < 5; i++) await platform.fetchPublishedAt('abcdefghijk');
+      expect(new Set(seen.map((h) => h['user-agent']))).to.deep.equal(new Set([harvested]));
+      expect(seen[0]!['sec-ch-ua']).to.include('v="139"');
+      expect(seen[0]!.cookie).to.equal('SOCS=CAI; fake_clearance=n.p');
+      now += 61_000;
+      await platform.fetchPublishedAt('abcdefghijk');
+      expect(seen[5]!['user-agent']).not.to.equal(harvested);
+    });
+  });
+
+  describe('consent wall', () => {
+    it('consent form → sets CONSENT=YES+<v> (and SOCS) and retries once', async () => {
+      const seen: Headers[] = [];
+      nock(BASE).get('/watch').query(true).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
+      nock(BASE).get('/watch').query(true).reply(function () {
+        seen.push({ ...(this.req.headers as Headers) });
+        return [200, '<meta itemprop="datePublished" content="2020-01-02T03:04:05+00:00">', { 'content-type': 'text/html' }];
+      });
+      const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { consentUpFront: false });
+      expect((await platform.fetchPublishedAt('abcdefghijk'))!.toISOString()).to.equal('2020-01-02T03:04:05.000Z');
+      expect(seen[0]!.cookie).to.equal('SOCS=CAI; CONSENT=YES+cb.20210328-17-p0.de+FX+119');
+    });
+
+    it('redirect to consent.youtube.com/m → sets SOCS=CAI and retries once; never follows off the host', async () => {
+      nock(BASE).post('/youtubei/v1/navigation/resolve_url').query(true).reply(302, '', { location: 'https://consent.youtube.com/m?continue=x' });
+      nock(BASE).post('/youtubei/v1/navigation/resolve_url').query(true).reply(200, capture('resolve_url-handle.json'));
+      const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { consentUpFront: false });
+      expect(await platform.resolveHandle('gronkh')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
+      expect(platform.jar.get('SOCS')).to.equal('CAI');
+    });
+
+    it('a wall that stays after the retry is a consent error', async () => {
+      nock(BASE).get('/watch').query(true).times(2).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
+      const platform = createPlatformClient(platformConfig(BASE), silentLogger());
+      const err = await platform.fetchPublishedAt('abcdefghijk').catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'consent');
+    });
+  });
+
+  describe('host', () => {
+    it('maps platform URLs onto the base URL and refuses every other host', async () => {
+      const local = client({ base: 'http://127.0.0.1:9' });
+      expect(local.platformUrl('https://www.youtube.com/api/timedtext?v=x&lang=en').href).to.equal('http://127.0.0.1:9/api/timedtext?v=x&lang=en');
+      expect(local.platformUrl('/watch?v=x').href).to.equal('http://127.0.0.1:9/watch?v=x');
+      expect(() => local.platformUrl('https://evil.example/api/timedtext')).to.throw(PlatformError);
+      expect(() => local.platformUrl('https://www.youtube.com.evil.example/x')).to.throw(PlatformError);
+      expect(() => local.platformUrl('file:///etc/passwd')).to.throw(PlatformError);
+      const err = await client().send(page('https://evil.example/x')).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'transient');
+    });
+  });
+
+  describe('over real HTTP (loopback)', () => {
+    let server: http.Server;
+    let base: string;
+    const handlers = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
+    before(async () => {
+      nock.enableNetConnect('127.0.0.1');
+      server = http.createServer((req, res) => {
+        const h = handlers.get(new URL(req.url ?? '/', 'http://x').pathname);
+        if (h) h(req, res);
+        else res.writeHead(404).end();
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    after(async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      nock.disableNetConnect();
+    });
+
+    it('decompresses gzip, deflate and br', async () => {
+      const text = 'Zürich & Köln '.repeat(100);
+      const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync };
+      for (const [enc, fn] of Object.entries(encoders)) {
+        handlers.set(`/${enc}`, (_req, res) => res.writeHead(200, { 'content-encoding': enc, 'content-type': 'text/plain; charset=utf-8' }).end(fn(Buffer.from(text))));
+        expect((await client({ base }).send(page(`/${enc}`))).body, enc).to.equal(text);
+      }
+    });
+
+    it('times out a slow answer as transient', async () => {
+      handlers.set('/slow', (_req, res) => {
+        const t = setTimeout(() => res.end('late'), 5000);
+        res.on('close', () => clearTimeout(t));
+      });
+      const err = await client({ base, timeoutMs: 150 }).send(page('/slow')).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'transient');
+      expect((err as PlatformError).reason).to.include('timed out');
+    });
+
+    it('caps the body size, also for compressed answers', async () => {
+      handlers.set('/big', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('x'.repeat(50_000)));
+      handlers.set('/bomb', (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(200_000, 'a'))));
+      for (const p of ['/big', '/bomb']) {
+        const err = await client({ base, maxBodyBytes: 10_000 }).send(page(p)).catch((e: unknown) => e);
+        expect(err, p).to.be.instanceOf(PlatformError).with.property('outcome', 'transient');
+        expect((err as PlatformError).reason).to.include('larger than');
+      }
+    });
+
+    it('keeps cookies from Set-Cookie and sends them back; expired ones are dropped', async () => {
+      let cookie: string | undefined;
+      handlers.set('/a', (_req, res) => res.writeHead(200, { 'set-cookie': ['VISITOR_INFO1_LIVE=abc; Path=/; Secure', 'YSC=1; Max-Age=0'] }).end('x'));
+      handlers.set('/b', (req, res) => {
+        cookie = req.headers.cookie;
+        res.end('y');
+      });
+      const jar = new CookieJar('127.0.0.1');
+      jar.set('SOCS', 'CAI');
+      const c = client({ base, jar });
+      await c.send(page('/a'));
+      await c.send(page('/b'));
+      expect(cookie).to.equal('SOCS=CAI; VISITOR_INFO1_LIVE=abc');
+    });
+
+    it('a refused connection is transient', async () => {
+      const err = await client({ base: 'http://127.0.0.1:1' }).send(page('/x')).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'transient');
+      expect((err as PlatformError).reason).to.include('network error');
+    });
+
+    it('follows same-host redirects', async () => {
+      handlers.set('/from', (_req, res) => res.writeHead(303, { location: '/to' }).end());
+      handlers.set('/to', (_req, res) => res.end('arrived'));
+      const a = await client({ base }).send(page('/from'));
+      expect(a.body).to.equal('arrived');
+      expect(a.url).to.equal(`${base}/to`);
+    });
+
+    it('logs every request at DEBUG under platform.http: method, path without secrets, status, ms — never cookies', async () => {
+      handlers.set('/api/timedtext', (_req, res) => res.writeHead(200, { 'set-cookie': 'SECRET_COOKIE=s3cr3t' }).end('<transcript></transcript>'));
+      const { logger, lines, raw } = captureLogger();
+      const platform = createPlatformClient(platformConfig(base), logger);
+      platform.adoptSession({ cookies: [{ name: 'fake_clearance', value: 'topsecretvalue' }], userAgent: null });
+      const jarHttp = new PlatformHttp({ baseUrl: base, timeoutMs: 5000, jar: platform.jar, logger: logger.child({ category: 'platform.http' }) });
+      await jarHttp.send({ method: 'GET', target: 'https://www.youtube.com/api/timedtext?v=abc&signature=SIGSIG&key=yt8&lang=en', kind: 'xhr', what: 'timed text' });
+      const line = lines().find((l) => l.category === 'platform.http')!;
+      expect(line).to.include({ level: 'DEBUG', method: 'GET', path: '/api/timedtext?v=abc&lang=en', status: 200 });
+      expect(line.ms).to.be.a('number');
+      expect(raw()).not.to.match(/topsecretvalue|s3cr3t|SIGSIG|SOCS/);
+    });
+  });
+});
