@@ -10,12 +10,14 @@ export interface StoreProbe {
   /** Method names called while down (each call failed). */
   failedCalls: string[];
   down: boolean;
+  /** Runs after each successful upsertVideos (e.g. to switch the fake platform between batches). */
+  afterUpsert: ((count: number) => void) | null;
   /** Replace one method's answer (e.g. renewLease → false). */
   override: Partial<Record<keyof Store, (...args: unknown[]) => Promise<unknown>>>;
 }
 
 export function probeStore(inner: Store): StoreProbe {
-  const probe: StoreProbe = { store: inner, upserts: [], failedCalls: [], down: false, override: {} };
+  const probe: StoreProbe = { store: inner, upserts: [], failedCalls: [], down: false, afterUpsert: null, override: {} };
   probe.store = new Proxy(inner, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
@@ -29,7 +31,9 @@ export function probeStore(inner: Store): StoreProbe {
         if (name === 'upsertVideos') probe.upserts.push((args[0] as unknown[]).length);
         const replaced = probe.override[name];
         if (replaced) return replaced(...args);
-        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (name === 'upsertVideos') probe.afterUpsert?.((args[0] as unknown[]).length);
+        return result;
       };
     },
   });

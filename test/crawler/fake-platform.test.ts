@@ -1,0 +1,182 @@
+// The crawler in process over real HTTP: the fake platform on loopback, the real platform client,
+// a real SQLite store, the fast profile with zero waits (the real configuration loader, as an
+// operator would set it). Channels go from nothing stored to a full feed; listings past 15 use
+// browse continuations; new uploads arrive with the scheduled refresh; blocks are waited out.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Scheduler } from '../../crawler/scheduler';
+import { realTiming } from '../../crawler/timing';
+import { loadConfig } from '../../shared/config/load';
+import { silentLogger } from '../../shared/logger';
+import { createPlatformClient } from '../../shared/platform';
+import type { VideoRecord } from '../../shared/store/types';
+import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
+import { captureLogs, until } from './support/logs';
+import { probeStore, type StoreProbe } from './support/store-probe';
+import { tempStore, type TempStore } from './support/temp-store';
+
+const READY_KINDS = new Set(['manual', 'automatic', 'both', 'foreign']);
+
+describe('crawler against the fake platform (in process)', function () {
+  this.timeout(60_000);
+  let fake: FakePlatform;
+  let ts: TempStore;
+  let probe: StoreProbe;
+  let dir: string;
+  let scheduler: Scheduler | null;
+  let logs: ReturnType<typeof captureLogs>;
+
+  beforeEach(async () => {
+    fake = await startFakePlatform();
+    ts = await tempStore('tf-crawler-it-');
+    probe = probeStore(ts.store);
+    dir = mkdtempSync(path.join(tmpdir(), 'tf-crawler-cfg-'));
+    scheduler = null;
+    logs = captureLogs();
+  });
+  afterEach(async () => {
+    await scheduler?.stop();
+    await fake.close();
+    await ts.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function startCrawler(env: Record<string, string> = {}): Scheduler {
+    const config = loadConfig({
+      PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
+      BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *', ...env,
+    }, dir);
+    const platform = createPlatformClient(config, silentLogger());
+    scheduler = new Scheduler({
+      runDeps: { store: probe.store, platform, unblockers: [], profile: config.crawl, timing: realTiming, logger: logs.logger },
+      owner: 'in-process', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, refreshCron: config.crawlRefreshCron,
+    });
+    scheduler.start();
+    return scheduler;
+  }
+  const register = (ch: FakeChannelSpec, wanted: number) => ts.store.registerChannel({ channelId: ch.channelId, wanted }, new Date());
+  const outcomeOf = async (ch: FakeChannelSpec) => {
+    const c = await ts.store.getChannel(ch.channelId);
+    return c && c.leaseOwner === null ? c.lastOutcome : null;
+  };
+  const records = async (ch: FakeChannelSpec): Promise<Map<string, VideoRecord>> =>
+    new Map((await ts.store.getVideos(ch.videos.map((v) => v.videoId))).map((r) => [r.videoId, r]));
+
+  it('takes a fresh channel from nothing stored (the API answers 404) to a full feed, exactly as the platform has it', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'freshstart', count: 14, seed: 11 }));
+    expect(await ts.store.listFeedEntries(ch.channelId, 100)).to.deep.equal([]);
+    await register(ch, 14);
+    startCrawler();
+    await until('the run to end', async () => (await outcomeOf(ch)) === 'ok');
+
+    const rows = await records(ch);
+    expect(rows.size).to.equal(14);
+    for (const v of ch.videos) {
+      const r = rows.get(v.videoId)!;
+      expect(r.publishedAt.toISOString(), v.videoId).to.equal(v.publishedAt.toISOString());
+      expect(r.title).to.equal(v.title);
+      if (READY_KINDS.has(v.captions)) {
+        expect(r.state, `${v.videoId} (${v.captions})`).to.equal('ready');
+        expect(r.transcriptHtml).to.match(/^<p>.+<\/p>$/s);
+      } else if (v.captions === 'none') {
+        expect(r).to.deep.include({ state: 'no_transcript', transcriptHtml: null });
+        expect(r.nextAttemptAt, 'retried later').not.to.equal(null);
+      } else {
+        expect(r.state, `${v.videoId} (${v.captions})`).to.equal('unavailable');
+      }
+    }
+    const feed = await ts.store.listFeedEntries(ch.channelId, 100);
+    expect(feed.length).to.equal(ch.videos.filter((v) => READY_KINDS.has(v.captions)).length).and.be.greaterThan(0);
+    expect(feed.map((e) => e.publishedAt.getTime())).to.deep.equal(feed.map((e) => e.publishedAt.getTime()).sort((a, b) => b - a));
+  });
+
+  it('lists 60 videos through the feed plus browse continuations and stores them as 20, 20, 20', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'sixtyvideos', count: 60, seed: 12, captionsMix: { manual: 1 } }));
+    await register(ch, 60);
+    startCrawler();
+    await until('the run to end', async () => (await outcomeOf(ch)) === 'ok');
+
+    expect(fake.counters.browseContinuation).to.be.at.least(1);
+    expect(probe.upserts).to.deep.equal([20, 20, 20]);
+    const feed = await ts.store.listFeedEntries(ch.channelId, 100);
+    expect(feed.map((e) => e.videoId)).to.deep.equal(ch.videos.map((v) => v.videoId));
+    // Browse gives only relative dates; the exact ones came from the watch pages, none invented.
+    feed.forEach((e, i) => expect(e.publishedAt.toISOString()).to.equal(ch.videos[i]!.publishedAt.toISOString()));
+    expect(new Set(feed.map((e) => e.transcriptHtml)).size).to.equal(60);
+  });
+
+  it('picks up new uploads after the scheduled refresh (node-cron)', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'newuploads', count: 5, seed: 13, captionsMix: { manual: 1 } }));
+    await register(ch, 5);
+    startCrawler({ CRAWL_REFRESH_CRON: '* * * * * *' });
+    await until('the first run', async () => (await outcomeOf(ch)) === 'ok');
+    const upload = fake.addUpload(ch.channelId, { title: 'Brand new upload' });
+    await until('the new upload stored', async () => (await ts.store.getVideos([upload.videoId])).length === 1, 15_000);
+    const feed = await ts.store.listFeedEntries(ch.channelId, 10);
+    expect(feed[0]).to.deep.include({ videoId: upload.videoId, title: 'Brand new upload', state: 'ready' });
+    expect(logs.lines.some((l) => l.msg === 'channels marked due for refresh')).to.equal(true);
+  });
+
+  it('waits out a 429 window and bot checks, recovers and completes', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'blockedtalks', count: 10, seed: 14, captionsMix: { manual: 1 } }));
+    fake.scenario.block429({ requests: 2 });
+    fake.scenario.botCheck(1);
+    await register(ch, 10);
+    startCrawler();
+    await until('the run to end', async () => (await outcomeOf(ch)) !== null);
+
+    expect(await outcomeOf(ch)).to.equal('ok');
+    const rows = await records(ch);
+    expect([...rows.values()].filter((r) => r.state === 'ready')).to.have.length(10);
+    const warnings = logs.lines.filter((l) => l.level === 'WARNING' && l.outcome === 'blocked');
+    expect(warnings.map((w) => w.reason)).to.satisfy((rs: string[]) => rs.some((r) => /429/.test(r)) && rs.some((r) => /bot/.test(r)));
+  });
+
+  it('ends a run on a block that does not lift, keeps the stored batch, and completes after the block', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'longblock', count: 30, seed: 15, captionsMix: { manual: 1 } }));
+    probe.afterUpsert = () => {
+      // After the first batch the platform starts refusing everything until cleared.
+      if (probe.upserts.length === 1) fake.scenario.block429();
+    };
+    await register(ch, 30);
+    const s = startCrawler();
+    await until('the blocked run to end', async () => (await outcomeOf(ch)) === 'blocked');
+    const blockedChannel = (await ts.store.getChannel(ch.channelId))!;
+    expect(blockedChannel.consecutiveFailures).to.equal(1);
+    expect(blockedChannel.dueAt.getTime() - blockedChannel.lastCrawlAt!.getTime()).to.equal(30 * 60_000);
+    const kept = [...(await records(ch)).values()].filter((r) => r.state === 'ready');
+    expect(kept).to.have.length(20);
+
+    fake.clearScenarios();
+    await ts.store.markAllDue(new Date());
+    s.wake();
+    await until('the next run to end', async () => (await outcomeOf(ch)) === 'ok');
+    const rows = await records(ch);
+    const ready = [...rows.values()].filter((r) => r.state === 'ready');
+    // The one video the block first hit waits for its own retry time; everything else is there.
+    expect(ready.length).to.be.within(29, 30);
+    for (const r of kept) expect(rows.get(r.videoId)!.fetchedAt.getTime(), 'stored batch untouched').to.equal(r.fetchedAt.getTime());
+  });
+
+  it('records 5xx answers on the channel, backs off, and succeeds once the platform is back', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'flakyserver', count: 4, seed: 16, captionsMix: { manual: 1 } }));
+    fake.scenario.serverError(50, 503);
+    await register(ch, 4);
+    const s = startCrawler();
+    await until('the failed run', async () => (await outcomeOf(ch)) === 'error');
+    const failed = (await ts.store.getChannel(ch.channelId))!;
+    expect(failed.consecutiveFailures).to.equal(1);
+    expect(failed.lastError).to.match(/503|5\d\d/);
+    expect(failed.dueAt.getTime()).to.be.greaterThan(Date.now());
+
+    fake.clearScenarios();
+    await ts.store.markAllDue(new Date());
+    s.wake();
+    await until('the good run', async () => (await outcomeOf(ch)) === 'ok');
+    expect((await ts.store.getChannel(ch.channelId))!.consecutiveFailures).to.equal(0);
+    expect((await ts.store.listFeedEntries(ch.channelId, 10)).length).to.equal(4);
+  });
+});
