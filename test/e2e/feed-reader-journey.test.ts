@@ -25,7 +25,7 @@ describe('end to end: a feed reader subscribes to a channel', function () {
   let api: Started;
   let crawler: Started;
   let base: string;
-  const channel = makeChannel({ handle: 'e2etalks', title: 'E2E Talks', count: 60, seed: 7, captionsMix: 'mostly-manual' });
+  const channel = makeChannel({ handle: 'e2etalks', title: 'E2E Talks', count: 60, seed: 7, captionsMix: { manual: 3, automatic: 1 } });
 
   before(async () => {
     ensureBuilt();
