@@ -1,0 +1,128 @@
+// Shared set-up of the API integration tests: the real app from createApp on port 0, a real SQLite
+// store and a real security.yaml (KeyRing) in a temp dir, a stub platform for handle resolution,
+// a controllable clock, and every log line captured.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { createApp } from '../../api/create-app';
+import { listen, type Listening } from '../../api/server';
+import { KeyRing } from '../../shared/config/security';
+import { createLogger } from '../../shared/logger';
+import { openStore } from '../../shared/store';
+import type { Store, VideoRecord } from '../../shared/store/types';
+
+export const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
+export const OTHER_CHANNEL = 'UC0123456789abcdefghij_-';
+export const KEY = 'test-key-unlimited-0001';
+export const LIMITED_KEY = 'test-key-limited-0002';
+export const DISABLED_KEY = 'test-key-disabled-0003';
+export const LIMIT = 3;
+
+export const NASTY_TITLE = 'Tom & Jerry <live> "quoted" ]]> çğıöşü İ 😀';
+export const NASTY_HTML = '<p>5 &lt; 6 &amp; a ]]> b</p>\n<p>Türkçe: çğıöşü İĞÜŞÖÇ 🎉</p>';
+
+export function securityYaml(keys: Record<string, { name: string; rate_limit?: number; enabled: boolean }>): string {
+  const lines = ['security:', '  api_keys:'];
+  for (const [k, r] of Object.entries(keys)) {
+    lines.push(`    ${k}:`, `      name: ${JSON.stringify(r.name)}`);
+    if (r.rate_limit !== undefined) lines.push(`      rate_limit: ${r.rate_limit}`);
+    lines.push(`      enabled: ${r.enabled}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const DEFAULT_KEYS = {
+  [KEY]: { name: 'unlimited', rate_limit: 1_000_000, enabled: true },
+  [LIMITED_KEY]: { name: 'limited', rate_limit: LIMIT, enabled: true },
+  [DISABLED_KEY]: { name: 'disabled', rate_limit: 100, enabled: false },
+};
+
+export class StubPlatform {
+  calls: string[] = [];
+  failWith: Error | null = null;
+  constructor(private readonly known: Record<string, string> = {}) {}
+  async resolveHandle(handle: string): Promise<string | null> {
+    this.calls.push(handle);
+    await new Promise((r) => setImmediate(r));
+    if (this.failWith) throw this.failWith;
+    return this.known[handle.toLowerCase()] ?? null;
+  }
+}
+
+export interface TestApi {
+  base: string;
+  store: Store;
+  ring: KeyRing;
+  platform: StubPlatform;
+  dir: string;
+  securityFile: string;
+  /** Every log line, raw JSON text. */
+  logs: string[];
+  /** The app's clock reads this. */
+  now: Date;
+  get(pathAndQuery: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** A fixed point in time, one second into a minute, so that rate-limit windows never roll mid-test. */
+export const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
+
+export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string> } = {}): Promise<TestApi> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-'));
+  const securityFile = path.join(dir, 'security.yaml');
+  writeFileSync(securityFile, securityYaml(opts.keys ?? DEFAULT_KEYS));
+  const logs: string[] = [];
+  const stream = new Writable({ write: (chunk: Buffer, _enc, cb) => (logs.push(chunk.toString()), cb()) });
+  const logger = createLogger({ level: 'debug', format: 'json', stream });
+  const store = await openStore(`sqlite:${path.join(dir, 'api.db')}`, { logger, rootDir: dir });
+  const ring = KeyRing.open(securityFile, { defaultRateLimit: 60, logger, debounceMs: 20, pollMs: 100 });
+  const platform = new StubPlatform(opts.known ?? {});
+  const api: TestApi = {
+    base: '',
+    store,
+    ring,
+    platform,
+    dir,
+    securityFile,
+    logs,
+    now: T0,
+    get: (p, init = {}) => {
+      const headers = new Headers(init.headers);
+      const key = init.key === undefined ? KEY : init.key;
+      if (key !== null) headers.set('X-API-Key', key);
+      return fetch(`${api.base}${p}`, { ...init, headers });
+    },
+    close: async () => {
+      await server.close();
+      ring.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now });
+  const server: Listening = await listen(app, 0, '127.0.0.1');
+  api.base = `http://127.0.0.1:${server.port}`;
+  return api;
+}
+
+export function video(i: number, over: Partial<VideoRecord> = {}): VideoRecord {
+  return {
+    videoId: `vid${String(i).padStart(8, '0')}`,
+    channelId: CHANNEL,
+    title: `Video ${i}`,
+    publishedAt: new Date(Date.UTC(2024, 0, 1) + (1000 - i) * 3_600_000),
+    transcriptHtml: `<p>Transcript of video ${i}.</p>`,
+    language: 'en',
+    kind: 'manual',
+    state: 'ready',
+    attempts: 1,
+    nextAttemptAt: null,
+    lastError: null,
+    fetchedAt: new Date(Date.UTC(2024, 5, 1, 0, 0, 0) + i * 1000),
+    ...over,
+  };
+}
+
+export const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
