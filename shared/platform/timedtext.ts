@@ -74,6 +74,8 @@ function parseJson3(body: string): Cue[] {
     if (!Array.isArray(e.segs) || typeof e.tStartMs !== 'number') continue; // styling records
     let text = '';
     for (const s of e.segs) text += s.utf8 ?? '';
+    // json3 text is not entity-escaped, but styling tags occur in it as in the XML formats.
+    if (text.indexOf('<') >= 0) text = text.replace(BREAK, ' ').replace(TAG, '');
     cues.push({ startMs: e.tStartMs, durMs: typeof e.dDurationMs === 'number' ? e.dDurationMs : null, text: text.replace(SPACE, ' ').trim() });
   }
   return cues;

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import nock from 'nock';
-import { silentLogger } from '../../shared/logger';
+import { categoryLogger, silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import { CookieJar } from '../../shared/platform/cookie-jar';
 import { PlatformHttp, type HttpRequest } from '../../shared/platform/http-client';
@@ -286,7 +286,7 @@ describe('platform HTTP client', () => {
       const { logger, lines, raw } = captureLogger();
       const platform = createPlatformClient(platformConfig(base), logger);
       platform.adoptSession({ cookies: [{ name: 'fake_clearance', value: 'topsecretvalue' }], userAgent: null });
-      const jarHttp = new PlatformHttp({ baseUrl: base, timeoutMs: 5000, jar: platform.jar, logger: logger.child({ category: 'platform.http' }) });
+      const jarHttp = new PlatformHttp({ baseUrl: base, timeoutMs: 5000, jar: platform.jar, logger: categoryLogger(logger, 'platform.http') });
       await jarHttp.send({ method: 'GET', target: 'https://www.youtube.com/api/timedtext?v=abc&signature=SIGSIG&key=yt8&lang=en', kind: 'xhr', what: 'timed text' });
       const line = lines().find((l) => l.category === 'platform.http')!;
       expect(line).to.include({ level: 'DEBUG', method: 'GET', path: '/api/timedtext?v=abc&lang=en', status: 200 });

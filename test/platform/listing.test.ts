@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import nock from 'nock';
+import { silentLogger } from '../../shared/logger';
+import { createPlatformClient, PlatformError } from '../../shared/platform';
+import type { BrowsedVideo } from '../../shared/platform/browse';
+import { mergeListing } from '../../shared/platform/listing';
+import { platformConfig } from './support';
+
+const BASE = 'https://www.youtube.com';
+const CHANNEL = 'UCTwECeGqMZee77BjdoYtI2Q';
+
+const item = (id: string) => ({ richItemRenderer: { content: { lockupViewModel: { contentId: id, contentType: 'LOCKUP_CONTENT_TYPE_VIDEO', metadata: { lockupMetadataViewModel: { title: { content: id } } } } } } });
+const next = (token: string) => ({ continuationItemRenderer: { continuationEndpoint: { continuationCommand: { token } } } });
+const firstPage = (ids: string[], token: string | null) => ({
+  metadata: { channelMetadataRenderer: { title: 'Chan' } },
+  contents: { twoColumnBrowseResultsRenderer: { tabs: [{ tabRenderer: { selected: true, content: { richGridRenderer: { contents: [...ids.map(item), ...(token ? [next(token)] : [])] } } } }] } },
+});
+const contPage = (ids: string[], token: string | null) => ({
+  onResponseReceivedActions: [{ appendContinuationItemsAction: { continuationItems: [...ids.map(item), ...(token ? [next(token)] : [])] } }],
+});
+const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(11 - prefix.length, '0')}`);
+
+describe('listing (browse paging and merge)', () => {
+  before(() => nock.disableNetConnect());
+  after(() => {
+    nock.cleanAll();
+    nock.enableNetConnect();
+  });
+  afterEach(() => nock.cleanAll());
+
+  const client = () => createPlatformClient(platformConfig(BASE), silentLogger());
+
+  it('stops when a continuation token repeats', async () => {
+    nock(BASE).get('/feeds/videos.xml').query(true).reply(500);
+    let calls = 0;
+    nock(BASE).post('/youtubei/v1/browse').query(true).times(10).reply((_uri, body) => {
+      calls += 1;
+      const b = body as { continuation?: string };
+      if (!b.continuation) return [200, firstPage(ids('a', 30), 'T1')];
+      return [200, contPage(ids(`b${calls}`, 30), 'T1')]; // the platform hands out the same token again
+    });
+    const listing = await client().listVideos(CHANNEL, 100);
+    expect(calls).to.equal(2);
+    expect(listing.videos).to.have.length(60);
+    expect(listing.title).to.equal('Chan');
+  });
+
+  it('a malformed channel id (HTTP 400 INVALID_ARGUMENT) is not_found', async () => {
+    nock(BASE).get('/feeds/videos.xml').query(true).reply(404, '<html>404</html>', { 'content-type': 'text/html' });
+    nock(BASE).post('/youtubei/v1/browse').query(true).reply(400, { error: { code: 400, message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' } });
+    const err = await client().listVideos('UCbad', 5).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'not_found');
+  });
+
+  it('a blocked feed is thrown at once: browse would be blocked too', async () => {
+    nock(BASE).get('/feeds/videos.xml').query(true).reply(429, '');
+    const err = await client().listVideos(CHANNEL, 5).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'blocked');
+    expect(nock.pendingMocks()).to.have.length(0);
+  });
+
+  it('merge: uploads newer than the cached feed first, then the feed with its dates, then older ones', () => {
+    const d = (s: string) => new Date(s);
+    const feed = { title: 'x', videos: [
+      { videoId: 'f1', title: 'F1', publishedAt: d('2026-01-03T00:00:00Z') },
+      { videoId: 's1', title: 'S1', publishedAt: d('2026-01-02T00:00:00Z') }, // a Short: only in the feed
+      { videoId: 'f2', title: 'F2', publishedAt: d('2026-01-01T00:00:00Z') },
+    ] };
+    const b = (videoId: string): BrowsedVideo => ({ videoId, title: videoId.toUpperCase(), relativeDate: '1 day ago' });
+    const merged = mergeListing(feed, [b('n1'), b('f1'), b('f2'), b('o1'), b('o2')]);
+    expect(merged.map((v) => v.videoId)).to.deep.equal(['n1', 'f1', 's1', 'f2', 'o1', 'o2']);
+    expect(merged.map((v) => v.publishedAt === null)).to.deep.equal([true, false, false, false, true, true]);
+    expect(mergeListing(null, [b('a'), b('a'), b('c')]).map((v) => v.videoId)).to.deep.equal(['a', 'c']);
+  });
+});
