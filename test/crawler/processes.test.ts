@@ -111,4 +111,36 @@ describe('crawler processes', function () {
     const exit = await second.kill('SIGTERM');
     expect(exit, second.stderr.join('')).to.deep.equal({ code: 0, signal: null });
   });
+
+  it('SIGTERM mid-channel: the request in flight finishes, the finished videos are stored, the lease released, exit 0', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'termtest', count: 40, seed: 300, captionsMix: { manual: 1 } }));
+    fake.scenario.slow(50);
+    const p = start();
+    await store.registerChannel({ channelId: ch.channelId, wanted: 40 }, new Date());
+    await until('a few videos fetched', () => fake.counters.timedtext >= 5, 60_000);
+    const exit = await p.kill('SIGTERM');
+    expect(exit, p.stderr.join('')).to.deep.equal({ code: 0, signal: null });
+
+    const c = (await store.getChannel(ch.channelId))!;
+    expect(c).to.deep.include({ leaseOwner: null, lastOutcome: 'stopped' });
+    // Every transcript the crawler received before stopping was stored (none half-done, none lost).
+    const rows = await stored(ch);
+    expect(rows.length).to.be.at.least(fake.counters.timedtext - 1).and.at.most(fake.counters.timedtext);
+    rows.forEach((r) => expect(r.state).to.equal('ready'));
+    const ended = p.logs.find((l) => l.msg === 'run ended');
+    expect(ended).to.deep.include({ outcome: 'stopped' });
+  });
+
+  it('a second signal exits at once', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'impatient', count: 5, seed: 400, captionsMix: { manual: 1 } }));
+    fake.scenario.slow(20_000);
+    const p = start();
+    await store.registerChannel({ channelId: ch.channelId, wanted: 5 }, new Date());
+    await until('the run started', () => runsStarted(p).length > 0, 30_000);
+    p.child.kill('SIGTERM');
+    await until('the drain began', () => p.logs.some((l) => l.msg === 'signal received: finishing the request in flight, then exiting'), 10_000);
+    p.child.kill('SIGTERM');
+    const exit = await p.exited;
+    expect(exit.code).to.equal(143);
+  });
 });
