@@ -1,0 +1,148 @@
+// Platform client benchmark against the fake platform (real HTTP on loopback): what a steady-state
+// crawl costs in platform requests (per new video, and to learn that a channel has nothing new),
+// read from the fake's own counters; and how long parsing + rendering a one-hour transcript takes,
+// beside a bare JSON.parse of the same transcript as json3 measured in the same run.
+// Run alone: `npx tsx bench/platform.ts`.
+
+import { silentLogger } from '../shared/logger';
+import { createPlatformClient } from '../shared/platform';
+import { renderParagraphs } from '../shared/platform/paragraphs';
+import { parseTimedText } from '../shared/platform/timedtext';
+import { generateCues, makeChannel, startFakePlatform, type FakeCue } from '../test/fake-platform';
+import { json3Transcript, plainTranscript } from '../test/fake-platform/timedtext';
+import type { Benchmark, BenchSection } from './types';
+
+const NEW_VIDEOS = 10;
+const HOUR_CUES = 1500;
+const RUNS = 300;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+
+/** About an hour of speech: generated talks back to back, with their pauses and quirks. */
+export function hourOfCues(count = HOUR_CUES): FakeCue[] {
+  const out: FakeCue[] = [];
+  let offset = 0;
+  for (let talk = 0; out.length < count; talk++) {
+    const cues = generateCues(`bench-hour-${talk}`);
+    for (const c of cues) out.push({ ...c, start: round(c.start + offset, 3) });
+    const last = cues[cues.length - 1]!;
+    offset += last.start + (last.dur ?? 2) + 2;
+  }
+  return out.slice(0, count);
+}
+
+function timeMs(fn: () => unknown, runs: number): number {
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    fn();
+    samples.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return median(samples);
+}
+
+async function requestCosts(): Promise<{ refreshTotal: number; listingNew: number; listingUnchanged: number; transcripts: number }> {
+  const channel = makeChannel({ handle: 'benchchannel', count: 40, seed: 1, captionsMix: { manual: 0.6, automatic: 0.4 } });
+  const fake = await startFakePlatform({ channels: [channel] });
+  try {
+    const client = createPlatformClient(
+      { platformBaseUrl: fake.url, transcriptLanguages: ['en'], playerClients: [{ name: 'ANDROID', version: '20.10.38' }, { name: 'VISIONOS', version: '1.02' }], platformTimeoutMs: 10_000 },
+      silentLogger(),
+    );
+    // The first crawl: the channel's newest 10 with their transcripts.
+    const first = await client.listVideos(channel.channelId, 10);
+    const known = new Set(first.videos.map((v) => v.videoId));
+    for (const v of first.videos) await client.fetchTranscript(v.videoId);
+
+    // Steady state: new uploads arrive; one refresh lists the channel and fetches only what is new.
+    for (let i = 0; i < NEW_VIDEOS; i++) fake.addUpload(channel.channelId, { captions: i % 2 ? 'automatic' : 'manual' });
+    fake.resetCounters();
+    const listing = await client.listVideos(channel.channelId, 15);
+    const listingNew = fake.counters.total;
+    const fresh = listing.videos.filter((v) => !known.has(v.videoId));
+    for (const v of fresh) await client.fetchTranscript(v.videoId);
+    const transcripts = fake.counters.player + fake.counters.timedtext;
+    const refreshTotal = fake.counters.total;
+    if (fresh.length !== NEW_VIDEOS) throw new Error(`expected ${NEW_VIDEOS} new videos in the listing, got ${fresh.length}`);
+
+    // Nothing new: the refresh must learn that from the listing alone.
+    fake.resetCounters();
+    await client.listVideos(channel.channelId, 15);
+    return { refreshTotal, listingNew, listingUnchanged: fake.counters.total, transcripts: transcripts / fresh.length };
+  } finally {
+    await fake.close();
+  }
+}
+
+const platformBenchmark: Benchmark = async (): Promise<BenchSection> => {
+  const costs = await requestCosts();
+
+  const cues = hourOfCues();
+  const plain = plainTranscript(cues);
+  const json3 = JSON.stringify(json3Transcript(cues, false));
+  const render = () => renderParagraphs(parseTimedText(plain).cues);
+  // Warm both paths up so the medians compare compiled code.
+  timeMs(render, 30);
+  timeMs(() => JSON.parse(json3), 30);
+  const parseRender = timeMs(render, RUNS);
+  const bareJson = timeMs(() => JSON.parse(json3), RUNS);
+  const paragraphs = (render().match(/<p>/g) ?? []).length;
+
+  return {
+    title: 'Platform client (fake platform over loopback)',
+    rows: [
+      {
+        metric: `platform requests of a refresh that finds ${NEW_VIDEOS} new videos (listing + transcripts)`,
+        value: costs.refreshTotal, unit: 'requests',
+        target: `<= 2 per video + 1 listing = ${2 * NEW_VIDEOS + 1}`, met: costs.refreshTotal <= 2 * NEW_VIDEOS + 1,
+      },
+      {
+        metric: 'transcript requests per new video (player + timed text)',
+        value: round(costs.transcripts, 2), unit: 'requests', target: '2', met: costs.transcripts <= 2,
+      },
+      {
+        metric: 'listing requests, channel with new uploads (<= 15 wanted)',
+        value: costs.listingNew, unit: 'requests', target: '1', met: costs.listingNew === 1,
+      },
+      {
+        metric: 'listing requests to learn an unchanged channel has nothing new',
+        value: costs.listingUnchanged, unit: 'requests', target: '<= 1', met: costs.listingUnchanged <= 1,
+      },
+      {
+        metric: `parse + render one-hour transcript (${cues.length} cues, ${Math.round(plain.length / 1024)} KB plain XML), median of ${RUNS}`,
+        value: round(parseRender, 3), unit: 'ms',
+        baseline: { label: `bare JSON.parse of the same transcript as json3 (${Math.round(json3.length / 1024)} KB)`, value: round(bareJson, 3) },
+        ratio: round(parseRender / bareJson, 2),
+        target: '< 10 ms', met: parseRender < 10,
+      },
+    ],
+    notes: [
+      `the one-hour transcript renders to ${paragraphs} paragraphs; the ratio is parse+render time over the bare JSON.parse (lower is better)`,
+      'request counts come from the fake platform\'s per-endpoint counters, not from the client',
+    ],
+  };
+};
+
+export default platformBenchmark;
+
+if (require.main === module) {
+  platformBenchmark()
+    .then((section) => {
+      console.log(`\n${section.title}`);
+      for (const r of section.rows) {
+        const base = r.baseline ? ` (baseline ${r.baseline.label}: ${r.baseline.value} ${r.unit}, ratio ${r.ratio}x)` : '';
+        const verdict = r.met === undefined ? '' : r.met ? '  [met]' : '  [NOT met]';
+        console.log(`  ${r.metric}: ${r.value} ${r.unit}${base}; target ${r.target}${verdict}`);
+      }
+      for (const n of section.notes ?? []) console.log(`  note: ${n}`);
+    })
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}
