@@ -74,11 +74,17 @@ export function captions(origin: string, videoId: string, tracks: CaptionTrack[]
           captionsInitialState: 'CAPTIONS_INITIAL_STATE_OFF_RECOMMENDED',
         },
       ],
-      translationLanguages: ['de', 'en', 'es', 'fr', 'ja'].map((languageCode) => ({
-        languageCode,
-        languageName: { runs: [{ text: languageName(languageCode) }] },
-      })),
+      // A language that has an automatic track names it as the translation source.
+      translationLanguages: ['de', 'en', 'es', 'fr', 'ja'].map((languageCode) => {
+        const asrIndex = tracks.findIndex((t) => t.kind === 'asr' && t.languageCode === languageCode);
+        return {
+          languageCode,
+          languageName: { runs: [{ text: languageName(languageCode) }] },
+          ...(asrIndex >= 0 ? { translationSourceTrackIndices: [asrIndex] } : {}),
+        };
+      }),
       defaultAudioTrackIndex: 0,
+      defaultTranslationSourceTrackIndices: [Math.max(0, manualFirst)],
     },
   };
 }
@@ -198,7 +204,10 @@ export function playerBotCheck(client: PlayerClient, seed: string): unknown {
               size: 'SIZE_DEFAULT',
               isDisabled: false,
               text: { simpleText: 'Sign in' },
-              navigationEndpoint: { clickTrackingParams: trackingParams('signin'), signInEndpoint: { nextEndpoint: { urlEndpoint: { url: '' } } } },
+              navigationEndpoint: {
+                clickTrackingParams: trackingParams('signin'),
+                signInEndpoint: { nextEndpoint: { clickTrackingParams: trackingParams('signin'), urlEndpoint: { url: '' } } },
+              },
               trackingParams: trackingParams('signin'),
             },
           },

@@ -105,6 +105,7 @@ export function responseContext(client: string, clientVersion: string, params: R
       },
     ],
     mainAppWebResponseContext: { loggedOut: true },
+    responseId: opaque(`rid:${client}:${Date.now()}`, 28),
     webResponseContextExtensionData: { hasDecorated: true },
   };
 }
