@@ -2,7 +2,7 @@
 // shared/docs/platform.md in the shapes of the real captures. See README.md beside this file.
 
 export { startFakePlatform, type FakePlatform, type StartOptions } from './server';
-export type { Block429Options, ConsentMode, ScenarioControls, ScenarioState, Scenarios } from './scenarios';
+export type { Block429Options, ConsentMode, ScenarioControls, ScenarioState } from './scenarios';
 export type { CaptionsKind, FakeChannelSpec, FakeCounters, FakeCue, FakeVideoSpec } from './types';
 export {
   CHANNEL_ID_RE,

@@ -19,7 +19,7 @@ import { feedRoute } from './feed-xml';
 import { html, parseCookies, type FakeRequest, type FakeResponse } from './http';
 import { browseCounter, browseRoute, playerRoute, resolveRoute } from './routes-innertube';
 import { channelPageRoute, handlePageRoute, watchRoute } from './routes-pages';
-import { Scenarios } from './scenarios';
+import { Scenarios, type ScenarioControls, type ScenarioState } from './scenarios';
 import { timedTextRoute } from './timedtext';
 import { captchaPage, consentPage, consentRedirect, hasConsent } from './walls';
 
@@ -60,8 +60,8 @@ export interface FakePlatform {
   /** A snapshot of the request counts so far. */
   readonly counters: FakeCounters;
   resetCounters(): void;
-  /** The switches of platform.md §4 (see ScenarioControls), plus `state()`. */
-  readonly scenario: Scenarios;
+  /** The switches of platform.md §4, plus `state()` to read them back. */
+  readonly scenario: ScenarioControls & { state(): ScenarioState };
   clearScenarios(): void;
   addChannel(spec: FakeChannelSpec): FakeChannelSpec;
   /** A new upload, dated now unless `video.publishedAt` says otherwise; returns it. */
