@@ -130,7 +130,8 @@ export class PlatformHttp {
   }
 
   private async once(req: HttpRequest, method: 'GET' | 'POST', url: URL): Promise<HttpAnswer> {
-    const identity = identityOf(this.jar.pinnedUserAgent() ?? pickIdentity(this.random).userAgent);
+    const pinned = this.jar.pinnedUserAgent();
+    const identity = pinned !== null ? identityOf(pinned) : pickIdentity(this.random);
     const referer = req.referer === undefined ? undefined : this.platformUrl(req.referer).href;
     const headers = buildHeaders({
       kind: req.kind, identity, base: this.baseUrl, referer, cookie: this.jar.header(), client: req.client,
