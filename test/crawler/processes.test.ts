@@ -133,7 +133,7 @@ describe('crawler processes', function () {
 
   it('a second signal exits at once', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'impatient', count: 5, seed: 400, captionsMix: { manual: 1 } }));
-    fake.scenario.slow(20_000);
+    fake.scenario.slow(5000);
     const p = start();
     await store.registerChannel({ channelId: ch.channelId, wanted: 5 }, new Date());
     await until('the run started', () => runsStarted(p).length > 0, 30_000);
