@@ -1,11 +1,12 @@
 // The channels collection: the crawler's work queue. Every write is one single-document atomic
 // operation (findOneAndUpdate / updateOne), so no transactions are needed. Updates that depend on
-// the document's own fields use update pipelines; strings from callers go in as $literal so a
-// value starting with `$` is never read as a field path.
+// the document's own fields use update pipelines; values from callers go in as $literal so a
+// string starting with `$` is never read as a field path (and no value is read as an operator).
 
 import type { Collection, Db } from 'mongodb';
 import type { ChannelRecord, RegisterChannelInput, ReleaseInput } from '../types';
 import { normalizeHandle } from '../normalize';
+import { retryOnDuplicateKey } from './errors';
 
 export interface ChannelDoc {
   _id: string;
@@ -58,30 +59,37 @@ export class ChannelsCollection {
 
   /**
    * One upsert pipeline: every expression reads the document as it was before this update, so
-   * `$wanted` is the old value (missing on insert, which compares below any number).
+   * `$wanted` is the old value. An insert is told apart explicitly ($type "missing") instead of
+   * leaning on how $gt/$max treat a missing operand. A title, even an empty one, replaces the
+   * stored one as in SQLite's COALESCE(excluded.title, title); only null/undefined keeps it.
    */
   async registerChannel(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {
-    const doc = await this.col.findOneAndUpdate(
-      { _id: input.channelId },
-      [
-        {
-          $set: {
-            dueAt: { $cond: [{ $gt: [input.wanted, '$wanted'] }, { $min: ['$dueAt', now] }, '$dueAt'] },
-            wanted: { $max: ['$wanted', input.wanted] },
-            handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
-            title: input.title ? lit(input.title) : keep('title', null),
-            leaseOwner: keep('leaseOwner', null),
-            leaseExpiresAt: keep('leaseExpiresAt', null),
-            claimedWanted: keep('claimedWanted', null),
-            lastCrawlAt: keep('lastCrawlAt', null),
-            lastOutcome: keep('lastOutcome', null),
-            lastError: keep('lastError', null),
-            consecutiveFailures: keep('consecutiveFailures', 0),
-            createdAt: keep('createdAt', now),
+    const title = input.title ?? null;
+    const isInsert = { $eq: [{ $type: '$createdAt' }, 'missing'] };
+    const grew = { $gt: [lit(input.wanted), '$wanted'] };
+    const doc = await retryOnDuplicateKey(() =>
+      this.col.findOneAndUpdate(
+        { _id: input.channelId },
+        [
+          {
+            $set: {
+              dueAt: { $cond: [isInsert, lit(now), { $cond: [grew, { $min: ['$dueAt', lit(now)] }, '$dueAt'] }] },
+              wanted: { $cond: [isInsert, lit(input.wanted), { $max: ['$wanted', lit(input.wanted)] }] },
+              handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
+              title: title === null ? keep('title', null) : lit(title),
+              leaseOwner: keep('leaseOwner', null),
+              leaseExpiresAt: keep('leaseExpiresAt', null),
+              claimedWanted: keep('claimedWanted', null),
+              lastCrawlAt: keep('lastCrawlAt', null),
+              lastOutcome: keep('lastOutcome', null),
+              lastError: keep('lastError', null),
+              consecutiveFailures: keep('consecutiveFailures', 0),
+              createdAt: keep('createdAt', now),
+            },
           },
-        },
-      ],
-      { upsert: true, returnDocument: 'after' },
+        ],
+        { upsert: true, returnDocument: 'after' },
+      ),
     );
     if (!doc) throw new Error(`registerChannel ${input.channelId}: upsert returned no document`);
     return toRecord(doc);
@@ -95,7 +103,7 @@ export class ChannelsCollection {
   async claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null> {
     const doc = await this.col.findOneAndUpdate(
       { dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] },
-      [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: new Date(now.getTime() + leaseMs), claimedWanted: '$wanted' } }],
+      [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: lit(new Date(now.getTime() + leaseMs)), claimedWanted: '$wanted' } }],
       { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
     );
     return doc ? toRecord(doc) : null;
@@ -111,19 +119,20 @@ export class ChannelsCollection {
   }
 
   async releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean> {
+    const title = result.title ?? null;
     const grewDuringLease = { $gt: ['$wanted', { $ifNull: ['$claimedWanted', '$wanted'] }] };
     const res = await this.col.updateOne({ _id: channelId, leaseOwner: owner }, [
       {
         $set: {
-          dueAt: { $cond: [grewDuringLease, { $min: [result.nextDueAt, now] }, result.nextDueAt] },
+          dueAt: { $cond: [grewDuringLease, { $min: [lit(result.nextDueAt), lit(now)] }, lit(result.nextDueAt)] },
           leaseOwner: lit(null),
           leaseExpiresAt: lit(null),
           claimedWanted: lit(null),
-          lastCrawlAt: now,
+          lastCrawlAt: lit(now),
           lastOutcome: lit(result.outcome),
           lastError: lit(result.error ?? null),
           consecutiveFailures: lit(result.consecutiveFailures),
-          title: result.title ? lit(result.title) : '$title',
+          title: title === null ? '$title' : lit(title),
         },
       },
     ]);

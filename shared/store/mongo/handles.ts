@@ -2,6 +2,7 @@
 
 import type { Collection, Db } from 'mongodb';
 import { normalizeHandle } from '../normalize';
+import { retryOnDuplicateKey } from './errors';
 
 interface HandleDoc {
   _id: string;
@@ -22,6 +23,7 @@ export class HandlesCollection {
   }
 
   async putHandle(handle: string, channelId: string, now: Date): Promise<void> {
-    await this.col.updateOne({ _id: normalizeHandle(handle) }, { $set: { channelId, resolvedAt: now } }, { upsert: true });
+    const key = normalizeHandle(handle);
+    await retryOnDuplicateKey(() => this.col.updateOne({ _id: key }, { $set: { channelId, resolvedAt: now } }, { upsert: true }));
   }
 }

@@ -75,7 +75,8 @@ export class MongoStore implements Store {
   }
 
   private async call<T>(work: () => Promise<T>): Promise<T> {
-    // The driver would silently reconnect a closed client; a closed store must stay closed.
+    // Driver 7 refuses a closed client itself (MongoNotConnectedError, mapped too); checking first
+    // keeps a closed store closed without a driver round trip and with a plain message.
     if (this.closed) throw new StoreUnavailableError('MongoDB store is closed');
     try {
       return await work();

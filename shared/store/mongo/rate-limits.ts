@@ -1,18 +1,27 @@
 // The rate_limits collection: one counter document per (key, minute window), counted with an
-// atomic upsert-$inc. A TTL index removes windows two minutes after they start, so nothing has
+// atomic upsert-$inc. A TTL index removes a window two minutes after its last hit, so nothing has
 // to prune them.
 
 import type { Collection, Db } from 'mongodb';
 import type { RateLimitResult } from '../types';
 import { RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
-import { isDuplicateKey } from './errors';
+import { retryOnDuplicateKey } from './errors';
 
 interface RateLimitDoc {
   /** `${keyId}:${windowStart}` */
   _id: string;
   count: number;
-  expiresAt: Date;
+  /** Server time of the last hit. */
+  touchedAt: Date;
 }
+
+/**
+ * The TTL monitor compares against the server's clock, so the expiry is measured from the server's
+ * clock too ($currentDate), never from the caller's `now`: a caller clock running behind (or a test's
+ * fixed `now` in the past) must not let the monitor delete a window that is still counting. A window
+ * gets hits for 60 s at most, so it is never idle for two minutes while it is current.
+ */
+const IDLE_EXPIRY_SECONDS = (2 * RATE_WINDOW_MS) / 1000;
 
 export class RateLimitsCollection {
   private readonly col: Collection<RateLimitDoc>;
@@ -22,30 +31,24 @@ export class RateLimitsCollection {
   }
 
   async ensureIndexes(): Promise<void> {
-    await this.col.createIndexes([{ key: { expiresAt: 1 }, name: 'expires', expireAfterSeconds: 0 }]);
+    await this.col.createIndexes([{ key: { touchedAt: 1 }, name: 'touched_ttl', expireAfterSeconds: IDLE_EXPIRY_SECONDS }]);
   }
 
   async hitRateLimit(keyId: string, limit: number, now: Date): Promise<RateLimitResult> {
     const windowStart = windowStartOf(now);
-    const count = await this.increment(`${keyId}:${windowStart}`, new Date(windowStart + 2 * RATE_WINDOW_MS));
+    const count = await this.increment(`${keyId}:${windowStart}`);
     return rateLimitResult(count, limit, windowStart);
   }
 
-  private async increment(id: string, expiresAt: Date): Promise<number> {
-    const once = () =>
+  /** $inc and $currentDate touch different fields, so the update is valid on insert and on match. */
+  private async increment(id: string): Promise<number> {
+    const doc = await retryOnDuplicateKey(() =>
       this.col.findOneAndUpdate(
         { _id: id },
-        { $inc: { count: 1 }, $setOnInsert: { expiresAt } },
+        { $inc: { count: 1 }, $currentDate: { touchedAt: true } },
         { upsert: true, returnDocument: 'after' },
-      );
-    let doc;
-    try {
-      doc = await once();
-    } catch (err) {
-      // Two first hits of a window raced to insert; the loser's retry increments the winner's document.
-      if (!isDuplicateKey(err)) throw err;
-      doc = await once();
-    }
+      ),
+    );
     if (!doc) throw new Error('rate-limit upsert returned no document');
     return doc.count;
   }

@@ -5,6 +5,7 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { TranscriptKind, VideoRecord, VideoState } from '../types';
 import { isFeedEntry, needsWork } from '../normalize';
+import { retryOnDuplicateKey } from './errors';
 
 export interface VideoDoc {
   _id: string;
@@ -72,10 +73,14 @@ export class VideosCollection {
     ]);
   }
 
-  /** Without transactions the batch is not all-or-nothing, but each write is idempotent. */
+  /**
+   * Without transactions the batch is not all-or-nothing, but each write is idempotent, so the
+   * whole batch may be sent again after a lost insert race.
+   */
   async upsertVideos(videos: readonly VideoRecord[]): Promise<void> {
     if (videos.length === 0) return;
-    await this.col.bulkWrite(videos.map(toUpsert), { ordered: false });
+    const ops = videos.map(toUpsert);
+    await retryOnDuplicateKey(() => this.col.bulkWrite(ops, { ordered: false }));
   }
 
   async listFeedEntries(channelId: string, limit: number): Promise<VideoRecord[]> {
