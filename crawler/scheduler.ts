@@ -150,7 +150,8 @@ export class Scheduler {
         this.log.error({ channelId, err: error, stack: failure instanceof Error ? failure.stack : undefined }, 'run failed unexpectedly');
       }
     }
-    if (leaseLost.signal.aborted && outcome !== 'ok') outcome = 'stopped';
+    // Neither a lost lease nor a store outage is the channel's fault: hand it back without a failure.
+    if ((leaseLost.signal.aborted && outcome !== 'ok') || failure instanceof StoreUnavailableError) outcome = 'stopped';
     const consecutiveFailures = failuresAfter(outcome, channel.consecutiveFailures);
     const now = this.now();
     const due = nextDueAt(outcome, consecutiveFailures, now);
