@@ -1,7 +1,7 @@
 // Starting the service's compiled entry points as separate OS processes, exactly as PM2 would
 // (node dist/…/main.js with real environment variables), and collecting their JSON log lines.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -20,7 +20,6 @@ export interface Started {
 /** `npm test` builds before mocha; a bare `mocha` run builds here so the entry points exist. */
 export function ensureBuilt(): void {
   if (existsSync(path.join(ROOT, 'dist/api/main.js')) && existsSync(path.join(ROOT, 'dist/crawler/main.js'))) return;
-  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
   execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 }
 
