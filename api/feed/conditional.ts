@@ -2,49 +2,33 @@
 // RFC 9110 decision whether the client's copy is still good (then 304, no body).
 
 import { createHash } from 'node:crypto';
-import type { VideoRecord } from '../../shared/store/types';
 
 export interface Validators {
   /** Strong ETag, quoted. */
   readonly etag: string;
-  /** HTTP date of the newest stored change among the entries shown. */
+  /** HTTP date of the feed version. */
   readonly lastModified: string;
-  readonly lastModifiedMs: number;
 }
 
 export interface RepresentationKey {
   channelId: string;
   format: string;
   maxItems: number;
-  /** Entries exactly as they will be shown, newest first. */
-  videos: readonly VideoRecord[];
+  /** feedVersion: newest stored change. */
+  version: Date;
+  count: number;
+  /** Which entries (ids and write times), from FeedStateReader. */
+  fingerprint: string;
   /** Everything else the body depends on: author name and the self link. */
   author: string;
   selfUrl: string;
 }
 
-/** Newest fetchedAt among the entries shown: the feed's version as this representation sees it. */
-export function feedVersionOf(videos: readonly VideoRecord[]): Date {
-  let newest = 0;
-  for (const v of videos) newest = Math.max(newest, v.fetchedAt.getTime());
-  return new Date(newest);
-}
-
-/**
- * Strong, because equal tags mean byte-equal bodies: the digest covers every input of the body
- * (channel, format, max_items, feed version, entry count, each entry's id and write time, author,
- * self link).
- */
+/** Strong, because equal tags mean byte-equal bodies: the digest covers every input of the body. */
 export function validatorsFor(k: RepresentationKey): Validators {
-  const version = feedVersionOf(k.videos).getTime();
   const h = createHash('sha256');
-  h.update(`${k.channelId}\n${k.format}\n${k.maxItems}\n${version}\n${k.videos.length}\n${k.author}\n${k.selfUrl}\n`);
-  for (const v of k.videos) h.update(`${v.videoId}:${v.fetchedAt.getTime()}\n`);
-  return {
-    etag: `"${h.digest('base64url').slice(0, 27)}"`,
-    lastModified: new Date(version).toUTCString(),
-    lastModifiedMs: version,
-  };
+  h.update(`${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}`);
+  return { etag: `"${h.digest('base64url').slice(0, 27)}"`, lastModified: k.version.toUTCString() };
 }
 
 /** True when the client's cached copy matches: If-None-Match first; If-Modified-Since only without it. */
@@ -59,5 +43,6 @@ export function notModified(headers: { 'if-none-match'?: string | undefined; 'if
   if (ims === undefined) return false;
   const since = Date.parse(ims);
   if (Number.isNaN(since)) return false;
-  return Math.floor(v.lastModifiedMs / 1000) <= Math.floor(since / 1000);
+  // HTTP dates have whole seconds; the version keeps milliseconds.
+  return Math.floor(Date.parse(v.lastModified) / 1000) <= Math.floor(since / 1000);
 }

@@ -11,7 +11,6 @@ export function rateLimit(store: Pick<Store, 'hitRateLimit'>, clock: () => Date)
     const key = apiKeyOf(res);
     if (!key) throw new ApiError('unauthorized');
     const result = await store.hitRateLimit(key.id, key.rateLimit, clock());
-    res.setHeader('X-RateLimit-Limit', key.rateLimit);
     res.setHeader('X-RateLimit-Remaining', result.remaining);
     if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });
     next();

@@ -12,7 +12,12 @@ import helmet from 'helmet';
 export function securityHeaders(): RequestHandler {
   const base = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    crossOriginResourcePolicy: false,
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
     strictTransportSecurity: false,
     xFrameOptions: { action: 'deny' },
     xXssProtection: false,
@@ -33,7 +38,7 @@ export function corsPolicy(): RequestHandler {
     origin: '*',
     methods: ['GET', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'X-API-Key'],
-    exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'ETag', 'Last-Modified'],
+    exposedHeaders: ['X-RateLimit-Remaining', 'Retry-After'],
     maxAge: 600,
   });
 }

@@ -1,23 +1,25 @@
-// GET /: validate → resolve the channel → register the work item → read what is stored → 404 or
-// the feed. Conditional GET and the render cache are steps of their own (feed/conditional.ts,
-// feed/render-cache.ts); rendering itself is pure (feed/atom.ts, feed/rss.ts).
+// GET /: validate → resolve the channel → register the work item → feed state (version, count)
+// → 404, 304 or the feed. Conditional GET and the render cache are steps of their own
+// (feed/conditional.ts, feed/render-cache.ts); rendering itself is pure (feed/atom.ts, feed/rss.ts).
 
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { PlatformClient } from '../../shared/platform/types';
 import type { Store } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import { renderAtom, ATOM_CONTENT_TYPE } from '../feed/atom';
 import { renderRss, RSS_CONTENT_TYPE } from '../feed/rss';
 import { buildFeedModel } from '../feed/build-model';
-import { notModified, validatorsFor } from '../feed/conditional';
+import { notModified, validatorsFor, type Validators } from '../feed/conditional';
+import { FeedStateReader, type FeedState } from '../feed/feed-state';
 import { RenderCache } from '../feed/render-cache';
 import { queryOf, setChannelId } from '../http/locals';
 import { withoutApiKey } from '../http/strip-api-key';
 import { validateFeedQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
+import { ChannelRegistrar } from '../channel-registrar';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getHandle' | 'putHandle' | 'registerChannel' | 'listFeedEntries'>;
+  store: Pick<Store, 'getHandle' | 'putHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
   renderCacheBytes?: number;
@@ -33,13 +35,15 @@ export const FEED_CACHE_CONTROL = 'private, max-age=60';
 const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 
 /** This request's own URL, minus api_key, for link rel="self". */
-function selfUrl(req: Request): string {
+function selfUrlOf(req: Request): string {
   const host = req.headers.host !== undefined && HOST.test(req.headers.host) ? req.headers.host : 'localhost';
   return `${req.protocol}://${host}${withoutApiKey(req.originalUrl)}`;
 }
 
 export function feed(deps: FeedDeps): RequestHandler {
   const resolver = new ChannelResolver(deps.store, deps.platform);
+  const registrar = new ChannelRegistrar(deps.store);
+  const states = new FeedStateReader(deps.store);
   const cache = new RenderCache(deps.renderCacheBytes);
 
   return async (req, res) => {
@@ -50,30 +54,42 @@ export function feed(deps: FeedDeps): RequestHandler {
 
     const { channelId, handle } = await resolver.resolve(ref, now);
     setChannelId(res, channelId);
-    const channel = await deps.store.registerChannel({ channelId, wanted: maxItems, handle }, now);
-    const videos = await deps.store.listFeedEntries(channelId, maxItems);
-    if (videos.length === 0) throw new ApiError('noVideosYet', { channelId });
+    const channel = await registrar.register({ channelId, wanted: maxItems, handle }, now);
+    let state = await states.read(channelId, maxItems, now);
+    if (state === null) throw new ApiError('noVideosYet', { channelId });
 
-    const self = selfUrl(req);
+    const selfUrl = selfUrlOf(req);
     const author = channel.title?.trim() || channelId;
-    const v = validatorsFor({ channelId, format, maxItems, videos, author, selfUrl: self });
-    res.setHeader('ETag', v.etag);
-    res.setHeader('Last-Modified', v.lastModified);
-    res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
+    const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl });
+    let v = validators(state);
     if (notModified(req.headers, v)) {
+      sendValidators(res, v);
       res.status(304).end();
       return;
     }
 
     let body = cache.get(v.etag);
     if (body === undefined) {
-      const model = buildFeedModel({ channelId, channelTitle: channel.title, videos, updated: new Date(v.lastModifiedMs), selfUrl: self });
+      if (state.videos === null) {
+        // Render-cache miss on a remembered state: list now; if the entries moved meanwhile, the
+        // validators follow what is rendered.
+        state = (await states.list(channelId, maxItems, state.version, now)) ?? state;
+        v = validators(state);
+      }
+      const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: state.videos ?? [], updated: state.version, selfUrl });
       body = Buffer.from(format === 'rss' ? renderRss(model) : renderAtom(model), 'utf8');
       cache.set(v.etag, body);
     }
+    sendValidators(res, v);
     res.status(200);
     res.setHeader('Content-Type', format === 'rss' ? RSS_CONTENT_TYPE : ATOM_CONTENT_TYPE);
     res.setHeader('Content-Length', body.length);
     res.end(body);
   };
+}
+
+function sendValidators(res: Response, v: Validators): void {
+  res.setHeader('ETag', v.etag);
+  res.setHeader('Last-Modified', v.lastModified);
+  res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
 }

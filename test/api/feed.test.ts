@@ -183,6 +183,60 @@ describe('API feed endpoint over HTTP', () => {
     });
   });
 
+  describe('cache-warm path', () => {
+    /** Counts calls of one store method on the live store object. */
+    function countCalls(name: 'listFeedEntries' | 'registerChannel'): { n: number } {
+      const counter = { n: 0 };
+      const store = api.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      const real = store[name]!.bind(api.store);
+      store[name] = (...a: unknown[]) => {
+        counter.n++;
+        return real(...a);
+      };
+      return counter;
+    }
+
+    beforeEach(() => api.store.upsertVideos([video(1), video(2)]));
+
+    it('reads neither the transcripts nor writes the registration again while nothing changed', async () => {
+      await api.get(`/?channel_id=${CHANNEL}`);
+      const lists = countCalls('listFeedEntries');
+      const registers = countCalls('registerChannel');
+      for (let i = 0; i < 5; i++) expect((await api.get(`/?channel_id=${CHANNEL}`)).status).to.equal(200);
+      expect(lists.n).to.equal(0);
+      expect(registers.n).to.equal(0);
+      // A larger max_items is a real change: it goes to the store at once.
+      await api.get(`/?channel_id=${CHANNEL}&max_items=30`);
+      expect(registers.n).to.equal(1);
+      expect((await api.store.getChannel(CHANNEL))!.wanted).to.equal(30);
+    });
+
+    it('shows a newly stored batch on the very next request', async () => {
+      await api.get(`/?channel_id=${CHANNEL}`);
+      await api.store.upsertVideos([video(0, { fetchedAt: new Date(Date.UTC(2025, 0, 1)) })]);
+      const doc = xml.parse(await (await api.get(`/?channel_id=${CHANNEL}`)).text()) as AtomDoc;
+      expect(asArray(doc.feed.entry as AtomEntry[]).map((e) => e.id)).to.deep.equal(['vid00000000', 'vid00000001', 'vid00000002']);
+    });
+
+    it('picks up a change the version cannot see (older entry rewritten) after the state TTL', async () => {
+      const before = await api.get(`/?channel_id=${CHANNEL}`);
+      // Rewrite the older entry with a write time below the newest: feedVersion stays the same.
+      await api.store.upsertVideos([video(2, { title: 'Renamed', fetchedAt: new Date(video(2).fetchedAt.getTime() - 1) })]);
+      api.now = new Date(api.now.getTime() + 6_000);
+      const after = await api.get(`/?channel_id=${CHANNEL}`, { headers: { 'If-None-Match': before.headers.get('etag')! } });
+      expect(after.status).to.equal(200);
+      const titles = asArray((xml.parse(await after.text()) as AtomDoc).feed.entry as AtomEntry[]).map((e) => e.title);
+      expect(titles).to.deep.equal(['Video 1', 'Renamed']);
+    });
+
+    it('renders correctly on a render-cache miss for a remembered state (another self link)', async () => {
+      await api.get(`/?channel_id=${CHANNEL}`);
+      const res = await api.get(`/?format=atom&channel_id=${CHANNEL}`);
+      expect(res.status).to.equal(200);
+      expect(asArray((xml.parse(await res.text()) as AtomDoc).feed.entry)).to.have.length(2);
+    });
+  });
+
   it('answers 500 with the prefixed body and channel_id when the store is down, and logs an ERROR', async () => {
     await api.store.close();
     const res = await api.get(`/?channel_id=${CHANNEL}`);
@@ -194,14 +248,14 @@ describe('API feed endpoint over HTTP', () => {
   });
 
   it('answers 500 with the channel_id when the store fails after the channel is known', async () => {
-    const realList = api.store.listFeedEntries.bind(api.store);
-    api.store.listFeedEntries = () => Promise.reject(new StoreUnavailableError('database is locked'));
+    const realVersion = api.store.feedVersion.bind(api.store);
+    api.store.feedVersion = () => Promise.reject(new StoreUnavailableError('database is locked'));
     try {
       const res = await api.get(`/?channel_id=${CHANNEL}`);
       expect(res.status).to.equal(500);
       expect(await res.json()).to.deep.equal({ error: 'Feed oluşturucu hatası: veri deposuna ulaşılamıyor', channel_id: CHANNEL });
     } finally {
-      api.store.listFeedEntries = realList;
+      api.store.feedVersion = realVersion;
     }
   });
 

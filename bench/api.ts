@@ -1,0 +1,301 @@
+// API benchmark, autocannon with 50 connections against every target (same tool, same settings):
+//   1. a bare node:http server returning the bytes of the real 10-item feed,
+//   2. a minimal Express 5 app sending the same bytes from one route,
+//   3. the real app (createApp: real SQLite, API key + store-counted rate limit, every header,
+//      access log at INFO), cache-warm 10-item feed,
+//   4. the real app, 100-item feed,
+//   5. the real app, the 304 path (If-None-Match).
+// Each server runs in a child process of its own so that autocannon (here) and the server do not
+// share one event loop. The real app's resident memory is read after ~100k requests.
+// Run alone: `npx tsx bench/api.ts`.
+
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { silentLogger } from '../shared/logger';
+import { openStore, type VideoRecord } from '../shared/store';
+import type { Benchmark, BenchRow, BenchSection } from './types';
+
+const ROOT = path.resolve(__dirname, '..');
+const CONNECTIONS = 50;
+const RUN_SECONDS = 5;
+const WARM_SECONDS = 1;
+const MEMORY_AFTER_REQUESTS = 100_000;
+/** Longest extra run spent reaching MEMORY_AFTER_REQUESTS, to keep the whole bench near 90 s. */
+const FILL_MAX_SECONDS = 25;
+const KEY = 'bench-key-0123456789abcdef';
+const CHANNEL = 'UCbenchbenchbenchbench01';
+const STORED_VIDEOS = 100;
+const TRANSCRIPT_BYTES = 5 * 1024;
+
+type Kind = 'bare' | 'express' | 'real';
+type ToChild = { type: 'memory' } | { type: 'stop' };
+type FromChild = { type: 'ready'; port: number } | { type: 'memory'; rss: number; heapUsed: number };
+
+// ── servers (child side) ──────────────────────────────────────────────────────────────────────
+// Every server runs as plain compiled JavaScript (`node -e`, the API from dist/ as `npm start` runs
+// it), so no TypeScript loader sits in the measured process or its memory.
+
+const CHILD = String.raw`
+const fs = require('node:fs');
+const path = require('node:path');
+const { kind, arg, root } = JSON.parse(process.env.BENCH_CHILD);
+const ready = (port) => process.send({ type: 'ready', port });
+process.on('message', (m) => {
+  if (m.type === 'memory') {
+    const u = process.memoryUsage();
+    process.send({ type: 'memory', rss: u.rss, heapUsed: u.heapUsed });
+  } else process.exit(0);
+});
+if (kind === 'bare') {
+  const body = fs.readFileSync(arg);
+  const server = require('node:http').createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/atom+xml', 'Content-Length': body.length });
+    res.end(body);
+  });
+  server.listen(0, '127.0.0.1', () => ready(server.address().port));
+} else if (kind === 'express') {
+  const body = fs.readFileSync(arg);
+  const app = require('express')();
+  // Without Express's default weak ETag, which would hash the body on every request and so
+  // flatter the real app's ratio.
+  app.set('etag', false);
+  app.get('/', (req, res) => { res.type('application/atom+xml').send(body); });
+  const server = app.listen(0, '127.0.0.1', () => ready(server.address().port));
+} else {
+  const dist = (p) => require(path.join(root, 'dist', p));
+  const { createApp } = dist('api/create-app');
+  const { listen } = dist('api/server');
+  const { KeyRing } = dist('shared/config/security');
+  const { createLogger } = dist('shared/logger');
+  const { openStore } = dist('shared/store');
+  // Production logging: JSON at INFO, one access line per request, written where it costs what a
+  // file costs but fills no disk.
+  const pino = require('pino');
+  const logger = createLogger({ level: 'info', format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }) });
+  (async () => {
+    const store = await openStore('sqlite:' + path.join(arg, 'bench.db'), { logger });
+    const keys = KeyRing.open(path.join(arg, 'security.yaml'), { defaultRateLimit: 60, logger });
+    const app = createApp({ store, keys, platform: { resolveHandle: async () => null }, logger });
+    ready((await listen(app, 0, '127.0.0.1')).port);
+  })();
+}
+`;
+
+function transcript(seed: number): string {
+  const words = 'the quick brown fox jumps over a lazy dog while ç ğ ı ö ş ü İ & < > appear now and then'.split(' ');
+  const paragraphs: string[] = [];
+  let size = 0;
+  for (let p = 0; size < TRANSCRIPT_BYTES; p++) {
+    const text = Array.from({ length: 40 }, (_, i) => words[(seed * 7 + p * 13 + i) % words.length]).join(' ');
+    const para = `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}.</p>`;
+    paragraphs.push(para);
+    size += Buffer.byteLength(para);
+  }
+  return paragraphs.join('\n');
+}
+
+function benchVideo(i: number): VideoRecord {
+  return {
+    videoId: `benchvid${String(i).padStart(3, '0')}`,
+    channelId: CHANNEL,
+    title: `Benchmark video ${i}: a title & some <symbols> 😀`,
+    publishedAt: new Date(Date.UTC(2025, 0, 1) - i * 3_600_000),
+    transcriptHtml: transcript(i),
+    language: 'en',
+    kind: 'manual',
+    state: 'ready',
+    attempts: 1,
+    nextAttemptAt: null,
+    lastError: null,
+    fetchedAt: new Date(Date.UTC(2025, 0, 2) - i * 1000),
+  };
+}
+
+/** The real app's data: a key with a huge limit, and the stored videos. */
+async function seed(dir: string): Promise<void> {
+  writeFileSync(path.join(dir, 'security.yaml'), `security:\n  api_keys:\n    ${KEY}:\n      name: bench\n      rate_limit: 1000000000\n      enabled: true\n`);
+  const store = await openStore(`sqlite:${path.join(dir, 'bench.db')}`, { logger: silentLogger() });
+  try {
+    await store.upsertVideos(Array.from({ length: STORED_VIDEOS }, (_, i) => benchVideo(i)));
+  } finally {
+    await store.close();
+  }
+}
+
+/** dist/ as `npm run build` leaves it; rebuilt when a source under api/ or shared/ is newer. */
+function ensureBuilt(): void {
+  const built = path.join(ROOT, 'dist/api/create-app.js');
+  const newest = (dir: string): number =>
+    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
+      const p = path.join(dir, e.name);
+      return Math.max(m, e.isDirectory() ? newest(p) : e.name.endsWith('.ts') ? statSync(p).mtimeMs : 0);
+    }, 0);
+  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(newest(path.join(ROOT, 'api')), newest(path.join(ROOT, 'shared')))) return;
+  console.error('bench api: building dist/ (tsc -p tsconfig.build.json) …');
+  try {
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
+  } catch {
+    // tsc emits even when some other file has a type error; what matters is that the API is there.
+    if (!existsSync(built)) throw new Error('dist/api/create-app.js missing after the build');
+  }
+}
+
+// ── load (parent side) ────────────────────────────────────────────────────────────────────────
+
+interface Child {
+  port: number;
+  ask(m: ToChild): Promise<FromChild>;
+  stop(): Promise<void>;
+}
+
+function spawnServer(kind: Kind, arg: string): Promise<Child> {
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD], {
+    cwd: ROOT,
+    env: { ...process.env, BENCH_CHILD: JSON.stringify({ kind, arg, root: ROOT }) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const nextMessage = () => new Promise<FromChild>((resolve, reject) => {
+    child.once('message', (m: FromChild) => resolve(m));
+    child.once('exit', (code) => reject(new Error(`bench server "${kind}" exited with code ${code}`)));
+  });
+  return nextMessage().then((ready) => {
+    if (ready.type !== 'ready') throw new Error('unexpected first message');
+    return {
+      port: ready.port,
+      ask: (m) => {
+        const answer = nextMessage();
+        child.send(m);
+        return answer;
+      },
+      stop: () =>
+        new Promise<void>((resolve) => {
+          child.once('exit', () => resolve());
+          child.send({ type: 'stop' } satisfies ToChild);
+        }),
+    };
+  });
+}
+
+interface Run {
+  rps: number;
+  p99: number;
+  requests: number;
+}
+
+async function cannon(port: number, urlPath: string, headers: Record<string, string>, expect: '2xx' | '3xx', opts: { seconds?: number; amount?: number } = {}): Promise<Run> {
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}${urlPath}`,
+    connections: CONNECTIONS,
+    headers,
+    ...(opts.amount ? { amount: opts.amount } : { duration: opts.seconds ?? RUN_SECONDS }),
+  });
+  const total = r['1xx'] + r['2xx'] + r['3xx'] + r['4xx'] + r['5xx'];
+  // A benchmark of error answers would measure the wrong thing: every answer must be the expected kind.
+  if (r[expect] !== total || r.errors > 0) {
+    throw new Error(`${urlPath}: expected only ${expect}, got ${JSON.stringify({ '2xx': r['2xx'], '3xx': r['3xx'], '4xx': r['4xx'], '5xx': r['5xx'], errors: r.errors })}`);
+  }
+  return { rps: total / r.duration, p99: r.latency.p99, requests: total };
+}
+
+const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
+
+const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
+  ensureBuilt();
+  const dir = mkdtempSync(path.join(tmpdir(), 'tf-bench-api-'));
+  const children: Child[] = [];
+  try {
+    await seed(dir);
+    const real = await spawnServer('real', dir);
+    children.push(real);
+    const auth = { 'X-API-Key': KEY };
+    const feed10 = `/?channel_id=${CHANNEL}`;
+    const feed100 = `/?channel_id=${CHANNEL}&max_items=100`;
+    const first = await fetch(`http://127.0.0.1:${real.port}${feed10}`, { headers: auth });
+    if (first.status !== 200) throw new Error(`real app answered ${first.status} to the 10-item feed`);
+    const etag = first.headers.get('etag')!;
+    const bodyFile = path.join(dir, 'feed10.xml');
+    writeFileSync(bodyFile, Buffer.from(await first.arrayBuffer()));
+    const bodyBytes = readFileSync(bodyFile).length;
+
+    const baselines: Record<'bare' | 'express', Run> = {} as Record<'bare' | 'express', Run>;
+    for (const kind of ['bare', 'express'] as const) {
+      const s = await spawnServer(kind, bodyFile);
+      children.push(s);
+      await cannon(s.port, '/', {}, '2xx', { seconds: WARM_SECONDS });
+      baselines[kind] = await cannon(s.port, '/', {}, '2xx');
+      await s.stop();
+      children.pop();
+    }
+
+    let served = 1;
+    const measure = async (urlPath: string, headers: Record<string, string>, expect: '2xx' | '3xx'): Promise<Run> => {
+      served += (await cannon(real.port, urlPath, headers, expect, { seconds: WARM_SECONDS })).requests;
+      const run = await cannon(real.port, urlPath, headers, expect);
+      served += run.requests;
+      return run;
+    };
+    const r10 = await measure(feed10, auth, '2xx');
+    const r100 = await measure(feed100, auth, '2xx');
+    const r304 = await measure(feed10, { ...auth, 'If-None-Match': etag }, '3xx');
+    if (served < MEMORY_AFTER_REQUESTS) {
+      const amount = Math.min(MEMORY_AFTER_REQUESTS - served, Math.round(r10.rps * FILL_MAX_SECONDS));
+      served += (await cannon(real.port, feed10, auth, '2xx', { amount })).requests;
+    }
+    const memory = await real.ask({ type: 'memory' });
+    const rssMb = memory.type === 'memory' ? memory.rss / 1024 / 1024 : NaN;
+
+    const express = baselines.express.rps;
+    const bare = baselines.bare.rps;
+    const rows: BenchRow[] = [
+      { metric: 'bare node:http, same bytes, req/s', value: round(bare, 0), unit: 'req/s' },
+      { metric: 'minimal Express 5, same bytes, req/s', value: round(express, 0), unit: 'req/s' },
+      {
+        metric: 'real app, 10-item feed (cache-warm) vs minimal Express',
+        value: round(r10.rps, 0), unit: 'req/s', baseline: { label: 'minimal Express', value: round(express, 0) },
+        ratio: round(r10.rps / express), target: '>= 0.8x', met: r10.rps / express >= 0.8,
+      },
+      { metric: 'real app, 10-item feed vs bare node:http', value: round(r10.rps, 0), unit: 'req/s', baseline: { label: 'bare node:http', value: round(bare, 0) }, ratio: round(r10.rps / bare) },
+      { metric: 'real app, 10-item feed, p99 latency', value: round(r10.p99, 1), unit: 'ms', target: '< 25 ms', met: r10.p99 < 25 },
+      { metric: 'real app, 100-item feed', value: round(r100.rps, 0), unit: 'req/s', baseline: { label: 'minimal Express (10-item bytes)', value: round(express, 0) }, ratio: round(r100.rps / express) },
+      {
+        metric: 'real app, 304 (If-None-Match) vs minimal Express',
+        value: round(r304.rps, 0), unit: 'req/s', baseline: { label: 'minimal Express', value: round(express, 0) },
+        ratio: round(r304.rps / express), target: '>= 1.0x', met: r304.rps / express >= 1.0,
+      },
+      { metric: `real app RSS after ${served.toLocaleString('en-US')} requests`, value: round(rssMb, 1), unit: 'MB', target: '< 150 MB', met: rssMb < 150 },
+    ];
+    return {
+      title: 'API (autocannon, 50 connections, 5 s per run, each server in its own process)',
+      rows,
+      notes: [
+        `10-item feed body: ${bodyBytes.toLocaleString('en-US')} bytes (${STORED_VIDEOS} stored videos, ~${TRANSCRIPT_BYTES / 1024} KB transcripts); the baselines send exactly these bytes.`,
+        'Real app per request: helmet + CORS, SHA-256 key check, rate-limit upsert in SQLite, channel registration, feed read, ETag, rendered-body cache, JSON access log at INFO.',
+        `p99 latency of the 10-item feed at ${CONNECTIONS} connections; baseline p99: minimal Express ${round(baselines.express.p99, 1)} ms, bare ${round(baselines.bare.p99, 1)} ms.`,
+      ],
+    };
+  } finally {
+    await Promise.all(children.map((c) => c.stop().catch(() => undefined)));
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+export default apiBenchmark;
+
+if (require.main === module) {
+  apiBenchmark().then(
+    (section) => {
+      console.log(section.title);
+      for (const r of section.rows) {
+        console.log(`  ${r.metric}: ${r.value} ${r.unit}${r.ratio !== undefined ? ` (${r.ratio}x ${r.baseline?.label})` : ''}${r.met === undefined ? '' : r.met ? '  met' : '  MISSED'}`);
+      }
+      for (const n of section.notes ?? []) console.log(`  - ${n}`);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
