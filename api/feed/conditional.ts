@@ -24,11 +24,21 @@ export interface RepresentationKey {
   selfUrl: string;
 }
 
+/** Validators by their inputs: a cache-warm request computes no digest. */
+const known = new Map<string, Validators>();
+const MAX_KNOWN = 10_000;
+
 /** Strong, because equal tags mean byte-equal bodies: the digest covers every input of the body. */
 export function validatorsFor(k: RepresentationKey): Validators {
-  const h = createHash('sha256');
-  h.update(`${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}`);
-  return { etag: `"${h.digest('base64url').slice(0, 27)}"`, lastModified: k.version.toUTCString() };
+  const input = `${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}`;
+  let v = known.get(input);
+  if (v === undefined) {
+    const digest = createHash('sha256').update(input).digest('base64url');
+    v = { etag: `"${digest.slice(0, 27)}"`, lastModified: k.version.toUTCString() };
+    if (known.size >= MAX_KNOWN) known.clear();
+    known.set(input, v);
+  }
+  return v;
 }
 
 /** True when the client's cached copy matches: If-None-Match first; If-Modified-Since only without it. */
