@@ -1,13 +1,13 @@
 // Entry point of the API process: configuration → logger → store (shared/bootstrap) → API keys →
-// platform → listen on HOST:PORT. Only wiring; the work lives in the modules imported here.
+// platform client → listen on HOST:PORT. Only wiring; the work lives in the modules imported here.
 // SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the store, exit 0.
 
 import path from 'node:path';
 import { bootstrap, exitOnStartupError, StartupError } from '../shared/bootstrap';
 import { KeyRing } from '../shared/config/security';
 import { categoryLogger } from '../shared/logger';
+import { createPlatformClient } from '../shared/platform';
 import { createApp } from './create-app';
-import { handleResolver } from './platform';
 import { listen } from './server';
 
 async function main(): Promise<void> {
@@ -20,7 +20,8 @@ async function main(): Promise<void> {
     await store.close();
     throw err;
   }
-  const app = createApp({ store, keys, platform: handleResolver(config, logger), logger });
+  // The API only resolves handles with it: plain HTTP, no browser, no challenge proxy.
+  const app = createApp({ store, keys, platform: createPlatformClient(config, logger), logger });
   let server: Awaited<ReturnType<typeof listen>>;
   try {
     server = await listen(app, config.port, config.host);
