@@ -1,0 +1,160 @@
+import { expect } from 'chai';
+import type { Request } from 'express';
+import { ChannelRegistrar } from '../../api/channel-registrar';
+import { notModified, validatorsFor, type RepresentationKey } from '../../api/feed/conditional';
+import { FeedStateReader } from '../../api/feed/feed-state';
+import { RenderCache } from '../../api/feed/render-cache';
+import { matchKey, presentedKey } from '../../api/http/authenticate';
+import { withoutApiKey } from '../../api/http/strip-api-key';
+import { rateLimitId, sha256, type ApiKey } from '../../shared/config/security';
+import type { ChannelRecord, RegisterChannelInput, VideoRecord } from '../../shared/store/types';
+
+const key = (k: string, name: string, enabled = true): ApiKey => ({ name, rateLimit: 5, enabled, digest: sha256(k), id: rateLimitId(k) });
+
+describe('API steps', () => {
+  describe('withoutApiKey (access log and self link)', () => {
+    const cases: [string, string][] = [
+      ['/', '/'],
+      ['/?channel_id=UC1', '/?channel_id=UC1'],
+      ['/?api_key=secret', '/'],
+      ['/?channel=a&api_key=secret&format=Rss', '/?channel=a&format=Rss'],
+      ['/?api_key=secret&api_key=again&x=1', '/?x=1'],
+      ['/?api%5Fkey=secret&x=1', '/?x=1'],
+      ['/?API_KEY=secret', '/'],
+      ['/?api_key', '/'],
+      ['/?my_api_key=keep&api_keys=keep', '/?my_api_key=keep&api_keys=keep'],
+      ['/?%zz=1&api_key=secret', '/?%zz=1'],
+      ['/info?api_key=a%20b', '/info'],
+    ];
+    for (const [url, want] of cases) it(`${url} → ${want}`, () => expect(withoutApiKey(url)).to.equal(want));
+  });
+
+  describe('key matching', () => {
+    const keys = [key('first-key-0001', 'one'), key('second-key-0002', 'two'), key('off-key-00003', 'off', false)];
+    it('finds the enabled key whose digest matches', () => {
+      expect(matchKey('second-key-0002', keys)?.name).to.equal('two');
+      expect(matchKey('first-key-0001', keys)?.name).to.equal('one');
+    });
+    it('refuses unknown keys, near misses and disabled keys', () => {
+      for (const k of ['first-key-000', 'first-key-00011', 'FIRST-KEY-0001', '', 'off-key-00003']) expect(matchKey(k, keys), k).to.equal(null);
+    });
+    it('takes the header over the query parameter, and no key from a repeated parameter', () => {
+      const req = (headers: Record<string, string>) => ({ headers }) as unknown as Request;
+      expect(presentedKey(req({ 'x-api-key': 'h' }), { api_key: 'q' })).to.equal('h');
+      expect(presentedKey(req({}), { api_key: 'q' })).to.equal('q');
+      expect(presentedKey(req({ 'x-api-key': '' }), { api_key: 'q' })).to.equal('q');
+      expect(presentedKey(req({}), { api_key: ['q', 'q'] })).to.equal(null);
+      expect(presentedKey(req({}), {})).to.equal(null);
+    });
+  });
+
+  describe('conditional GET', () => {
+    const base: RepresentationKey = { channelId: 'UC1', format: 'atom', maxItems: 10, version: new Date(Date.UTC(2024, 0, 1, 10, 0, 0, 500)), count: 3, fingerprint: 'f', author: 'a', selfUrl: 'http://h/?channel_id=UC1' };
+    const v = validatorsFor(base);
+
+    it('gives a strong ETag that changes with every input of the body', () => {
+      expect(v.etag).to.match(/^"[A-Za-z0-9_-]{27}"$/);
+      const variants: Partial<RepresentationKey>[] = [{ format: 'rss' }, { maxItems: 11 }, { version: new Date(0) }, { count: 4 }, { fingerprint: 'g' }, { author: 'b' }, { selfUrl: 'http://h/' }, { channelId: 'UC2' }];
+      const tags = new Set(variants.map((d) => validatorsFor({ ...base, ...d }).etag));
+      expect(tags.size).to.equal(variants.length);
+      expect(tags.has(v.etag)).to.equal(false);
+      expect(validatorsFor({ ...base }).etag).to.equal(v.etag);
+    });
+
+    it('decides 304 as RFC 9110 says', () => {
+      const lm = v.lastModified;
+      const table: [Record<string, string>, boolean][] = [
+        [{}, false],
+        [{ 'if-none-match': v.etag }, true],
+        [{ 'if-none-match': `W/${v.etag}` }, true],
+        [{ 'if-none-match': `"a", ${v.etag}` }, true],
+        [{ 'if-none-match': '*' }, true],
+        [{ 'if-none-match': '"other"' }, false],
+        [{ 'if-none-match': '"other"', 'if-modified-since': lm }, false],
+        [{ 'if-modified-since': lm }, true],
+        [{ 'if-modified-since': new Date(Date.parse(lm) + 1000).toUTCString() }, true],
+        [{ 'if-modified-since': new Date(Date.parse(lm) - 1000).toUTCString() }, false],
+        [{ 'if-modified-since': 'not a date' }, false],
+      ];
+      for (const [headers, want] of table) expect(notModified(headers, v), JSON.stringify(headers)).to.equal(want);
+    });
+  });
+
+  describe('render cache', () => {
+    it('evicts the least recently used bodies beyond its byte budget', () => {
+      const c = new RenderCache(100);
+      c.set('a', Buffer.alloc(40));
+      c.set('b', Buffer.alloc(40));
+      expect(c.get('a')).to.have.length(40); // a is now the most recent
+      c.set('c', Buffer.alloc(40));
+      expect(c.get('b')).to.equal(undefined);
+      expect(c.get('a')).to.have.length(40);
+      expect(c.totalBytes).to.equal(80);
+      c.set('huge', Buffer.alloc(101));
+      expect(c.get('huge')).to.equal(undefined);
+      expect(c.size).to.equal(2);
+    });
+  });
+
+  describe('registration memo', () => {
+    it('skips repeated registrations within the TTL, never a larger wanted', async () => {
+      const calls: RegisterChannelInput[] = [];
+      let wanted = 0;
+      const store = {
+        registerChannel: (input: RegisterChannelInput) => {
+          calls.push(input);
+          wanted = Math.max(wanted, input.wanted);
+          return Promise.resolve({ channelId: input.channelId, handle: input.handle ?? null, title: null, wanted } as ChannelRecord);
+        },
+      };
+      const r = new ChannelRegistrar(store);
+      const t = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);
+      await r.register({ channelId: 'UC1', wanted: 10 }, t(0));
+      await r.register({ channelId: 'UC1', wanted: 10 }, t(1000));
+      await r.register({ channelId: 'UC1', wanted: 5 }, t(2000));
+      expect(calls).to.have.length(1);
+      await r.register({ channelId: 'UC1', wanted: 20 }, t(2500));
+      expect(calls).to.have.length(2);
+      await r.register({ channelId: 'UC1', wanted: 20 }, t(9000));
+      expect(calls).to.have.length(3);
+      // A handle learned later is written, not swallowed by the memo.
+      await r.register({ channelId: 'UC1', wanted: 1, handle: 'name' }, t(9001));
+      expect(calls).to.have.length(4);
+    });
+  });
+
+  describe('feed state', () => {
+    const v = (id: string, fetched: number) => ({ videoId: id, fetchedAt: new Date(fetched) }) as VideoRecord;
+    it('lists only when the version moved or the TTL passed', async () => {
+      let version = 100;
+      let lists = 0;
+      const store = {
+        feedVersion: () => Promise.resolve(new Date(version)),
+        listFeedEntries: () => {
+          lists++;
+          return Promise.resolve([v('a', version), v('b', 50)]);
+        },
+      };
+      const r = new FeedStateReader(store);
+      const t = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);
+      const first = await r.read('UC1', 10, t(0));
+      expect(first).to.include({ count: 2 });
+      expect(first!.videos).to.have.length(2);
+      const warm = await r.read('UC1', 10, t(1000));
+      expect(warm!.videos).to.equal(null);
+      expect(warm!.fingerprint).to.equal(first!.fingerprint);
+      expect(lists).to.equal(1);
+      version = 200;
+      const moved = await r.read('UC1', 10, t(1500));
+      expect(lists).to.equal(2);
+      expect(moved!.fingerprint).not.to.equal(first!.fingerprint);
+      await r.read('UC1', 10, t(1500 + 5000));
+      expect(lists).to.equal(3);
+    });
+
+    it('is null when nothing is stored', async () => {
+      const r = new FeedStateReader({ feedVersion: () => Promise.resolve(null), listFeedEntries: () => Promise.resolve([]) });
+      expect(await r.read('UC1', 10, new Date())).to.equal(null);
+    });
+  });
+});
