@@ -3,7 +3,7 @@
 
 import path from 'node:path';
 import type { Logger } from '../logger';
-import { MongoStore } from './mongo/mongo-store';
+import type { MongoStore } from './mongo/mongo-store';
 import { SqliteStore } from './sqlite/sqlite-store';
 import type { Store } from './types';
 
@@ -31,7 +31,9 @@ export async function openStore(databaseUrl: string, opts: OpenStoreOptions): Pr
     return SqliteStore.open(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger);
   }
   if (/^mongodb(\+srv)?:\/\//.test(databaseUrl)) {
-    return MongoStore.connect(databaseUrl, { logger, serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
+    // Loaded only when asked for: the driver costs ~20 MB of memory that SQLite deployments never use.
+    const mongo = (await import('./mongo/mongo-store.js')) as { MongoStore: typeof MongoStore };
+    return mongo.MongoStore.connect(databaseUrl, { logger, serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   }
   // Only the scheme is echoed: the rest of the URL may hold credentials.
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(databaseUrl)?.[0] ?? '(none)';
