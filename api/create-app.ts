@@ -24,6 +24,8 @@ export interface AppDeps {
   /** Root logger. */
   logger: Logger;
   clock?: () => Date;
+  /** Express `trust proxy` (TRUST_PROXY): behind a TLS proxy the feeds' self links say https. */
+  trustProxy?: boolean | number | string;
   /** Byte budget of the rendered-feed cache (default 32 MiB). */
   renderCacheBytes?: number;
 }
@@ -36,6 +38,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false); // the feed sets its own strong ETag; JSON answers are not cached
   app.set('query parser', 'simple'); // flat strings, arrays for repeats: never nested objects
+  app.set('trust proxy', deps.trustProxy ?? false);
 
   app.use(accessLog(deps.logger));
   app.use(securityHeaders());

@@ -34,9 +34,12 @@ export const FEED_CACHE_CONTROL = 'private, max-age=60';
 
 const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 
-/** This request's own URL, minus api_key, for link rel="self". */
+/**
+ * This request's own URL, minus api_key, for link rel="self". `req.protocol` and `req.host` follow
+ * X-Forwarded-Proto/Host only when TRUST_PROXY trusts the peer.
+ */
 function selfUrlOf(req: Request): string {
-  const host = req.headers.host !== undefined && HOST.test(req.headers.host) ? req.headers.host : 'localhost';
+  const host = req.host !== undefined && HOST.test(req.host) ? req.host : 'localhost';
   return `${req.protocol}://${host}${withoutApiKey(req.originalUrl)}`;
 }
 

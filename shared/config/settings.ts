@@ -95,6 +95,19 @@ function parsePlayerClients(raw: string): readonly { name: string; version: stri
 }
 
 const str = (raw: string): string => raw;
+
+/**
+ * Express's `trust proxy`: off, `true`, a hop count, or addresses/subnets/names such as
+ * `loopback` or `10.0.0.0/8` (comma-separated). Decides whether X-Forwarded-Proto/Host are believed.
+ */
+function parseTrustProxy(raw: string): boolean | number | string {
+  const v = raw.trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return parseInteger(0, 100)(v);
+  if (!/^[\w.:/,\s-]+$/.test(v)) fail(`must be true, false, a hop count, or addresses like "loopback, 10.0.0.0/8", got "${raw}"`);
+  return v;
+}
 const optionalPath = (raw: string): string | null => (raw.trim() === '' ? null : raw.trim());
 
 export const SETTINGS = {
@@ -127,6 +140,7 @@ export const SETTINGS = {
   playerClients: setting({ name: 'PLAYER_CLIENTS', default: 'ANDROID:20.10.38,VISIONOS:1.02', secret: false, help: 'InnerTube player clients to try, in order', parse: parsePlayerClients }),
   platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),
   browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
+  trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),
   defaultRateLimit: setting({ name: 'DEFAULT_RATE_LIMIT', default: '60', secret: false, help: 'requests per minute for a key whose rate_limit is omitted', parse: parseInteger(1, 1000000) }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
   logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),

@@ -288,6 +288,20 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       expect((await api.get(`/?channel_id=${CHANNEL}&api_key=${KEY}&api_key=${KEY}`, { key: null })).status).to.equal(401);
     });
 
+    it('believes X-Forwarded-Proto/Host only from a trusted proxy (TRUST_PROXY)', async () => {
+      const forwarded = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'feeds.example.org' };
+      const untrusted = await (await api.get(`/?channel_id=${CHANNEL}`, { headers: forwarded })).text();
+      expect(untrusted).not.to.contain('https://feeds.example.org/');
+      const behindProxy = await startApi({ trustProxy: 'loopback' });
+      try {
+        await behindProxy.store.upsertVideos([video(1)]);
+        const body = await (await behindProxy.get(`/?channel_id=${CHANNEL}`, { headers: forwarded })).text();
+        expect(body).to.contain(`href="https://feeds.example.org/?channel_id=${CHANNEL}"`);
+      } finally {
+        await behindProxy.close();
+      }
+    });
+
     it('the key is never in the self link of the feed', async () => {
       const body = await (await api.get(`/?channel_id=${CHANNEL}&api_key=${KEY}&format=Rss`, { key: null })).text();
       expect(body).not.to.contain(KEY);

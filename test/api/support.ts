@@ -69,7 +69,7 @@ export interface TestApi {
 /** A fixed point in time, one second into a minute, so that rate-limit windows never roll mid-test. */
 export const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
 
-export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string> } = {}): Promise<TestApi> {
+export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string>; trustProxy?: boolean | number | string } = {}): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-'));
   const securityFile = path.join(dir, 'security.yaml');
   writeFileSync(securityFile, securityYaml(opts.keys ?? DEFAULT_KEYS));
@@ -101,7 +101,7 @@ export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now });
+  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy });
   const server: Listening = await listen(app, 0, '127.0.0.1');
   api.base = `http://127.0.0.1:${server.port}`;
   return api;
