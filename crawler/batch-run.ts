@@ -33,8 +33,7 @@ export async function runBatch(
     void queue.add(async () => {
       if (ending !== null || deps.signal.aborted) return;
       try {
-        const record = await fetchVideo(deps, channelId, listed, previous.get(listed.videoId));
-        if (record !== null) records.push(record);
+        records.push(await fetchVideo(deps, channelId, listed, previous.get(listed.videoId)));
       } catch (err) {
         if (err instanceof RunBlockedError || err instanceof RunStoppedError) ending = err;
         else deps.logger.error({ channelId, videoId: listed.videoId, err: (err as Error).message }, 'video skipped after an unexpected error');

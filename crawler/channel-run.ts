@@ -1,15 +1,17 @@
-// One run over a claimed channel: list its newest `wanted` videos, keep those the store says still
-// need work, cut them into the profile's batches, and process and store batch after batch with the
-// profile's pause between them. Store failures propagate (the scheduler pauses on them); platform
-// failures become the run's outcome.
+// One run over a claimed channel: learn what needs work (channel-listing.ts: the feed, browse pages
+// only when the feed cannot vouch for the wanted window, and the stored videos due for a retry),
+// cut it into the profile's batches, and process and store batch after batch with the profile's
+// pause between them. Store failures propagate (the scheduler pauses on them); platform failures
+// become the run's outcome.
 
 import type { CrawlProfile } from '../shared/config/crawl-profile';
 import { categoryLogger, type Logger } from '../shared/logger';
-import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type Unblocker } from '../shared/platform/types';
+import { PlatformError, type PlatformClient, type Unblocker } from '../shared/platform/types';
 import type { ChannelRecord, Store } from '../shared/store/types';
 import { planBatches } from './batch-plan';
 import { runBatch } from './batch-run';
 import { BlockedPath, DEFAULT_MAX_BLOCKS, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
+import { listChannel, type ChannelWork } from './channel-listing';
 import type { RunOutcome } from './next-due';
 import { RequestPacer } from './request-pacer';
 import { pickMs, type Timing } from './timing';
@@ -37,6 +39,13 @@ export interface ChannelRunResult {
   skipped: number;
   batchesDone: number;
   batchesPlanned: number;
+  /** How the channel was listed; null when the listing failed. */
+  listing: ChannelWork['mode'] | null;
+  /**
+   * The channel's coveredWanted after this run: unchanged when the listing failed (nothing was
+   * stored), the listing's coverage when every pending video was stored, else null (unknown).
+   */
+  coveredWanted: number | null;
 }
 
 /** Runs the channel until done, blocked for good, or `signal` aborts (then after the current request). */
@@ -57,28 +66,29 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
 
   const result: ChannelRunResult = {
     outcome: 'ok', error: null, title: channel.title, listed: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
+    listing: null, coveredWanted: channel.coveredWanted,
   };
   const end = (outcome: RunOutcome, error: string | null): ChannelRunResult => Object.assign(result, { outcome, error });
 
-  let listing: ChannelListing;
+  let work: ChannelWork;
   try {
-    listing = await call({ channelId, path: `/channel/${channelId}/videos` }, () => platform.listVideos(channelId, channel.wanted));
+    work = await listChannel({ store, platform, call, logger: batchLog, now: () => timing.now() }, channel);
   } catch (err) {
     if (err instanceof RunBlockedError) return end('blocked', err.reason);
     if (err instanceof RunStoppedError) return end('stopped', null);
     if (err instanceof PlatformError) return end(err.outcome === 'not_found' ? 'not_found' : 'error', err.reason);
     throw err;
   }
-  result.title = listing.title ?? channel.title;
+  result.title = work.title ?? channel.title;
+  result.listing = work.mode;
+  result.listed = work.listed.length;
+  // Until every pending video is stored, the store may hold a gap: coverage is unknown.
+  result.coveredWanted = null;
 
-  const byId = new Map<string, ListedVideo>();
-  for (const v of listing.videos.slice(0, channel.wanted)) if (!byId.has(v.videoId)) byId.set(v.videoId, v);
-  result.listed = byId.size;
-  const pendingIds = await store.videosNeedingWork([...byId.keys()], timing.now());
-  const batches = planBatches(pendingIds.map((id) => byId.get(id)).filter((v): v is ListedVideo => v !== undefined), profile.batchSize);
-  result.pending = pendingIds.length;
+  const batches = planBatches(work.pending, profile.batchSize);
+  result.pending = work.pending.length;
   result.batchesPlanned = batches.length;
-  batchLog.debug({ channelId, listed: result.listed, pending: result.pending, batches: batches.length }, 'batches planned');
+  batchLog.debug({ channelId, listing: work.mode, listed: result.listed, pending: result.pending, batches: batches.length }, 'batches planned');
 
   const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal };
   for (const [i, batch] of batches.entries()) {
@@ -102,5 +112,6 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
     const cutShort = done.skipped > 0 || i < batches.length - 1;
     if (done.ending instanceof RunStoppedError || (signal.aborted && cutShort)) return end('stopped', null);
   }
+  if (result.skipped === 0) result.coveredWanted = work.coverage;
   return result;
 }

@@ -157,8 +157,10 @@ export class Scheduler {
     const due = nextDueAt(outcome, consecutiveFailures, now);
     const ms = now.getTime() - started;
     try {
+      // A run that threw may have stored part of its work: what the store covers is then unknown.
+      const coveredWanted = result?.coveredWanted ?? null;
       const released = await this.store.releaseChannel(
-        channelId, this.o.owner, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title }, now,
+        channelId, this.o.owner, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title, coveredWanted }, now,
       );
       if (!released) this.log.warning({ channelId, outcome }, 'lease was already gone at release');
     } catch (err) {
@@ -168,7 +170,7 @@ export class Scheduler {
     const level = outcome === 'ok' || outcome === 'stopped' ? 'info' : 'warning';
     this.log[level](
       {
-        channelId, outcome, error, ms, stored: result?.stored ?? 0, skipped: result?.skipped ?? 0,
+        channelId, outcome, error, ms, listing: result?.listing ?? undefined, stored: result?.stored ?? 0, skipped: result?.skipped ?? 0,
         batches: result ? `${result.batchesDone}/${result.batchesPlanned}` : undefined, nextDueAt: due.toISOString(),
       },
       'run ended',

@@ -1,12 +1,13 @@
-// One video's platform work: its publish date when the listing had none, then its transcript,
-// turned into the record to store. A bad video never stops the batch: every failure becomes a
-// recorded outcome, except the two that end the run (repeated blocks, a stop).
+// One video's platform work: its transcript, then its publish date when neither the listing nor
+// the store knows it and the answer would be shown, turned into the record to store. A bad video
+// never stops the batch: every failure becomes a recorded outcome, except the two that end the run
+// (repeated blocks, a stop).
 
 import type { Logger } from '../shared/logger';
 import { PlatformError, type ListedVideo, type PlatformClient } from '../shared/platform/types';
-import type { VideoRecord } from '../shared/store/types';
+import { isUnknownPublishedAt, type VideoRecord } from '../shared/store/types';
 import { RequestBlockedError, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
-import { videoRecordFor, type FetchResult } from './video-outcome';
+import { videoRecordFor, wouldBeShown, type FetchResult } from './video-outcome';
 
 /** Makes one platform request with pacing and the blocked path around it. */
 export type PlatformCall = <T>(ctx: RequestContext, request: () => Promise<T>) => Promise<T>;
@@ -18,39 +19,42 @@ export interface VideoFetchDeps {
   readonly now: () => Date;
 }
 
+type VideoContext = RequestContext & { readonly videoId: string };
+
 const endsRun = (err: unknown): boolean => err instanceof RunBlockedError || err instanceof RunStoppedError;
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** The record to store, or null when nothing can be stored yet (no known publish date). */
+/** The record to store for this attempt: every video gets one, even one whose date stays unknown. */
 export async function fetchVideo(
   deps: VideoFetchDeps,
   channelId: string,
   listed: ListedVideo,
   previous: VideoRecord | undefined,
-): Promise<VideoRecord | null> {
+): Promise<VideoRecord> {
   const { videoId } = listed;
-  const ctx: RequestContext = { channelId, videoId, path: `/watch?v=${encodeURIComponent(videoId)}` };
+  const ctx: VideoContext = { channelId, videoId, path: `/watch?v=${encodeURIComponent(videoId)}` };
 
-  let publishedAt = listed.publishedAt ?? previous?.publishedAt ?? null;
-  if (publishedAt === null) {
-    try {
-      publishedAt = await deps.call(ctx, () => deps.platform.fetchPublishedAt(videoId));
-    } catch (err) {
-      if (endsRun(err)) throw err;
-      deps.logger.warning({ channelId, videoId, err: message(err) }, 'publish date lookup failed; retried next run');
-      return null;
-    }
-    if (publishedAt === null) {
-      // Never invent a date: an unstored video is listed as needing work again next run.
-      deps.logger.info({ channelId, videoId }, 'publish date unknown; retried next run');
-      return null;
-    }
-  }
+  let publishedAt = listed.publishedAt ?? knownPublishedAt(previous);
+  const result = await transcriptResult(deps, ctx);
+  // The watch page is asked only after the player, and only when the answer would be shown: the
+  // player alone says a video is gone, and a gone video's watch page has no date to give.
+  if (publishedAt === null && wouldBeShown(result)) publishedAt = await lookUpPublishedAt(deps, ctx);
+  const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt }, result, previous, deps.now());
+  deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts }, 'video fetched');
+  return record;
+}
 
-  let result: FetchResult;
+/** A date stored earlier, unless it is the unknown-date sentinel. */
+function knownPublishedAt(previous: VideoRecord | undefined): Date | null {
+  return previous === undefined || isUnknownPublishedAt(previous.publishedAt) ? null : previous.publishedAt;
+}
+
+/** The transcript, or the failure to record; only the run-ending errors are thrown. */
+async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promise<FetchResult> {
+  const { channelId, videoId } = ctx;
   try {
     const transcript = await deps.call(ctx, () => deps.platform.fetchTranscript(videoId));
-    result = transcript.html.trim() === ''
+    return transcript.html.trim() === ''
       ? { kind: 'failure', outcome: 'no_captions', reason: 'empty transcript' }
       : { kind: 'transcript', transcript };
   } catch (err) {
@@ -58,15 +62,26 @@ export async function fetchVideo(
     if (err instanceof RequestBlockedError) {
       // Recorded like a transient failure: retried with backoff, so a video the platform keeps
       // refusing costs little instead of being fought over every run.
-      result = { kind: 'failure', outcome: 'transient', reason: `blocked: ${err.reason}` };
-    } else if (err instanceof PlatformError) {
-      result = { kind: 'failure', outcome: err.outcome === 'blocked' ? 'transient' : err.outcome, reason: err.reason };
-    } else {
-      deps.logger.error({ channelId, videoId, err: message(err) }, 'unexpected error fetching a transcript');
-      result = { kind: 'failure', outcome: 'transient', reason: message(err).slice(0, 300) };
+      return { kind: 'failure', outcome: 'transient', reason: `blocked: ${err.reason}` };
     }
+    if (err instanceof PlatformError) {
+      return { kind: 'failure', outcome: err.outcome === 'blocked' ? 'transient' : err.outcome, reason: err.reason };
+    }
+    deps.logger.error({ channelId, videoId, err: message(err) }, 'unexpected error fetching a transcript');
+    return { kind: 'failure', outcome: 'transient', reason: message(err).slice(0, 300) };
   }
-  const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt }, result, previous, deps.now());
-  deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts }, 'video fetched');
-  return record;
+}
+
+/** The watch page's date; null when it has none or the lookup failed (the video is then retried). */
+async function lookUpPublishedAt(deps: VideoFetchDeps, ctx: VideoContext): Promise<Date | null> {
+  const { channelId, videoId } = ctx;
+  try {
+    const date = await deps.call(ctx, () => deps.platform.fetchPublishedAt(videoId));
+    if (date === null) deps.logger.info({ channelId, videoId }, 'publish date unknown; recorded for a retry with backoff');
+    return date;
+  } catch (err) {
+    if (endsRun(err)) throw err;
+    deps.logger.warning({ channelId, videoId, err: message(err) }, 'publish date lookup failed; recorded for a retry with backoff');
+    return null;
+  }
 }

@@ -2,10 +2,10 @@
 // does"): a transcript is final; missing captions are retried for about three days, because
 // automatic captions of a fresh upload often appear hours later, then given up (the feed shows the
 // video with a note); a gone or private video is checked again after a week; transient failures
-// back off and keep trying.
+// back off and keep trying. A video whose publish date cannot be learned is recorded too (below).
 
 import type { PlatformOutcome, Transcript } from '../shared/platform/types';
-import type { VideoRecord } from '../shared/store/types';
+import { UNKNOWN_PUBLISHED_MS, type VideoRecord } from '../shared/store/types';
 
 const HOUR = 3_600_000;
 
@@ -20,9 +20,14 @@ export interface VideoFacts {
   videoId: string;
   channelId: string;
   title: string;
-  /** Exact publish time; a video without one is never stored (no invented dates). */
-  publishedAt: Date;
+  /** Exact publish time; null when neither the listing nor the watch page gave one. */
+  publishedAt: Date | null;
 }
+
+export const PUBLISH_DATE_UNKNOWN = 'publish date unknown';
+
+/** Whether the record this result makes would be shown in the feed, now or once retries give up. */
+export const wouldBeShown = (result: FetchResult): boolean => result.kind === 'transcript' || result.outcome === 'no_captions';
 
 export const NO_CAPTIONS_FIRST_DELAY_MS = 1 * HOUR;
 export const NO_CAPTIONS_MAX_DELAY_MS = 24 * HOUR;
@@ -52,9 +57,18 @@ export function transientRetryDelayMs(attempts: number): number {
 }
 
 /** The record to store for this attempt. `previous` is the stored record, if any (attempt count). */
-export function videoRecordFor(facts: VideoFacts, result: FetchResult, previous: VideoRecord | undefined, now: Date): VideoRecord {
+export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: VideoRecord | undefined, now: Date): VideoRecord {
+  // Without a publish date a video used to be left unstored, and so was fetched again on every
+  // run. It is stored instead, under the UNKNOWN_PUBLISHED_MS sentinel, and backs off like any
+  // failure. The sentinel may only sit on a record the feed never shows: a gone video keeps its
+  // `unavailable`, a transient failure its `failed`; but a transcript or a no-captions answer would
+  // be shown, and no date is ever invented for what a feed shows, so such a video stays `failed`
+  // ("publish date unknown", transient backoff) until a later attempt learns its date.
+  const result: FetchResult = facts.publishedAt === null && wouldBeShown(given)
+    ? { kind: 'failure', outcome: 'transient', reason: PUBLISH_DATE_UNKNOWN }
+    : given;
   const attempts = (previous?.attempts ?? 0) + 1;
-  const base = { ...facts, attempts, fetchedAt: now };
+  const base = { ...facts, publishedAt: facts.publishedAt ?? new Date(UNKNOWN_PUBLISHED_MS), attempts, fetchedAt: now };
   const after = (ms: number | null): Date | null => (ms === null ? null : new Date(now.getTime() + ms));
   if (result.kind === 'transcript') {
     const t = result.transcript;

@@ -8,7 +8,7 @@ import { categoryLogger, type Logger } from '../logger';
 import { ChallengeProxy } from './challenge-proxy';
 import { CookieJar, DEFAULT_PIN_MS, type SessionInput, type SessionSink } from './cookie-jar';
 import { PlatformHttp } from './http-client';
-import { listVideos } from './listing';
+import { listFeed, listVideos } from './listing';
 import { resolveHandle } from './resolve';
 import { fetchTranscript } from './transcript';
 import type { ChannelListing, PlatformClient, Transcript, Unblocker } from './types';
@@ -67,7 +67,9 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     jar,
     requestCount: () => http.requestCount,
     resolveHandle: (handle: string): Promise<string | null> => resolveHandle(http, handle),
-    listVideos: (channelId: string, limit: number): Promise<ChannelListing> => listVideos(http, channelId, limit, log),
+    listFeed: (channelId: string): Promise<ChannelListing | null> => listFeed(http, channelId, log),
+    listVideos: (channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing> =>
+      listVideos(http, channelId, limit, log, feed),
     fetchPublishedAt: (videoId: string): Promise<Date | null> => fetchPublishedAt(http, videoId),
     fetchTranscript: (videoId: string): Promise<Transcript> =>
       fetchTranscript(http, videoId, { languages: config.transcriptLanguages, clients, log }),

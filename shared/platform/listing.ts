@@ -1,6 +1,8 @@
 // A channel's newest videos (platform.md §2). The feed alone answers up to 15 in one request with
 // exact dates; browse pages are added only for more than the feed holds, or instead of a failing
 // feed. Dates come from the feed where it knows them and stay null otherwise: never invented.
+// listFeed is the feed on its own, so that the crawler can see whether a refresh needs more than
+// the feed before paying for browse pages, and hand the same answer to listVideos if it does.
 
 import type { Logger } from '../logger';
 import { browseVideos, type BrowsedVideo } from './browse';
@@ -16,24 +18,40 @@ const MAX_BROWSE_PAGES = 8;
 const isRefusal = (err: unknown): boolean =>
   err instanceof PlatformError && (err.outcome === 'blocked' || err.outcome === 'consent');
 
-export async function listVideos(http: PlatformHttp, channelId: string, limit: number, log: Logger): Promise<ChannelListing> {
-  const want = Math.max(1, Math.min(MAX_LIST, Math.floor(limit)));
-  let feed: ChannelFeed | null = null;
+/** The feed as a listing, or null when it failed the way its outages do ("use browse", never "empty"). */
+export async function listFeed(http: PlatformHttp, channelId: string, log: Logger): Promise<ChannelListing | null> {
   try {
-    feed = await fetchChannelFeed(http, channelId);
+    const feed = await fetchChannelFeed(http, channelId);
+    // A feed shorter than 15 is the whole channel.
+    return { channelId, title: feed.title, videos: feed.videos, complete: feed.videos.length < FEED_SIZE };
   } catch (err) {
     if (isRefusal(err) || !(err instanceof PlatformError)) throw err;
     log.info({ channelId, reason: err.reason }, 'channel feed failed; listing through browse');
+    return null;
   }
-  // A feed shorter than 15 is the whole channel; browse could only repeat it.
-  if (feed && (want <= feed.videos.length || feed.videos.length < FEED_SIZE)) {
-    return { channelId, title: feed.title, videos: feed.videos.slice(0, want) };
+}
+
+/** `known`: a listFeed answer the caller already has (null = the feed failed); undefined = fetch it. */
+export async function listVideos(
+  http: PlatformHttp,
+  channelId: string,
+  limit: number,
+  log: Logger,
+  known?: ChannelListing | null,
+): Promise<ChannelListing> {
+  const want = Math.max(1, Math.min(MAX_LIST, Math.floor(limit)));
+  const feed = known === undefined ? await listFeed(http, channelId, log) : known;
+  // A complete feed is the whole channel; browse could only repeat it.
+  if (feed && (want <= feed.videos.length || feed.complete)) {
+    const videos = feed.videos.slice(0, want);
+    return { channelId, title: feed.title, videos, complete: feed.complete && videos.length === feed.videos.length };
   }
 
   const browsed: BrowsedVideo[] = [];
   const seenTokens = new Set<string>();
   let title = feed?.title ?? null;
   let token: string | null = null;
+  let ranOut = false;
   for (let page = 0; page < MAX_BROWSE_PAGES; page++) {
     let result;
     try {
@@ -46,12 +64,16 @@ export async function listVideos(http: PlatformHttp, channelId: string, limit: n
     }
     title ??= result.title;
     browsed.push(...result.videos);
-    if (mergeListing(feed, browsed).length >= want) break;
     token = result.continuation;
-    if (token === null || seenTokens.has(token)) break;
+    if (token === null) {
+      ranOut = true;
+      break;
+    }
+    if (mergeListing(feed, browsed).length >= want || seenTokens.has(token)) break;
     seenTokens.add(token);
   }
-  return { channelId, title, videos: mergeListing(feed, browsed).slice(0, want) };
+  const merged = mergeListing(feed, browsed);
+  return { channelId, title, videos: merged.slice(0, want), complete: ranOut && merged.length <= want };
 }
 
 /**

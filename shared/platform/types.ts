@@ -39,6 +39,11 @@ export interface ChannelListing {
   title: string | null;
   /** Newest first, at most the requested count. */
   videos: ListedVideo[];
+  /**
+   * True when the channel has nothing beyond these: a feed shorter than its 15, or browse pages
+   * that ran out before the requested count.
+   */
+  complete: boolean;
 }
 
 export interface Transcript {
@@ -66,8 +71,19 @@ export interface Unblocker {
 export interface PlatformClient {
   /** Channel id for a handle (without `@`), or null when the platform does not know it. */
   resolveHandle(handle: string): Promise<string | null>;
-  /** The channel's newest `limit` (<= 100) videos, newest first. */
-  listVideos(channelId: string, limit: number): Promise<ChannelListing>;
+  /**
+   * The channel's own feed: its 15 newest uploads with exact dates, in one request. Null when the
+   * feed failed the way its outages do (the caller lists through browse instead); a refusal
+   * (blocked, consent) is thrown like any other request's.
+   */
+  listFeed(channelId: string): Promise<ChannelListing | null>;
+  /**
+   * The channel's newest `limit` (<= 100) videos, newest first: the feed, then browse pages for
+   * more than it holds. `feed` is a listFeed answer the caller already has (null: the feed
+   * failed), so that a caller who looked at the feed first does not make the platform send it
+   * twice; left out, the feed is fetched here.
+   */
+  listVideos(channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing>;
   /** Exact publish time from the watch page, for videos listed without one. */
   fetchPublishedAt(videoId: string): Promise<Date | null>;
   /** The video's transcript; throws PlatformError (unavailable, no_captions, blocked, transient). */

@@ -8,11 +8,25 @@ export type VideoState = 'ready' | 'no_transcript' | 'unavailable' | 'failed';
 /** Which caption track a transcript came from. */
 export type TranscriptKind = 'manual' | 'automatic';
 
+/**
+ * `publishedAt` of a video whose publish date could not be learned: the Unix epoch. The crawler
+ * gives it only to records that are never shown (`unavailable`, `failed`); the feed lists `ready`
+ * and given-up `no_transcript` videos, and those are never stored without a real date. Storing
+ * such a video at all is what lets it back off like any other failure instead of being looked up
+ * again on every run.
+ */
+export const UNKNOWN_PUBLISHED_MS = 0;
+
+export const isUnknownPublishedAt = (publishedAt: Date): boolean => publishedAt.getTime() === UNKNOWN_PUBLISHED_MS;
+
 export interface VideoRecord {
   videoId: string;
   channelId: string;
   title: string;
-  /** Exact publish time as the platform states it (never invented). */
+  /**
+   * Exact publish time as the platform states it (never invented), or UNKNOWN_PUBLISHED_MS on a
+   * record that is never shown.
+   */
   publishedAt: Date;
   /** Transcript as HTML paragraphs; null unless state is `ready`. */
   transcriptHtml: string | null;
@@ -45,6 +59,13 @@ export interface ChannelRecord {
   lastError: string | null;
   consecutiveFailures: number;
   createdAt: Date;
+  /**
+   * How many of the channel's newest uploads the stored videos are known to hold without a gap, as
+   * of the last run that finished its work (100, the most any listing gives, once a listing reached
+   * the channel's end). Lets a refresh trust the channel feed alone; null = unknown, so the next
+   * run that wants more than the feed holds lists the channel in full.
+   */
+  coveredWanted: number | null;
 }
 
 export interface RegisterChannelInput {
@@ -61,6 +82,8 @@ export interface ReleaseInput {
   /** New value of consecutiveFailures (0 after a good run). */
   consecutiveFailures: number;
   title?: string | null;
+  /** New coveredWanted; left out or null = unknown (a run that did not finish its work). */
+  coveredWanted?: number | null;
 }
 
 export interface RateLimitResult {
@@ -131,6 +154,18 @@ export interface Store {
   videosNeedingWork(videoIds: readonly string[], now: Date): Promise<string[]>;
   /** Stored records for these ids (any state), for the crawler's attempt counting. */
   getVideos(videoIds: readonly string[]): Promise<VideoRecord[]>;
+  /**
+   * Of the given video ids, those stored in any state, in input order. Reads no transcripts: the
+   * crawler asks it of every feed entry on every refresh.
+   */
+  storedVideoIds(videoIds: readonly string[]): Promise<string[]>;
+  /**
+   * The channel's stored videos due for another attempt (not `ready`, nextAttemptAt <= now) among
+   * its `limit` newest stored ones (publishedAt desc), plus every due one whose publish date is
+   * unknown (UNKNOWN_PUBLISHED_MS: its place in the channel is not known, and few ever exist).
+   * Newest first, then videoId. A refresh that lists only the channel feed retries these.
+   */
+  videosDueForRetry(channelId: string, now: Date, limit: number): Promise<VideoRecord[]>;
 
   // ── handles ───────────────────────────────────────────────────────────────
   /** Cached channel id for a lower-cased handle (without `@`). */

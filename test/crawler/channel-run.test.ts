@@ -1,12 +1,13 @@
 // One channel run over a real SQLite store, with a scripted platform and injected time: batch
-// plans, waits, storage after each batch, publish dates, per-video outcomes, stopping.
+// plans, waits, storage after each batch, publish dates, per-video outcomes, stopping. How a run
+// chooses between the feed alone and a full listing is in channel-listing.test.ts.
 
 import { expect } from 'chai';
 import { runChannel, type ChannelRunDeps } from '../../crawler/channel-run';
 import { PROFILES, type CrawlProfile } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
 import { PlatformError } from '../../shared/platform/types';
-import type { ChannelRecord, VideoRecord } from '../../shared/store/types';
+import { UNKNOWN_PUBLISHED_MS, type ChannelRecord, type VideoRecord } from '../../shared/store/types';
 import { FakeTiming } from './support/fake-timing';
 import { captureLogs } from './support/logs';
 import { ScriptedPlatform, makeVideos, transcriptFor } from './support/scripted-platform';
@@ -75,7 +76,8 @@ describe('crawler channel run', () => {
       const between = events.slice(requests[k - 1]!.i + 1, requests[k]!.i);
       expect(between, `between ${requests[k - 1]!.e} and ${requests[k]!.e}`).to.have.length(1);
     }
-    expect(requestWaits).to.have.length(51 - 1 - 9);
+    // 52 requests: the feed, the full listing (a first crawl of 50), 50 transcripts.
+    expect(requestWaits).to.have.length(52 - 1 - 9);
   });
 
   it('no waits at all with zero waits configured (fast with CRAWL_BATCH_WAIT=0)', async () => {
@@ -95,33 +97,44 @@ describe('crawler channel run', () => {
     const second = await runChannel(deps(platform), await register(25), new AbortController().signal);
     expect(second).to.deep.include({ listed: 25, pending: 15, stored: 15 });
     expect(platform.count('transcript:')).to.equal(25);
-
-    // Nothing new: a run is one listing request.
-    const before = events.length;
-    const third = await runChannel(deps(platform), await register(25), new AbortController().signal);
-    expect(third).to.deep.include({ outcome: 'ok', pending: 0, batchesPlanned: 0 });
-    expect(events.slice(before)).to.deep.equal([`list:${CH}`]);
   });
 
-  it('fetches missing publish dates from the watch page and never invents one', async () => {
+  it('learns a missing publish date after the player, never invents one, and records the undated with backoff', async () => {
     const videos = makeVideos(5, { listedDates: false });
     const platform = new ScriptedPlatform(videos, events);
     platform.dateScript.set('v002', [null]);
     platform.dateScript.set('v003', [new PlatformError('transient', 'HTTP 503')]);
+    platform.transcriptScript.set('v004', [new PlatformError('unavailable', 'This video is unavailable')]);
+    const t0 = timing.now().getTime();
     const result = await runChannel(deps(platform), await register(5), new AbortController().signal);
 
-    expect(result).to.deep.include({ stored: 3, skipped: 2 });
-    expect(events).to.include.members(['date:v000', 'date:v002', 'date:v003', 'transcript:v000']);
-    expect(events).not.to.include('transcript:v002');
-    expect(events).not.to.include('transcript:v003');
+    expect(result).to.deep.include({ stored: 5, skipped: 0 });
+    // The player first; the watch page only for an answer the feed would show.
+    expect(events.filter((e) => e.endsWith(':v000'))).to.deep.equal(['transcript:v000', 'date:v000']);
+    expect(events.filter((e) => e.endsWith(':v004')), 'a gone video costs one request').to.deep.equal(['transcript:v004']);
     const rows = await stored(ids(5));
-    expect([...rows.keys()].sort()).to.deep.equal(['v000', 'v001', 'v004']);
-    expect(rows.get('v001')!.publishedAt.toISOString()).to.equal(videos[1]!.watchDate!.toISOString());
+    expect(rows.get('v001')).to.deep.include({ state: 'ready', publishedAt: videos[1]!.watchDate });
+    const unknown = new Date(UNKNOWN_PUBLISHED_MS);
+    for (const id of ['v002', 'v003']) {
+      expect(rows.get(id), id).to.deep.include({ state: 'failed', publishedAt: unknown, lastError: 'publish date unknown', transcriptHtml: null });
+      expect(rows.get(id)!.nextAttemptAt!.getTime() - t0).to.equal(10 * 60_000);
+    }
+    expect(rows.get('v004')).to.deep.include({ state: 'unavailable', publishedAt: unknown });
+    expect((await ts.store.listFeedEntries(CH, 10)).map((v) => v.videoId), 'the undated are never shown').to.deep.equal(['v000', 'v001']);
 
-    // Next run: the two without a date are still pending and get stored once a date is known.
-    const again = await runChannel(deps(platform), await register(5), new AbortController().signal);
-    expect(again).to.deep.include({ pending: 2, stored: 2 });
-    expect((await stored(ids(5))).size).to.equal(5);
+    // The next run asks nothing about them: they back off like any failure.
+    const before = events.length;
+    expect(await runChannel(deps(platform), await register(5), new AbortController().signal)).to.deep.include({ pending: 0 });
+    expect(events.slice(before)).to.deep.equal([`list:${CH}`]);
+
+    // Once due, the two are tried again and stored with the date the watch page now gives.
+    timing.advance(10 * 60_000);
+    const later = await runChannel(deps(platform), await register(5), new AbortController().signal);
+    expect(later).to.deep.include({ pending: 2, stored: 2 });
+    const after = await stored(ids(5));
+    expect(after.get('v002')).to.deep.include({ state: 'ready', attempts: 2, publishedAt: videos[2]!.watchDate });
+    expect(after.get('v003')).to.deep.include({ state: 'ready', attempts: 2, publishedAt: videos[3]!.watchDate });
+    expect(after.get('v004')).to.deep.include({ state: 'unavailable', attempts: 1 });
   });
 
   it('records every outcome per video; a bad video never stops the batch; attempts are counted', async () => {
@@ -184,12 +197,13 @@ describe('crawler channel run', () => {
   it('logs each batch under crawler.batch with channel, position, counts and time', async () => {
     const { logger, lines } = captureLogs();
     const platform = new ScriptedPlatform(makeVideos(30, { listedDates: false }), events);
+    // A video whose date stays unknown is stored too (recorded for a retry), not skipped.
     platform.dateScript.set('v021', [null]);
     await runChannel(deps(platform, PROFILES.fast, { logger }), await register(30), new AbortController().signal);
     const batches = lines.filter((l) => l.category === 'crawler.batch' && l.msg === 'batch stored');
     expect(batches.map((l) => [l.level, l.channelId, l.batch, l.stored, l.skipped])).to.deep.equal([
       ['INFO', CH, '1/2', 20, 0],
-      ['INFO', CH, '2/2', 9, 1],
+      ['INFO', CH, '2/2', 10, 0],
     ]);
     batches.forEach((l) => expect(l.ms).to.be.a('number'));
   });

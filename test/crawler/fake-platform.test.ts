@@ -2,6 +2,8 @@
 // a real SQLite store, the fast profile with zero waits (the real configuration loader, as an
 // operator would set it). Channels go from nothing stored to a full feed; listings past 15 use
 // browse continuations; new uploads arrive with the scheduled refresh; blocks are waited out.
+// Refreshes cost what the fake's counters say: one feed request for an unchanged channel, one
+// feed request plus player and timed text per new upload.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,8 +14,9 @@ import { realTiming } from '../../crawler/timing';
 import { loadConfig } from '../../shared/config/load';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
-import type { VideoRecord } from '../../shared/store/types';
-import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
+import { UNKNOWN_PUBLISHED_MS, type VideoRecord } from '../../shared/store/types';
+import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakeCounters, type FakePlatform } from '../fake-platform';
+import { emptyCounters } from '../fake-platform/types';
 import { captureLogs, until } from './support/logs';
 import { probeStore, type StoreProbe } from './support/store-probe';
 import { tempStore, type TempStore } from './support/temp-store';
@@ -64,6 +67,20 @@ describe('crawler against the fake platform (in process)', function () {
   };
   const records = async (ch: FakeChannelSpec): Promise<Map<string, VideoRecord>> =>
     new Map((await ts.store.getVideos(ch.videos.map((v) => v.videoId))).map((r) => [r.videoId, r]));
+  const runsEnded = (): number => logs.lines.filter((l) => l.msg === 'run ended').length;
+  /** Waits for the next run to end and gives what it cost the platform (counters reset before `start`). */
+  async function costOfRun(start: () => Promise<unknown> | void): Promise<FakeCounters> {
+    const before = runsEnded();
+    fake.resetCounters();
+    await start();
+    scheduler?.wake();
+    await until('the run to end', () => runsEnded() > before);
+    return fake.counters;
+  }
+  /** The scheduled refresh, as the cron makes it. */
+  const refresh = () => costOfRun(async () => void (await ts.store.markAllDue(new Date())));
+  const lastRun = () => logs.lines.filter((l) => l.msg === 'run ended').at(-1)!;
+  const newestIds = (ch: FakeChannelSpec, n: number): string[] => fake.channel(ch.channelId)!.videos.slice(0, n).map((v) => v.videoId);
 
   it('takes a fresh channel from nothing stored (the API answers 404) to a full feed, exactly as the platform has it', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'freshstart', count: 14, seed: 11 }));
@@ -99,6 +116,7 @@ describe('crawler against the fake platform (in process)', function () {
     startCrawler();
     await until('the run to end', async () => (await outcomeOf(ch)) === 'ok');
 
+    expect(fake.counters).to.include({ feed: 1, browse: 1 });
     expect(fake.counters.browseContinuation).to.be.at.least(1);
     expect(probe.upserts).to.deep.equal([20, 20, 20]);
     const feed = await ts.store.listFeedEntries(ch.channelId, 100);
@@ -106,6 +124,74 @@ describe('crawler against the fake platform (in process)', function () {
     // Browse gives only relative dates; the exact ones came from the watch pages, none invented.
     feed.forEach((e, i) => expect(e.publishedAt.toISOString()).to.equal(ch.videos[i]!.publishedAt.toISOString()));
     expect(new Set(feed.map((e) => e.transcriptHtml)).size).to.equal(60);
+  });
+
+  it('learns that an unchanged channel (wanted 40) has nothing new from exactly one feed request per refresh', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'unchanged40', count: 60, seed: 21 }));
+    const first = await costOfRun(async () => {
+      await register(ch, 40);
+      startCrawler();
+    });
+    expect(first).to.include({ feed: 1, browse: 1, browseContinuation: 1 });
+    for (let i = 0; i < 3; i += 1) {
+      expect(await refresh(), `refresh ${i + 1}`).to.deep.equal({ ...emptyCounters(), feed: 1, total: 1 });
+      expect(lastRun()).to.deep.include({ outcome: 'ok', listing: 'feed', stored: 0 });
+    }
+  });
+
+  it('fetches 5 new uploads (wanted 40) for one feed request plus player and timed text each', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'steadystate', count: 60, seed: 22 }));
+    await costOfRun(async () => {
+      await register(ch, 40);
+      startCrawler();
+    });
+    const uploads = Array.from({ length: 5 }, (_, i) => fake.addUpload(ch.channelId, { title: `Upload ${i}`, captions: i % 2 ? 'automatic' : 'manual' }));
+    const cost = await refresh();
+    expect(cost).to.include({ feed: 1, browse: 0, browseContinuation: 0, watch: 0, player: 5, timedtext: 5, total: 11 });
+    const rows = await ts.store.getVideos(uploads.map((u) => u.videoId));
+    expect(rows.map((r) => [r.videoId, r.state])).to.deep.equal(uploads.map((u) => [u.videoId, 'ready']));
+    rows.forEach((r, i) => expect(r.publishedAt.toISOString()).to.equal(new Date(Math.floor(uploads[i]!.publishedAt.getTime() / 1000) * 1000).toISOString()));
+  });
+
+  it('lists in full again when wanted grows from 10 to 50', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'growingwant', count: 70, seed: 23, captionsMix: { manual: 1 } }));
+    const first = await costOfRun(async () => {
+      await register(ch, 10);
+      startCrawler();
+    });
+    expect(first).to.include({ feed: 1, browse: 0, player: 10, total: 21 });
+    const grown = await costOfRun(async () => void (await register(ch, 50)));
+    expect(grown).to.include({ feed: 1, browse: 1, browseContinuation: 1, player: 40, timedtext: 40 });
+    expect(lastRun()).to.deep.include({ outcome: 'ok', listing: 'deep', stored: 40 });
+    expect((await ts.store.getVideos(newestIds(ch, 50))).filter((r) => r.state === 'ready')).to.have.length(50);
+    expect(await refresh()).to.include({ feed: 1, total: 1 });
+  });
+
+  it('falls back to browse during a feed outage, and never fetches undated unavailable videos again', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'outagegone', count: 40, seed: 24, captionsMix: { manual: 0.7, unavailable: 0.3 } }));
+    await costOfRun(async () => {
+      await register(ch, 40);
+      startCrawler();
+    });
+    const hosted = fake.channel(ch.channelId)!.videos;
+    const gone = hosted.slice(15).filter((v) => v.captions === 'unavailable');
+    expect(gone.length, 'the channel has gone videos past the feed').to.be.at.least(2);
+    const goneRows = await ts.store.getVideos(gone.map((v) => v.videoId));
+    // Listed by browse without a date, with none on their watch page: recorded, under the sentinel.
+    expect(goneRows.map((r) => [r.state, r.publishedAt.getTime()])).to.deep.equal(gone.map(() => ['unavailable', UNKNOWN_PUBLISHED_MS]));
+
+    fake.scenario.feedOutage(500);
+    const uploads = [0, 1].map((i) => fake.addUpload(ch.channelId, { title: `During the outage ${i}`, captions: 'manual' }));
+    const cost = await refresh();
+    // The failed feed, browse pages, then per new upload: player, timed text, and the watch page for
+    // its date (browse gives none). Nothing for the gone videos: they back off.
+    expect(cost).to.include({ feed: 1, browse: 1, watch: 2, player: 2, timedtext: 2 });
+    expect(lastRun()).to.deep.include({ outcome: 'ok', listing: 'deep', stored: 2 });
+    const rows = await ts.store.getVideos(uploads.map((u) => u.videoId));
+    expect(rows.map((r) => r.state)).to.deep.equal(['ready', 'ready']);
+    rows.forEach((r, i) => expect(Math.abs(r.publishedAt.getTime() - uploads[i]!.publishedAt.getTime())).to.be.below(1000));
+    const feed = await ts.store.listFeedEntries(ch.channelId, 100);
+    expect(feed.every((e) => e.publishedAt.getTime() !== UNKNOWN_PUBLISHED_MS), 'the sentinel is never shown').to.equal(true);
   });
 
   it('picks up new uploads after the scheduled refresh (node-cron)', async () => {

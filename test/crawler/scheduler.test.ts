@@ -158,11 +158,11 @@ describe('crawler scheduler', () => {
     const { logger, lines } = captureLogs();
     const platform = new ScriptedPlatform(makeVideos(2), events);
     const broken = new ScriptedPlatform(makeVideos(2), events);
-    broken.listVideos = () => Promise.reject(new TypeError('boom'));
+    broken.listFeed = () => Promise.reject(new TypeError('boom'));
     const store = probe.store;
     // CH fails unexpectedly (its listing throws a TypeError); CH2 uses the good platform.
     const dispatch = new ScriptedPlatform(makeVideos(2), events);
-    dispatch.listVideos = (id, limit) => (id === CH ? broken.listVideos(id, limit) : platform.listVideos(id, limit));
+    dispatch.listFeed = (id) => (id === CH ? broken.listFeed(id) : platform.listFeed(id));
     await ts.store.registerChannel({ channelId: CH, wanted: 2 }, timing.now());
     await ts.store.registerChannel({ channelId: CH2, wanted: 2 }, timing.now());
     start(dispatch, { logger, store });

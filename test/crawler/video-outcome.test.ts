@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import {
-  NO_CAPTIONS_GIVE_UP_AFTER_MS, UNAVAILABLE_RECHECK_MS, noCaptionsRetryDelayMs, transientRetryDelayMs, videoRecordFor, type VideoFacts,
+  NO_CAPTIONS_GIVE_UP_AFTER_MS, PUBLISH_DATE_UNKNOWN, UNAVAILABLE_RECHECK_MS, noCaptionsRetryDelayMs, transientRetryDelayMs, videoRecordFor,
+  type VideoFacts,
 } from '../../crawler/video-outcome';
-import type { VideoRecord } from '../../shared/store/types';
+import { UNKNOWN_PUBLISHED_MS, type VideoRecord } from '../../shared/store/types';
 
 const HOUR = 3_600_000;
 const now = new Date('2026-07-01T12:00:00Z');
@@ -50,5 +51,36 @@ describe('crawler video outcome', () => {
     const r = videoRecordFor(facts, { kind: 'failure', outcome: 'transient', reason: 'HTTP 503' }, undefined, now);
     expect(r).to.deep.include({ state: 'failed', lastError: 'HTTP 503', attempts: 1 });
     expect(inMs(r.nextAttemptAt)).to.equal(10 * 60_000);
+  });
+});
+
+describe('crawler video outcome without a publish date', () => {
+  const undated: VideoFacts = { ...facts, publishedAt: null };
+  const unknown = new Date(UNKNOWN_PUBLISHED_MS);
+  const transcript = { kind: 'transcript', transcript: { html: '<p>hi</p>', language: 'en', kind: 'manual', cueCount: 1 } } as const;
+
+  it('records a gone video as unavailable under the unknown-date sentinel, rechecked after a week', () => {
+    const r = videoRecordFor(undated, { kind: 'failure', outcome: 'unavailable', reason: 'This video is unavailable' }, undefined, now);
+    expect(r).to.deep.include({ state: 'unavailable', publishedAt: unknown, lastError: 'This video is unavailable', attempts: 1 });
+    expect(inMs(r.nextAttemptAt)).to.equal(UNAVAILABLE_RECHECK_MS);
+  });
+
+  it('never stores what the feed would show without a date: failed, "publish date unknown", transient backoff', () => {
+    const noCaptions = { kind: 'failure', outcome: 'no_captions', reason: 'no captions' } as const;
+    let previous: VideoRecord | undefined;
+    for (const [i, result] of [transcript, noCaptions, transcript].entries()) {
+      previous = videoRecordFor(undated, result, previous, now);
+      expect(previous).to.deep.include({
+        state: 'failed', publishedAt: unknown, lastError: PUBLISH_DATE_UNKNOWN, transcriptHtml: null, language: null, kind: null, attempts: i + 1,
+      });
+      expect(inMs(previous.nextAttemptAt)).to.equal(transientRetryDelayMs(i + 1));
+    }
+    // A later attempt that learns the date stores the transcript as usual.
+    expect(videoRecordFor(facts, transcript, previous, now)).to.deep.include({ state: 'ready', publishedAt: facts.publishedAt, attempts: 4 });
+  });
+
+  it('keeps a transient failure as it is, under the sentinel', () => {
+    const r = videoRecordFor(undated, { kind: 'failure', outcome: 'transient', reason: 'HTTP 503' }, undefined, now);
+    expect(r).to.deep.include({ state: 'failed', publishedAt: unknown, lastError: 'HTTP 503' });
   });
 });

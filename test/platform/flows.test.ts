@@ -40,6 +40,7 @@ const SMALL: FakeChannelSpec = {
 
 const BIG = makeChannel({ handle: 'bigchannel', count: 120, seed: 7, captionsMix: { manual: 1 } });
 const MIXED = makeChannel({ handle: 'withshorts', count: 60, seed: 11, shortsRatio: 0.3, captionsMix: { manual: 1 } });
+const MID = makeChannel({ handle: 'midchannel', count: 40, seed: 5, captionsMix: { manual: 1 } });
 
 /** Text content of rendered paragraphs, for comparing with the cues that went in. */
 const textOfHtml = (html: string): string => decodeHtml(html.replace(/<\/?p>/g, ' ')).replace(/\s+/g, ' ').trim();
@@ -51,7 +52,7 @@ describe('platform client flows against the fake platform', function () {
     createPlatformClient(platformConfig(fake.url, { platformTimeoutMs: 3000, ...over }), silentLogger(), opts);
 
   before(async () => {
-    fake = await startFakePlatform({ channels: [SMALL, BIG, MIXED] });
+    fake = await startFakePlatform({ channels: [SMALL, BIG, MIXED, MID] });
   });
   after(() => fake.close());
   beforeEach(() => {
@@ -157,6 +158,52 @@ describe('platform client flows against the fake platform', function () {
       expect(after.videos[0]!.videoId).to.equal(upload.videoId);
       expect(after.videos[1]!.videoId).to.equal(before.videos[0]!.videoId);
       expect(fake.counters.total).to.equal(1);
+    });
+
+    it('the feed alone is one request, complete only when shorter than its 15', async () => {
+      const small = await clientFor().listFeed(SMALL.channelId);
+      expect(small).to.deep.include({ channelId: SMALL.channelId, title: 'Small & Co', complete: true });
+      expect(small!.videos.map((v) => v.videoId)).to.deep.equal(SMALL.videos.map((v) => v.videoId));
+      const big = await clientFor().listFeed(BIG.channelId);
+      expect(big).to.deep.include({ complete: false });
+      // In seconds: the feed states no milliseconds (an upload added by an earlier test has some).
+      const seconds = (d: Date): number => Math.floor(d.getTime() / 1000);
+      expect(big!.videos.map((v) => seconds(v.publishedAt!))).to.deep.equal(fake.channel(BIG.channelId)!.videos.slice(0, 15).map((v) => seconds(v.publishedAt)));
+      expect(fake.counters).to.include({ feed: 2, total: 2 });
+    });
+
+    it('a feed outage makes listFeed answer null ("use browse"); a block is thrown', async () => {
+      fake.scenario.feedOutage(500);
+      expect(await clientFor().listFeed(BIG.channelId)).to.equal(null);
+      fake.clearScenarios();
+      fake.scenario.block429({ requests: 1 });
+      expect((await failure(clientFor().listFeed(BIG.channelId))).outcome).to.equal('blocked');
+    });
+
+    it('a full listing reuses a feed answer it is given: no second feed request', async () => {
+      const c = clientFor();
+      const feed = await c.listFeed(BIG.channelId);
+      fake.resetCounters();
+      const listing = await c.listVideos(BIG.channelId, 40, feed);
+      expect(fake.counters).to.include({ feed: 0, browse: 1, browseContinuation: 1, total: 2 });
+      const expected = fake.channel(BIG.channelId)!.videos.slice(0, 40);
+      expect(listing.videos.map((v) => v.videoId)).to.deep.equal(expected.map((v) => v.videoId));
+      expect(listing.videos[0]!.publishedAt!.getTime(), 'the feed dates are kept').to.equal(Math.floor(expected[0]!.publishedAt.getTime() / 1000) * 1000);
+      expect(listing.complete).to.equal(false);
+
+      fake.resetCounters();
+      const withoutFeed = await c.listVideos(BIG.channelId, 10, null);
+      expect(fake.counters).to.include({ feed: 0, browse: 1, total: 1 });
+      expect(withoutFeed.videos.every((v) => v.publishedAt === null), 'a failed feed: browse alone').to.equal(true);
+    });
+
+    it('a listing that reached the channel\'s end is complete', async () => {
+      const all = await clientFor().listVideos(MID.channelId, 100);
+      expect(all.complete).to.equal(true);
+      expect(all.videos.length).to.be.within(15, 40);
+      expect((await clientFor().listVideos(MID.channelId, 20)).complete, 'stopped short of the end').to.equal(false);
+      expect((await clientFor().listVideos(SMALL.channelId, 100)).complete, 'a short feed is the whole channel').to.equal(true);
+      expect((await clientFor().listVideos(SMALL.channelId, 3)).complete).to.equal(false);
     });
 
     it('reads the exact publish date from the watch page', async () => {

@@ -43,6 +43,18 @@ describe('listing (browse paging and merge)', () => {
     expect(calls).to.equal(2);
     expect(listing.videos).to.have.length(60);
     expect(listing.title).to.equal('Chan');
+    expect(listing.complete, 'a repeated token is not the end of the channel').to.equal(false);
+  });
+
+  it('is complete when the browse pages run out before the count, not when the count is reached', async () => {
+    nock(BASE).get('/feeds/videos.xml').query(true).times(2).reply(500);
+    nock(BASE).post('/youtubei/v1/browse').query(true).times(2).reply(200, firstPage(ids('a', 20), null));
+    const all = await client().listVideos(CHANNEL, 100);
+    expect(all).to.deep.include({ complete: true, title: 'Chan' });
+    expect(all.videos).to.have.length(20);
+    const some = await client().listVideos(CHANNEL, 10);
+    expect(some.complete).to.equal(false);
+    expect(some.videos).to.have.length(10);
   });
 
   it('a malformed channel id (HTTP 400 INVALID_ARGUMENT) is not_found', async () => {

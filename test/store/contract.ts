@@ -2,7 +2,7 @@
 // server is configured). Time is passed in explicitly, so nothing here sleeps.
 
 import { expect } from 'chai';
-import { StoreUnavailableError, type Store, type VideoRecord } from '../../shared/store';
+import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type Store, type VideoRecord } from '../../shared/store';
 
 export interface StoreFixture {
   store: Store;
@@ -61,7 +61,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(c).to.deep.equal({
           channelId: 'UC_a', handle: 'somename', title: 'A', wanted: 10, dueAt: at(0), leaseOwner: null,
           leaseExpiresAt: null, lastCrawlAt: null, lastOutcome: null, lastError: null, consecutiveFailures: 0,
-          createdAt: at(0),
+          createdAt: at(0), coveredWanted: null,
         });
         expect(await store.getChannel('UC_a')).to.deep.equal(c);
         expect(await store.getChannel('UC_unknown')).to.equal(null);
@@ -158,6 +158,20 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(await store.releaseChannel('UC_early', 'w1', result, at(8000)), 'released twice').to.equal(false);
       });
 
+      it('records the coverage a release states, keeps it across registrations, forgets it when left out', async function () {
+        await store.claimDueChannel('w1', MIN, at(5000)); // UC_early
+        const ok = { nextDueAt: at(30 * MIN), outcome: 'ok', consecutiveFailures: 0, coveredWanted: 40 };
+        expect(await store.releaseChannel('UC_early', 'w1', ok, at(6000))).to.equal(true);
+        expect((await store.getChannel('UC_early'))?.coveredWanted).to.equal(40);
+        const grown = await store.registerChannel({ channelId: 'UC_early', wanted: 60, title: 'Early' }, at(7000));
+        expect(grown.coveredWanted, 'registering does not touch it').to.equal(40);
+        // UC_late (due since 2000) comes first, then UC_early (due again since its wanted grew).
+        const claimed = [await store.claimDueChannel('w1', MIN, at(7000)), await store.claimDueChannel('w1', MIN, at(7000))];
+        expect(claimed.find((c) => c?.channelId === 'UC_early')?.coveredWanted).to.equal(40);
+        await store.releaseChannel('UC_early', 'w1', { nextDueAt: at(30 * MIN), outcome: 'stopped', consecutiveFailures: 0 }, at(8000));
+        expect((await store.getChannel('UC_early'))?.coveredWanted, 'a run that does not state it leaves it unknown').to.equal(null);
+      });
+
       it('markAllDue brings every later schedule forward to now', async function () {
         expect(await store.markAllDue(at(10 * MIN))).to.equal(1);
         expect((await store.getChannel('UC_future'))?.dueAt).to.deep.equal(at(10 * MIN));
@@ -238,6 +252,59 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         const asked = ['new-2', 'gone', 'retry-later', 'ready', 'retry-due', 'gave-up', 'new-1'];
         expect(await store.videosNeedingWork(asked, at(MIN))).to.deep.equal(['new-2', 'retry-due', 'new-1']);
         expect(await store.videosNeedingWork([], at(MIN))).to.deep.equal([]);
+      });
+    });
+
+    describe('refresh support', function () {
+      const none = { transcriptHtml: null, language: null, kind: null };
+      const due = (videoId: string, publishedMs: number, extra: Partial<VideoRecord> = {}): VideoRecord =>
+        video({ videoId, ...none, state: 'failed', nextAttemptAt: at(MIN), publishedAt: at(publishedMs), ...extra });
+
+      it('says which of the given ids are stored, in any state, in input order', async function () {
+        await store.upsertVideos([
+          video({ videoId: 'ready' }),
+          due('failed', 0),
+          video({ videoId: 'gone', ...none, state: 'unavailable', channelId: 'UC_b' }),
+        ]);
+        expect(await store.storedVideoIds(['new', 'gone', 'ready', 'other', 'failed'])).to.deep.equal(['gone', 'ready', 'failed']);
+        expect(await store.storedVideoIds([])).to.deep.equal([]);
+      });
+
+      it('gives the due retries among the channel\'s newest `limit` videos, newest first', async function () {
+        await store.upsertVideos([
+          video({ videoId: 'r6', publishedAt: at(6000) }),
+          due('f5', 5000),
+          due('n4', 4000, { state: 'no_transcript', nextAttemptAt: at(MIN - 1) }),
+          due('later3', 3000, { nextAttemptAt: at(MIN + 1) }),
+          due('u2', 2000, { state: 'unavailable' }),
+          video({ videoId: 'gave-up2', ...none, state: 'no_transcript', publishedAt: at(2000) }),
+          due('old1', 1000),
+          due('other-channel', 5500, { channelId: 'UC_b' }),
+        ]);
+        const asked = async (limit: number) => ids(await store.videosDueForRetry('UC_a', at(MIN), limit));
+        expect(await asked(100)).to.deep.equal(['f5', 'n4', 'u2', 'old1']);
+        // Window of 5: r6 f5 n4 later3 and the two at 2000 (ties at the edge are in).
+        expect(await asked(5)).to.deep.equal(['f5', 'n4', 'u2']);
+        expect(await asked(2)).to.deep.equal(['f5']);
+        expect(await asked(0)).to.deep.equal([]);
+        expect(await store.videosDueForRetry('UC_none', at(MIN), 10)).to.deep.equal([]);
+        expect(await asked(1), 'the newest is ready').to.deep.equal([]);
+        expect((await store.videosDueForRetry('UC_a', at(MIN), 3))[0], 'whole records').to.deep.equal(due('f5', 5000));
+      });
+
+      it('always gives due retries whose publish date is unknown, wherever the window ends', async function () {
+        const unknown = new Date(UNKNOWN_PUBLISHED_MS);
+        await store.upsertVideos([
+          video({ videoId: 'r3', publishedAt: at(3000) }),
+          video({ videoId: 'r2', publishedAt: at(2000) }),
+          due('old1', 1000),
+          due('undated-a', 0, { publishedAt: unknown, state: 'unavailable' }),
+          due('undated-b', 0, { publishedAt: unknown, lastError: 'publish date unknown' }),
+          due('undated-later', 0, { publishedAt: unknown, nextAttemptAt: at(2 * MIN) }),
+        ]);
+        expect(ids(await store.videosDueForRetry('UC_a', at(MIN), 2))).to.deep.equal(['undated-a', 'undated-b']);
+        expect(ids(await store.videosDueForRetry('UC_a', at(MIN), 3))).to.deep.equal(['old1', 'undated-a', 'undated-b']);
+        expect(ids(await store.listFeedEntries('UC_a', 10)), 'never shown').to.deep.equal(['r3', 'r2']);
       });
     });
 

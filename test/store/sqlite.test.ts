@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { silentLogger } from '../../shared/logger';
 import { openStore, type Store } from '../../shared/store';
+import { MIGRATIONS } from '../../shared/store/sqlite/migrations';
 import { storeContract } from './contract';
 
 function tempDir(): string {
@@ -62,7 +63,7 @@ describe('sqlite store specifics', function () {
     const db = new Database(file, { readonly: true });
     try {
       expect(db.pragma('journal_mode', { simple: true })).to.equal('wal');
-      expect(db.prepare('SELECT version FROM schema_version').all()).to.deep.equal([{ version: 1 }]);
+      expect(db.prepare('SELECT version FROM schema_version').all()).to.deep.equal([{ version: 2 }]);
     } finally {
       db.close();
     }
@@ -83,6 +84,40 @@ describe('sqlite store specifics', function () {
       expect(version).to.include('videos_feed_version').and.not.include('TEMP B-TREE');
     } finally {
       db.close();
+    }
+  });
+
+  it('finds due retries through the retry index and the window edge from the channel index alone', async function () {
+    const file = path.join(dir, 'store.db');
+    const store = await openStore(`sqlite:${file}`, { logger: silentLogger() });
+    await store.close();
+    const db = new Database(file, { readonly: true });
+    const plan = (sql: string): string =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('UC_a') as { detail: string }[]).map((r) => r.detail).join('; ');
+    try {
+      const due = plan(`SELECT * FROM videos WHERE channel_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= 5
+        AND state <> 'ready' AND (published_at >= 1 OR published_at = 0) ORDER BY published_at DESC, video_id`);
+      expect(due).to.include('USING INDEX videos_retry');
+      const edge = plan('SELECT published_at FROM videos WHERE channel_id = ? ORDER BY published_at DESC LIMIT 1 OFFSET 39');
+      expect(edge).to.include('COVERING INDEX videos_channel_published').and.not.include('TEMP B-TREE');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('upgrades a version 1 file in place: channels kept, their coverage unknown', async function () {
+    const file = path.join(dir, 'store.db');
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.exec('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version (version) VALUES (1)');
+    old.prepare('INSERT INTO channels (channel_id, wanted, due_at, created_at) VALUES (?, ?, ?, ?)').run('UC_a', 40, 0, 0);
+    old.close();
+    const store = await openStore(`sqlite:${file}`, { logger: silentLogger() });
+    try {
+      expect(await store.getChannel('UC_a')).to.deep.include({ wanted: 40, coveredWanted: null });
+      expect(await store.videosDueForRetry('UC_a', new Date(), 40)).to.deep.equal([]);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -23,6 +23,8 @@ export interface ChannelDoc {
   lastError: string | null;
   consecutiveFailures: number;
   createdAt: Date;
+  /** Absent on documents written before it existed: read as null (unknown). */
+  coveredWanted?: number | null;
 }
 
 const lit = (value: unknown) => ({ $literal: value });
@@ -43,6 +45,7 @@ function toRecord(d: ChannelDoc): ChannelRecord {
     lastError: d.lastError ?? null,
     consecutiveFailures: d.consecutiveFailures ?? 0,
     createdAt: d.createdAt,
+    coveredWanted: d.coveredWanted ?? null,
   };
 }
 
@@ -85,6 +88,7 @@ export class ChannelsCollection {
               lastError: keep('lastError', null),
               consecutiveFailures: keep('consecutiveFailures', 0),
               createdAt: keep('createdAt', now),
+              coveredWanted: keep('coveredWanted', null),
             },
           },
         ],
@@ -133,6 +137,7 @@ export class ChannelsCollection {
           lastError: lit(result.error ?? null),
           consecutiveFailures: lit(result.consecutiveFailures),
           title: title === null ? '$title' : lit(title),
+          coveredWanted: lit(result.coveredWanted ?? null),
         },
       },
     ]);

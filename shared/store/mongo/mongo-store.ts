@@ -131,6 +131,14 @@ export class MongoStore implements Store {
     return this.call(() => this.videos.getVideos(videoIds));
   }
 
+  storedVideoIds(videoIds: readonly string[]): Promise<string[]> {
+    return this.call(() => this.videos.storedVideoIds(videoIds));
+  }
+
+  videosDueForRetry(channelId: string, now: Date, limit: number): Promise<VideoRecord[]> {
+    return this.call(() => this.videos.videosDueForRetry(channelId, now, limit));
+  }
+
   getHandle(handle: string): Promise<string | null> {
     return this.call(() => this.handles.getHandle(handle));
   }

@@ -2,8 +2,8 @@
 // bulkWrite of upserts, so a batch replayed after a crash changes nothing. `inFeed` is derived on
 // write so that the feed and its version are read through one compound index each.
 
-import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
-import type { TranscriptKind, VideoRecord, VideoState } from '../types';
+import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
+import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoRecord, type VideoState } from '../types';
 import { isFeedEntry, needsWork } from '../normalize';
 import { retryOnDuplicateKey } from './errors';
 
@@ -70,6 +70,9 @@ export class VideosCollection {
       { key: { channelId: 1, publishedAt: -1 }, name: 'channel_published' },
       { key: { channelId: 1, inFeed: 1, publishedAt: -1, _id: 1 }, name: 'feed' },
       { key: { channelId: 1, inFeed: 1, fetchedAt: -1 }, name: 'feed_version' },
+      // Due retries: a range on nextAttemptAt up to now. Null (never retried) sorts below every
+      // date, so the range never reaches the channel's ready and given-up videos.
+      { key: { channelId: 1, nextAttemptAt: 1 }, name: 'retry' },
     ]);
   }
 
@@ -111,6 +114,30 @@ export class VideosCollection {
       const d = stored.get(id);
       return d === undefined || needsWork(d.state, d.nextAttemptAt ? d.nextAttemptAt.getTime() : null, now.getTime());
     });
+  }
+
+  async storedVideoIds(videoIds: readonly string[]): Promise<string[]> {
+    if (videoIds.length === 0) return [];
+    const docs = await this.col.find({ _id: { $in: [...videoIds] } }, { projection: { _id: 1 } }).toArray();
+    const stored = new Set(docs.map((d) => d._id));
+    return videoIds.filter((id) => stored.has(id));
+  }
+
+  async videosDueForRetry(channelId: string, now: Date, limit: number): Promise<VideoRecord[]> {
+    if (limit <= 0) return [];
+    // The oldest publish time in the window, read from the channel_published index alone.
+    const edge = await this.col
+      .find({ channelId }, { projection: { _id: 0, publishedAt: 1 } })
+      .sort({ publishedAt: -1 })
+      .skip(limit - 1)
+      .limit(1)
+      .toArray();
+    const filter: Filter<VideoDoc> = { channelId, nextAttemptAt: { $lte: now }, state: { $ne: 'ready' } };
+    // Fewer than `limit` stored: the whole channel is the window.
+    const oldest = edge[0]?.publishedAt;
+    if (oldest !== undefined) filter.$or = [{ publishedAt: { $gte: oldest } }, { publishedAt: new Date(UNKNOWN_PUBLISHED_MS) }];
+    const docs = await this.col.find(filter).sort({ publishedAt: -1, _id: 1 }).toArray();
+    return docs.map(toRecord);
   }
 
   /** Records in the order of the ids asked for; unknown ids are left out. */

@@ -18,6 +18,7 @@ interface ChannelRow {
   last_error: string | null;
   consecutive_failures: number;
   created_at: number;
+  covered_wanted: number | null;
 }
 
 const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
@@ -36,11 +37,12 @@ function toRecord(r: ChannelRow): ChannelRecord {
     lastError: r.last_error,
     consecutiveFailures: r.consecutive_failures,
     createdAt: new Date(r.created_at),
+    coveredWanted: r.covered_wanted,
   };
 }
 
 const COLUMNS = `channel_id, handle, title, wanted, due_at, lease_owner, lease_expires_at, last_crawl_at,
-  last_outcome, last_error, consecutive_failures, created_at`;
+  last_outcome, last_error, consecutive_failures, created_at, covered_wanted`;
 
 function prepare(db: Database.Database) {
   // SET expressions read the row as it was before the update, so `wanted` there is the old value.
@@ -76,13 +78,13 @@ function prepare(db: Database.Database) {
 
   const release = db.prepare<{
     channelId: string; owner: string; now: number; nextDueAt: number; outcome: string;
-    error: string | null; failures: number; title: string | null;
+    error: string | null; failures: number; title: string | null; covered: number | null;
   }>(`
     UPDATE channels SET
       due_at = CASE WHEN wanted > COALESCE(claimed_wanted, wanted) THEN MIN(@nextDueAt, @now) ELSE @nextDueAt END,
       lease_owner = NULL, lease_expires_at = NULL, claimed_wanted = NULL,
       last_crawl_at = @now, last_outcome = @outcome, last_error = @error,
-      consecutive_failures = @failures, title = COALESCE(@title, title)
+      consecutive_failures = @failures, title = COALESCE(@title, title), covered_wanted = @covered
     WHERE channel_id = @channelId AND lease_owner = @owner`);
 
   const allDue = db.prepare<[number, number]>('UPDATE channels SET due_at = ? WHERE due_at > ?');
@@ -135,6 +137,7 @@ export class ChannelsTable {
       error: result.error ?? null,
       failures: result.consecutiveFailures,
       title: result.title ?? null,
+      covered: result.coveredWanted ?? null,
     });
     return info.changes === 1;
   }

@@ -11,6 +11,9 @@ import type { Logger } from '../../logger';
  */
 export const FEED_ENTRY_SQL = `(state = 'ready' OR (state = 'no_transcript' AND next_attempt_at IS NULL))`;
 
+/** Videos that may be retried some day; repeated in the due-retry query for the same reason. */
+export const RETRY_SQL = `next_attempt_at IS NOT NULL`;
+
 export const MIGRATIONS: readonly string[] = [
   // 1: the four record types. Times are epoch milliseconds. transcript_html is the last column so
   // reading a video's state does not walk the overflow pages of its transcript.
@@ -62,6 +65,12 @@ export const MIGRATIONS: readonly string[] = [
     count        INTEGER NOT NULL,
     PRIMARY KEY (key_id, window_start)
   ) WITHOUT ROWID;
+  `,
+  // 2: what a refresh needs to trust the channel feed alone: how much of the channel the stored
+  // videos cover, and the videos due for a retry without walking the channel's whole history.
+  `
+  ALTER TABLE channels ADD COLUMN covered_wanted INTEGER;
+  CREATE INDEX videos_retry ON videos (channel_id, next_attempt_at) WHERE ${RETRY_SQL};
   `,
 ];
 

@@ -3,9 +3,9 @@
 // migrations.ts, which keeps them as cheap at 100k stored videos as at 1k.
 
 import type Database from 'better-sqlite3';
-import type { TranscriptKind, VideoRecord, VideoState } from '../types';
+import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoRecord, type VideoState } from '../types';
 import { needsWork } from '../normalize';
-import { FEED_ENTRY_SQL } from './migrations';
+import { FEED_ENTRY_SQL, RETRY_SQL } from './migrations';
 
 interface VideoRow {
   video_id: string;
@@ -94,7 +94,22 @@ function prepare(db: Database.Database) {
     `SELECT ${COLUMNS} FROM videos WHERE video_id IN (SELECT value FROM json_each(?))`,
   );
 
-  return { upsertAll, feed, version, states, byIds };
+  const storedIds = db.prepare<[string], string>('SELECT video_id FROM videos WHERE video_id IN (SELECT value FROM json_each(?))').pluck();
+
+  // The publish time of the channel's `limit`-th newest video: the oldest one in its retry window.
+  // Read from videos_channel_published alone (the column is in the index).
+  const windowEdge = db.prepare<[string, number], number>(`
+    SELECT published_at FROM videos WHERE channel_id = ?
+    ORDER BY published_at DESC LIMIT 1 OFFSET ?`).pluck();
+  // Due videos are few: the partial index (RETRY_SQL repeated so SQLite may use it) finds them
+  // without touching the channel's ready ones; sorting the handful found is cheap.
+  const dueRetries = db.prepare<{ channelId: string; now: number; edge: number; unknown: number }, VideoRow>(`
+    SELECT ${COLUMNS} FROM videos
+    WHERE channel_id = @channelId AND ${RETRY_SQL} AND next_attempt_at <= @now AND state <> 'ready'
+      AND (published_at >= @edge OR published_at = @unknown)
+    ORDER BY published_at DESC, video_id`);
+
+  return { upsertAll, feed, version, states, byIds, storedIds, windowEdge, dueRetries };
 }
 
 export class VideosTable {
@@ -126,6 +141,19 @@ export class VideosTable {
       const r = stored.get(id);
       return r === undefined || needsWork(r.state, r.next_attempt_at, now.getTime());
     });
+  }
+
+  storedVideoIds(videoIds: readonly string[]): string[] {
+    if (videoIds.length === 0) return [];
+    const stored = new Set(this.sql.storedIds.all(JSON.stringify(videoIds)));
+    return videoIds.filter((id) => stored.has(id));
+  }
+
+  videosDueForRetry(channelId: string, now: Date, limit: number): VideoRecord[] {
+    if (limit <= 0) return [];
+    // Fewer than `limit` stored: the whole channel is the window.
+    const edge = this.sql.windowEdge.get(channelId, limit - 1) ?? Number.MIN_SAFE_INTEGER;
+    return this.sql.dueRetries.all({ channelId, now: now.getTime(), edge, unknown: UNKNOWN_PUBLISHED_MS }).map(toRecord);
   }
 
   /** Records in the order of the ids asked for; unknown ids are left out. */

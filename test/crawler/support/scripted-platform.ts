@@ -1,6 +1,7 @@
 // A scripted stand-in for the platform at the module boundary (PlatformClient): a channel's videos
 // with or without listed dates, and per-video scripts of answers and errors consumed in order.
-// Every call is logged into a shared `events` list.
+// Every call is logged into a shared `events` list: `list:` for the feed (its 15 newest), `deep:`
+// for a full listing.
 
 import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type Transcript, type Unblocker } from '../../../shared/platform/types';
 
@@ -16,6 +17,8 @@ export interface ScriptedVideo {
 }
 
 const HOUR = 3_600_000;
+/** How many of the newest videos the feed holds, as on the platform. */
+export const SCRIPTED_FEED_SIZE = 15;
 
 /** `count` videos newest first, one hour apart, ids v000, v001, … */
 export function makeVideos(count: number, opts: { listedDates?: boolean; start?: number } = {}): ScriptedVideo[] {
@@ -33,8 +36,10 @@ export function transcriptFor(videoId: string): Transcript {
 export const blocked = (reason = 'HTTP 429'): PlatformError => new PlatformError('blocked', reason);
 
 export class ScriptedPlatform implements PlatformClient {
-  /** Answers for listVideos, consumed first; afterwards the listing succeeds. */
+  /** Errors for the next listing calls (feed or full), consumed first; afterwards listing succeeds. */
   listScript: Error[] = [];
+  /** While set, the feed fails the way its outages do (listFeed answers null). */
+  feedOutage = false;
   /** Per video, answers for fetchTranscript consumed in order; afterwards a transcript. */
   readonly transcriptScript = new Map<string, Answer<Transcript>[]>();
   /** Per video, answers for fetchPublishedAt consumed in order; afterwards the video's watchDate. */
@@ -52,12 +57,24 @@ export class ScriptedPlatform implements PlatformClient {
     return null;
   }
 
-  async listVideos(channelId: string, limit: number): Promise<ChannelListing> {
+  async listFeed(channelId: string): Promise<ChannelListing | null> {
     this.events.push(`list:${channelId}`);
     const next = this.listScript.shift();
     if (next) throw next;
+    if (this.feedOutage) return null;
+    return this.listing(channelId, SCRIPTED_FEED_SIZE);
+  }
+
+  async listVideos(channelId: string, limit: number): Promise<ChannelListing> {
+    this.events.push(`deep:${channelId}`);
+    const next = this.listScript.shift();
+    if (next) throw next;
+    return this.listing(channelId, limit);
+  }
+
+  private listing(channelId: string, limit: number): ChannelListing {
     const videos: ListedVideo[] = this.videos.slice(0, limit).map((v) => ({ videoId: v.videoId, title: v.title, publishedAt: v.listedAt }));
-    return { channelId, title: this.title, videos };
+    return { channelId, title: this.title, videos, complete: videos.length === this.videos.length };
   }
 
   async fetchPublishedAt(videoId: string): Promise<Date | null> {

@@ -1,0 +1,81 @@
+// A run's first step: learn what the channel has that needs work, for as few platform requests as
+// the store allows. The feed is always asked first (one request); browse pages follow only when
+// listing-plan.ts says the feed cannot vouch for the wanted window, and then reuse the same feed
+// answer. Stored videos due for a retry come from the store, so a refresh that lists only the feed
+// still retries the older ones in the window.
+
+import type { Logger } from '../shared/logger';
+import type { ChannelListing, ListedVideo, PlatformClient } from '../shared/platform/types';
+import { isUnknownPublishedAt, type ChannelRecord, type Store, type VideoRecord } from '../shared/store/types';
+import type { RequestContext } from './blocked-path';
+import { coverageAfter, deepListingReason } from './listing-plan';
+import type { PlatformCall } from './video-fetch';
+
+export interface ChannelListingDeps {
+  readonly store: Store;
+  readonly platform: PlatformClient;
+  readonly call: PlatformCall;
+  readonly logger: Logger;
+  readonly now: () => Date;
+}
+
+export interface ChannelWork {
+  title: string | null;
+  /** How the channel was listed: the feed alone, or in full (browse pages). */
+  mode: 'feed' | 'deep';
+  /** The listing's newest `wanted`, newest first, without repeats. */
+  listed: ListedVideo[];
+  /** What to fetch, in order: the listed videos that need work, then other stored ones due for a retry. */
+  pending: ListedVideo[];
+  /** The channel's coveredWanted once every pending video is stored. */
+  coverage: number;
+}
+
+/** A stored record as something to fetch again; an unknown publish date is left for the fetch to learn. */
+const asListed = (r: VideoRecord): ListedVideo => ({
+  videoId: r.videoId,
+  title: r.title,
+  publishedAt: isUnknownPublishedAt(r.publishedAt) ? null : r.publishedAt,
+});
+
+/** Platform failures propagate (PlatformError, RunBlockedError, RunStoppedError); so do store failures. */
+export async function listChannel(deps: ChannelListingDeps, channel: ChannelRecord): Promise<ChannelWork> {
+  const { store, platform, call } = deps;
+  const { channelId, wanted } = channel;
+  const ctx: RequestContext = { channelId, path: `/channel/${channelId}/videos` };
+
+  const feed = await call(ctx, () => platform.listFeed(channelId));
+  const storedIds = new Set(feed ? await store.storedVideoIds(feed.videos.map((v) => v.videoId)) : []);
+  const reason = deepListingReason(wanted, feed, storedIds, channel.coveredWanted);
+  let listing: ChannelListing;
+  if (reason === null && feed !== null) {
+    const videos = feed.videos.slice(0, wanted);
+    listing = { ...feed, videos, complete: feed.complete && videos.length === feed.videos.length };
+    deps.logger.debug({ channelId, wanted, feedEntries: feed.videos.length, stored: storedIds.size }, 'channel feed is enough');
+  } else {
+    deps.logger.info({ channelId, wanted, reason }, 'listing the channel in full');
+    listing = await call(ctx, () => platform.listVideos(channelId, wanted, feed));
+  }
+
+  const listed: ListedVideo[] = [];
+  const seen = new Set<string>();
+  for (const v of listing.videos.slice(0, wanted)) {
+    if (seen.has(v.videoId)) continue;
+    seen.add(v.videoId);
+    listed.push(v);
+  }
+  const now = deps.now();
+  const listedIds = listed.map((v) => v.videoId);
+  const needingWork = new Set(await store.videosNeedingWork(listedIds, now));
+  // The uploads never stored yet take the top of the window, so the stored part of it is smaller.
+  const storedListed = reason === null ? listedIds.filter((id) => storedIds.has(id)) : await store.storedVideoIds(listedIds);
+  const storedWindow = wanted - (listed.length - storedListed.length);
+  const retries = (await store.videosDueForRetry(channelId, now, storedWindow)).filter((r) => !seen.has(r.videoId));
+  return {
+    title: listing.title,
+    mode: reason === null ? 'feed' : 'deep',
+    listed,
+    pending: [...listed.filter((v) => needingWork.has(v.videoId)), ...retries.map(asListed)],
+    coverage: coverageAfter({ ...listing, videos: listed }, reason !== null, feed, storedIds, channel.coveredWanted),
+  };
+}
