@@ -1,8 +1,10 @@
 // The browser fallback with a real Chromium against the fake platform's JavaScript challenge:
 // plain requests stay blocked, the browser passes, and plain requests then go through on the
-// browser's cookie and user agent without meeting the challenge again.
+// browser's cookie and user agent without meeting the challenge again. Chromium does not stay
+// behind after its use (closed at once, or after an idle period), comes back on the next block, and
+// runs as the few processes its launch flags leave.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { BrowserFallback, createBrowserFallback, findChromium } from '../../crawler/browser-fallback';
 import { silentLogger } from '../../shared/logger';
@@ -11,6 +13,61 @@ import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platf
 import { captureLogger, platformConfig } from './support';
 
 const CHROMIUM = '/usr/bin/chromium';
+
+interface ChromiumProcess {
+  pid: number;
+  /** Chromium's --type (renderer, utility, zygote, gpu-process …); 'browser' for the main process. */
+  type: string;
+  cmdline: string;
+}
+
+/** The Chromium processes below this test process (Playwright starts them as its children). */
+function chromiumProcesses(): ChromiumProcess[] {
+  const parent = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // pid (comm) state ppid …: comm may hold spaces and parentheses, so cut after the last ')'.
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Ended between readdir and read.
+    }
+  }
+  const below = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  const out: ChromiumProcess[] = [];
+  for (const pid of parent.keys()) {
+    if (!below(pid)) continue;
+    try {
+      // Chromium rewrites its argv into one space-separated string; others keep NUL separators.
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (!/chrom/i.test(cmdline.split(' ')[0] ?? '')) continue;
+      out.push({ pid, type: /--type=(\S+)/.exec(cmdline)?.[1] ?? 'browser', cmdline });
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return out;
+}
+
+/** Polls until no Chromium process is left below this test process; false after `ms`. */
+async function chromiumGone(ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (chromiumProcesses().length > 0) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
+const mainPid = (): number | undefined => chromiumProcesses().find((p) => p.type === 'browser')?.pid;
+
+/** Every feature named by any --enable-features (or --disable-features) switch of a command line. */
+const featuresOf = (cmdline: string, kind: 'enable' | 'disable'): string[] =>
+  [...cmdline.matchAll(new RegExp(`--${kind}-features=(\\S+)`, 'g'))].flatMap((m) => m[1]!.split(','));
 
 describe('browser fallback (real Chromium)', function () {
   this.timeout(60_000);
@@ -69,6 +126,8 @@ describe('browser fallback (real Chromium)', function () {
       expect(await browser.available()).to.equal(true);
       expect(await browser.unblock(watchPath(videoId))).to.equal(true);
       expect(platform.jar.get('fake_clearance')).to.match(/^[0-9a-f]+\.[0-9a-f]+$/);
+      // By default the browser is closed as part of its use: nothing of it is left running.
+      expect(chromiumProcesses().map((p) => p.type)).to.deep.equal([]);
 
       fake.resetCounters();
       const t = await platform.fetchTranscript(videoId);
@@ -86,6 +145,84 @@ describe('browser fallback (real Chromium)', function () {
     it('closing twice is harmless', async () => {
       await browser.close();
       await browser.close();
+    });
+  });
+
+  describe('closing the browser after use', function () {
+    let fake: FakePlatform;
+    const channel = makeChannel({ handle: 'idleclose', count: 2, seed: 4, captionsMix: { manual: 1 } });
+    const path = watchPath(channel.videos[0]!.videoId);
+    const fallbacks: BrowserFallback[] = [];
+    /** A fallback closed in after() at the latest; `onSession` runs while the cleared page is open. */
+    const fallback = (idleCloseMs: number | undefined, onSession: () => void = () => undefined): BrowserFallback => {
+      const b = new BrowserFallback({ baseUrl: fake.url, executablePath: CHROMIUM, sink: { adoptSession: onSession }, logger: silentLogger(), idleCloseMs });
+      fallbacks.push(b);
+      return b;
+    };
+
+    before(async function () {
+      if (!existsSync(CHROMIUM)) this.skip();
+      fake = await startFakePlatform({ channels: [channel] });
+      // The challenge stays on: each use meets it anew in its fresh context and must clear it.
+      fake.scenario.jsChallenge(true);
+    });
+    after(async () => {
+      for (const b of fallbacks) await b.close();
+      await fake?.close();
+    });
+
+    it('runs Chromium as few processes: no GPU, network or zygote processes, no spare or WebUI renderer', async () => {
+      let open: ChromiumProcess[] = [];
+      const b = fallback(undefined, () => (open = chromiumProcesses()));
+      expect(await b.unblock(path)).to.equal(true);
+      // With the cleared page open: the browser (GPU thread and network service inside), the page's
+      // renderer, the storage service.
+      expect(open.map((p) => p.type).sort()).to.deep.equal(['browser', 'renderer', 'utility']);
+      expect(open.find((p) => p.type === 'utility')!.cmdline).to.include('StorageService');
+      // Chromium honours only the last --enable-features and --disable-features: ours must repeat
+      // every feature Playwright names in its own, or a Playwright upgrade would silently lose one.
+      const main = open.find((p) => p.type === 'browser')!.cmdline;
+      const renderer = open.find((p) => p.type === 'renderer')!.cmdline;
+      expect(featuresOf(renderer, 'enable')).to.include.members([...featuresOf(main, 'enable'), 'NetworkServiceInProcess2']);
+      expect(featuresOf(renderer, 'disable')).to.include.members([...featuresOf(main, 'disable'), 'WebUIOmniboxPopup']);
+    });
+
+    it('closes after the idle period, reuses the browser within it, and launches again on the next block', async () => {
+      const b = fallback(1500);
+      expect(await b.unblock(path)).to.equal(true);
+      const first = mainPid();
+      expect(first, 'Chromium is kept for the idle period').to.be.a('number');
+      // A use within the idle period takes the same browser and starts the idle period again.
+      expect(await b.unblock(path)).to.equal(true);
+      expect(mainPid()).to.equal(first);
+      expect(await chromiumGone(10_000), 'closed after the idle period').to.equal(true);
+
+      expect(await b.available()).to.equal(true);
+      expect(await b.unblock(path)).to.equal(true);
+      const second = mainPid();
+      expect(second, 'launched again').to.be.a('number').and.not.equal(first);
+      expect(await chromiumGone(10_000)).to.equal(true);
+    });
+
+    it('uses queued behind each other share one launch, and the browser is closed when the last ends', async () => {
+      const seen: (number | undefined)[] = [];
+      // Default idle close (at once); each use notes which browser it ran in.
+      const sink = { adoptSession: () => void seen.push(mainPid()) };
+      const shared = new BrowserFallback({ baseUrl: fake.url, executablePath: CHROMIUM, sink, logger: silentLogger() });
+      fallbacks.push(shared);
+      expect(await Promise.all([shared.unblock(path), shared.unblock(path), shared.unblock(path)])).to.deep.equal([true, true, true]);
+      expect(seen).to.have.length(3);
+      expect(new Set(seen).size).to.equal(1);
+      expect(chromiumProcesses()).to.deep.equal([]);
+    });
+
+    it('shutdown closes a browser waiting out its idle period at once', async () => {
+      const b = fallback(60_000);
+      expect(await b.unblock(path)).to.equal(true);
+      expect(mainPid()).to.be.a('number');
+      await b.close();
+      expect(await chromiumGone(5000)).to.equal(true);
+      expect(await b.available()).to.equal(false);
     });
   });
 });
