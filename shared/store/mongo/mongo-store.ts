@@ -4,15 +4,8 @@
 
 import { MongoClient } from 'mongodb';
 import type { Logger } from '../../logger';
-import {
-  StoreUnavailableError,
-  type ChannelRecord,
-  type RateLimitResult,
-  type RegisterChannelInput,
-  type ReleaseInput,
-  type Store,
-  type VideoRecord,
-} from '../types';
+import { TableStore } from '../table-store';
+import { StoreUnavailableError } from '../types';
 import { ChannelsCollection } from './channels';
 import { toStoreError } from './errors';
 import { HandlesCollection } from './handles';
@@ -36,18 +29,24 @@ export function dbNameFromUrl(url: string): string | null {
   return name === '' ? null : name;
 }
 
-export class MongoStore implements Store {
+interface MongoCollections {
+  channels: ChannelsCollection;
+  videos: VideosCollection;
+  handles: HandlesCollection;
+  rateLimits: RateLimitsCollection;
+}
+
+export class MongoStore extends TableStore<MongoCollections> {
   readonly kind = 'mongodb' as const;
   private closed = false;
 
   private constructor(
     private readonly client: MongoClient,
     private readonly logger: Logger,
-    private readonly channels: ChannelsCollection,
-    private readonly videos: VideosCollection,
-    private readonly handles: HandlesCollection,
-    private readonly rateLimits: RateLimitsCollection,
-  ) {}
+    collections: MongoCollections,
+  ) {
+    super(collections);
+  }
 
   static async connect(url: string, opts: MongoStoreOptions): Promise<MongoStore> {
     const client = new MongoClient(url, {
@@ -57,15 +56,14 @@ export class MongoStore implements Store {
     try {
       await client.connect();
       const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
-      const store = new MongoStore(
-        client,
-        opts.logger,
-        new ChannelsCollection(db),
-        new VideosCollection(db),
-        new HandlesCollection(db),
-        new RateLimitsCollection(db),
-      );
-      await Promise.all([store.channels.ensureIndexes(), store.videos.ensureIndexes(), store.rateLimits.ensureIndexes()]);
+      const collections: MongoCollections = {
+        channels: new ChannelsCollection(db),
+        videos: new VideosCollection(db),
+        handles: new HandlesCollection(db),
+        rateLimits: new RateLimitsCollection(db),
+      };
+      await Promise.all([collections.channels.ensureIndexes(), collections.videos.ensureIndexes(), collections.rateLimits.ensureIndexes()]);
+      const store = new MongoStore(client, opts.logger, collections);
       opts.logger.debug({ db: db.databaseName }, 'mongodb store open');
       return store;
     } catch (err) {
@@ -74,7 +72,7 @@ export class MongoStore implements Store {
     }
   }
 
-  private async call<T>(work: () => Promise<T>): Promise<T> {
+  protected async call<T>(work: () => T | Promise<T>): Promise<T> {
     // Driver 7 refuses a closed client itself (MongoNotConnectedError, mapped too); checking first
     // keeps a closed store closed without a driver round trip and with a plain message.
     if (this.closed) throw new StoreUnavailableError('MongoDB store is closed');
@@ -87,78 +85,14 @@ export class MongoStore implements Store {
     }
   }
 
-  registerChannel(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {
-    return this.call(() => this.channels.registerChannel(input, now));
-  }
-
-  getChannel(channelId: string): Promise<ChannelRecord | null> {
-    return this.call(() => this.channels.getChannel(channelId));
-  }
-
-  claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null> {
-    return this.call(() => this.channels.claimDueChannel(owner, leaseMs, now));
-  }
-
-  renewLease(channelId: string, owner: string, leaseMs: number, now: Date): Promise<boolean> {
-    return this.call(() => this.channels.renewLease(channelId, owner, leaseMs, now));
-  }
-
-  releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean> {
-    return this.call(() => this.channels.releaseChannel(channelId, owner, result, now));
-  }
-
-  markAllDue(now: Date): Promise<number> {
-    return this.call(() => this.channels.markAllDue(now));
-  }
-
-  upsertVideos(videos: readonly VideoRecord[]): Promise<void> {
-    return this.call(() => this.videos.upsertVideos(videos));
-  }
-
-  listFeedEntries(channelId: string, limit: number): Promise<VideoRecord[]> {
-    return this.call(() => this.videos.listFeedEntries(channelId, limit));
-  }
-
-  feedVersion(channelId: string): Promise<Date | null> {
-    return this.call(() => this.videos.feedVersion(channelId));
-  }
-
-  videosNeedingWork(videoIds: readonly string[], now: Date): Promise<string[]> {
-    return this.call(() => this.videos.videosNeedingWork(videoIds, now));
-  }
-
-  getVideos(videoIds: readonly string[]): Promise<VideoRecord[]> {
-    return this.call(() => this.videos.getVideos(videoIds));
-  }
-
-  storedVideoIds(videoIds: readonly string[]): Promise<string[]> {
-    return this.call(() => this.videos.storedVideoIds(videoIds));
-  }
-
-  videosDueForRetry(channelId: string, now: Date, limit: number): Promise<VideoRecord[]> {
-    return this.call(() => this.videos.videosDueForRetry(channelId, now, limit));
-  }
-
-  getHandle(handle: string): Promise<string | null> {
-    return this.call(() => this.handles.getHandle(handle));
-  }
-
-  putHandle(handle: string, channelId: string, now: Date): Promise<void> {
-    return this.call(() => this.handles.putHandle(handle, channelId, now));
-  }
-
-  hitRateLimit(keyId: string, limit: number, now: Date): Promise<RateLimitResult> {
-    return this.call(() => this.rateLimits.hitRateLimit(keyId, limit, now));
-  }
-
-  ping(): Promise<void> {
+  override ping(): Promise<void> {
     return this.call(async () => {
       await this.client.db('admin').command({ ping: 1 });
     });
   }
 
   /** Closing twice is harmless. */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.client.close();
