@@ -35,10 +35,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>, cwd: string = ROOT): Started {
-  const child = spawn(process.execPath, [path.join(ROOT, `dist/${entry}/main.js`)], {
+/** Spawns `node <args>` with exactly `env` (plus PATH and HOME), collecting its JSON log lines. */
+export function spawnLogged(args: readonly string[], env: Record<string, string>, cwd: string = ROOT): Started {
+  const child = spawn(process.execPath, [...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_FORMAT: 'json', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: Record<string, unknown>[] = [];
@@ -48,9 +49,9 @@ export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>
     buf += chunk;
     let i: number;
     while ((i = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, i);
+      const line = buf.slice(0, i).trim();
       buf = buf.slice(i + 1);
-      if (!line.trim()) continue;
+      if (!line) continue;
       try {
         logs.push(JSON.parse(line) as Record<string, unknown>);
       } catch {
@@ -72,6 +73,11 @@ export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>
       return exited;
     },
   };
+}
+
+/** A compiled entry point (dist/<entry>/main.js), as PM2 starts it; JSON logs by default. */
+export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>, cwd: string = ROOT): Started {
+  return spawnLogged([path.join(ROOT, `dist/${entry}/main.js`)], { LOG_FORMAT: 'json', ...env }, cwd);
 }
 
 /** Poll `check` until it returns a value (not undefined) or the deadline passes. */
