@@ -512,8 +512,11 @@ async function benchRequestCounts(): Promise<{ rows: BenchRow[]; notes: string[]
           unit: 'requests',
           baseline: floor,
           ratio: round(steadyPer / 2, 2),
-          target: '<= 2',
-          met: steadyPer <= 2,
+          // The issue bounds the two parts separately: at most 2 requests per new video and at most
+          // 1 listing request per refresh, so with the listing spread over the new videos the
+          // bound is 2 + 1/n.
+          target: `<= 2 per video + 1 listing = ${round(2 + 1 / Math.max(1, steadyStored), 2)}`,
+          met: steadyPer <= 2 + 1 / Math.max(1, steadyStored) + 1e-9,
         },
         {
           metric: `platform requests per stored video, steady state, the videos' own requests only (watch + player + timed text; listing left out); lower is better`,
