@@ -4,10 +4,8 @@
 // keys every time, so neither timing nor position says how close a guess was.
 
 import { timingSafeEqual } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { sha256, type ApiKey } from '../../shared/config/security';
-import { ApiError } from '../errors';
-import { queryOf, setApiKey } from './locals';
 
 /** Anything that can say which keys are configured right now (KeyRing does, live). */
 export interface KeySource {
@@ -31,14 +29,4 @@ export function matchKey(candidate: string, keys: readonly ApiKey[]): ApiKey | n
     found = same && found === null ? key : found;
   }
   return found !== null && found.enabled ? found : null;
-}
-
-export function authenticate(source: KeySource): RequestHandler {
-  return (req, res, next) => {
-    const candidate = presentedKey(req, queryOf(req));
-    const key = candidate === null ? null : matchKey(candidate, source.keys);
-    if (key === null) throw new ApiError('unauthorized');
-    setApiKey(res, key);
-    next();
-  };
 }

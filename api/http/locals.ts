@@ -20,14 +20,14 @@ export function channelIdOf(res: Response): string | undefined {
   return res.locals.channelId as string | undefined;
 }
 
-const parsedQueries = new WeakMap<Request, Readonly<Record<string, unknown>>>();
+const QUERY = Symbol('parsedQuery');
+type Parsed = Request & { [QUERY]?: Readonly<Record<string, unknown>> };
 
-/** req.query once per request: Express 5 re-parses the query string on every access. */
+/**
+ * req.query once per request: Express 5 re-parses the query string on every access. Kept on the
+ * request under a symbol rather than in a WeakMap, whose entries cost the collector more.
+ */
 export function queryOf(req: Request): Readonly<Record<string, unknown>> {
-  let q = parsedQueries.get(req);
-  if (q === undefined) {
-    q = req.query as Readonly<Record<string, unknown>>;
-    parsedQueries.set(req, q);
-  }
-  return q;
+  const r = req as Parsed;
+  return (r[QUERY] ??= req.query as Readonly<Record<string, unknown>>);
 }

@@ -2,7 +2,7 @@
 // → 404, 304 or the feed. Conditional GET and the render cache are steps of their own
 // (feed/conditional.ts, feed/render-cache.ts); rendering itself is pure (feed/atom.ts, feed/rss.ts).
 
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { PlatformClient } from '../../shared/platform/types';
 import type { Store } from '../../shared/store/types';
 import { ApiError } from '../errors';
@@ -13,6 +13,7 @@ import { notModified, validatorsFor, type Validators } from '../feed/conditional
 import { FeedStateReader, type FeedState } from '../feed/feed-state';
 import { RenderCache } from '../feed/render-cache';
 import { queryOf, setChannelId } from '../http/locals';
+import type { Handler } from '../http/rate-limit';
 import { withoutApiKey } from '../http/strip-api-key';
 import { validateFeedQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
@@ -43,7 +44,7 @@ function selfUrlOf(req: Request): string {
   return `${req.protocol}://${host}${withoutApiKey(req.originalUrl)}`;
 }
 
-export function feed(deps: FeedDeps): RequestHandler {
+export function feed(deps: FeedDeps): Handler {
   const resolver = new ChannelResolver(deps.store, deps.platform);
   const registrar = new ChannelRegistrar(deps.store);
   const states = new FeedStateReader(deps.store);
@@ -67,7 +68,8 @@ export function feed(deps: FeedDeps): RequestHandler {
     let v = validators(state);
     if (notModified(req.headers, v)) {
       sendValidators(res, v);
-      res.status(304).end();
+      res.statusCode = 304;
+      res.end();
       return;
     }
 
@@ -84,7 +86,7 @@ export function feed(deps: FeedDeps): RequestHandler {
       cache.set(v.etag, body);
     }
     sendValidators(res, v);
-    res.status(200);
+    res.statusCode = 200;
     res.setHeader('Content-Type', format === 'rss' ? RSS_CONTENT_TYPE : ATOM_CONTENT_TYPE);
     res.setHeader('Content-Length', body.length);
     res.end(body);

@@ -1,10 +1,10 @@
 // GET /info: what the service is and how to call it (spec, Info body). Requires a key.
 
-import type { RequestHandler } from 'express';
+import type { Handler } from '../http/rate-limit';
 import { ENDPOINTS, EXAMPLES, SERVICE_NAME, USAGE, VERSION } from '../service-info';
 
 const BODY = JSON.stringify({ service: SERVICE_NAME, version: VERSION, endpoints: ENDPOINTS, usage: USAGE, examples: EXAMPLES });
 
-export const info: RequestHandler = (_req, res) => {
+export const info: Handler = (_req, res) => {
   res.type('application/json').send(BODY);
 };
