@@ -19,3 +19,18 @@ export function rateLimitResult(count: number, limit: number, windowStart: numbe
     resetAt: new Date(windowStart + RATE_WINDOW_MS),
   };
 }
+
+/** `hits` as the stores take it: a positive integer, or a RangeError (never a silent no-op add). */
+export function checkedHits(hits: number): number {
+  if (!Number.isInteger(hits) || hits < 1) throw new RangeError(`rate-limit hits must be a positive integer, got ${hits}`);
+  return hits;
+}
+
+/**
+ * The answer the `i`-th (1-based) of `hits` hits added at once would have had as a call of its own,
+ * judged by its own `limit`: the add gave the hits consecutive counts ending at `last.count`.
+ */
+export function hitOfBatch(last: RateLimitResult, hits: number, i: number, limit: number): RateLimitResult {
+  const count = last.count - hits + i;
+  return { allowed: count <= limit, remaining: Math.max(0, limit - count), count, resetAt: last.resetAt };
+}

@@ -3,6 +3,7 @@
 // database" to StoreUnavailableError. The Store methods are written once, here; an implementation
 // supplies its tables, `call`, `ping` and `close`.
 
+import { checkedHits } from './rate-window';
 import type { ChannelRecord, RateLimitResult, RegisterChannelInput, ReleaseInput, Store, VideoRecord } from './types';
 
 type Awaitable<T> = T | Promise<T>;
@@ -31,7 +32,7 @@ export interface StoreTables {
     putHandle(handle: string, channelId: string, now: Date): Awaitable<void>;
   };
   rateLimits: {
-    hitRateLimit(keyId: string, limit: number, now: Date): Awaitable<RateLimitResult>;
+    hitRateLimit(keyId: string, limit: number, now: Date, hits: number): Awaitable<RateLimitResult>;
   };
 }
 
@@ -105,7 +106,7 @@ export abstract class TableStore<T extends StoreTables> implements Store {
     return this.call(() => this.tables.handles.putHandle(handle, channelId, now));
   }
 
-  hitRateLimit(keyId: string, limit: number, now: Date): Promise<RateLimitResult> {
-    return this.call(() => this.tables.rateLimits.hitRateLimit(keyId, limit, now));
+  hitRateLimit(keyId: string, limit: number, now: Date, hits = 1): Promise<RateLimitResult> {
+    return this.call(() => this.tables.rateLimits.hitRateLimit(keyId, limit, now, checkedHits(hits)));
   }
 }

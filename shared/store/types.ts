@@ -174,10 +174,13 @@ export interface Store {
 
   // ── per-key rate limits ───────────────────────────────────────────────────
   /**
-   * Count one request for `keyId` in the minute window containing `now` and say how many remain.
-   * Atomic across processes sharing the store. `keyId` is an opaque digest, never the raw key.
+   * Count `hits` requests (default 1, a positive integer; otherwise RangeError) for `keyId` in the
+   * minute window containing `now` and say how many remain. One atomic add, across processes
+   * sharing the store too, so the hits get consecutive counts: the answer is that of the last of
+   * them (`count` is the window's count after the add), and the others' follow from it
+   * (rate-window.ts `hitOfBatch`). `keyId` is an opaque digest, never the raw key.
    */
-  hitRateLimit(keyId: string, limit: number, now: Date): Promise<RateLimitResult>;
+  hitRateLimit(keyId: string, limit: number, now: Date, hits?: number): Promise<RateLimitResult>;
 
   /** Cheap liveness probe; throws StoreUnavailableError when the database cannot be reached. */
   ping(): Promise<void>;

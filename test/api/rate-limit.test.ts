@@ -40,6 +40,15 @@ describe('per-key rate limit over HTTP', () => {
     }
   });
 
+  it('answers concurrent requests of one key exactly: N allowed counting N-1 … 0, every other one 429', async () => {
+    const answers = await Promise.all(Array.from({ length: LIMIT + 3 }, () => feed()));
+    const allowed = answers.filter((r) => r.status === 200).map((r) => r.headers.get('x-ratelimit-remaining'));
+    expect(allowed.sort()).to.deep.equal(['0', '1', '2']);
+    expect(answers.filter((r) => r.status === 429).map((r) => r.headers.get('x-ratelimit-remaining'))).to.deep.equal(['0', '0', '0']);
+    const keyId = api.ring.keys.find((k) => k.name === 'limited')!.id;
+    expect((await api.store.hitRateLimit(keyId, LIMIT, api.now)).count, 'every request counted once').to.equal(LIMIT + 4);
+  });
+
   it('starts afresh in the next minute', async () => {
     for (let i = 0; i <= LIMIT; i++) await feed();
     expect((await feed()).status).to.equal(429);

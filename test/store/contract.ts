@@ -2,7 +2,7 @@
 // server is configured). Time is passed in explicitly, so nothing here sleeps.
 
 import { expect } from 'chai';
-import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type Store, type VideoRecord } from '../../shared/store';
+import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type RateLimitResult, type Store, type VideoRecord } from '../../shared/store';
 
 export interface StoreFixture {
   store: Store;
@@ -31,6 +31,7 @@ export function video(overrides: Partial<VideoRecord> & { videoId: string }): Vi
 }
 
 const ids = (videos: readonly VideoRecord[]): string[] => videos.map((v) => v.videoId);
+const summaryOf = (r: RateLimitResult): [boolean, number, number] => [r.allowed, r.remaining, r.count];
 
 async function expectUnavailable(p: Promise<unknown>): Promise<void> {
   let caught: unknown;
@@ -331,6 +332,29 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(other).to.deep.include({ allowed: true, remaining: 2, count: 1 });
         const next = await store.hitRateLimit('key-a', 3, at(MIN));
         expect(next).to.deep.equal({ allowed: true, remaining: 2, count: 1, resetAt: at(2 * MIN) });
+      });
+
+      it('adds n hits at once exactly as n single hits would, mixed with single hits', async function () {
+        const singles = [];
+        for (let i = 0; i < 7; i++) singles.push(await store.hitRateLimit('key-single', 5, at(i * 1000)));
+        // The same seven hits to another key as 3, 1, 3: each answer is that of the batch's last hit.
+        const three = await store.hitRateLimit('key-many', 5, at(0), 3);
+        const one = await store.hitRateLimit('key-many', 5, at(1000));
+        const threeMore = await store.hitRateLimit('key-many', 5, at(2000), 3);
+        expect(three).to.deep.equal(singles[2]);
+        expect(one).to.deep.equal(singles[3]);
+        expect(threeMore).to.deep.equal(singles[6]);
+        expect(summaryOf(threeMore)).to.deep.equal([false, 0, 7]);
+        expect(await store.hitRateLimit('key-many', 5, at(MIN), 2)).to.deep.equal({ allowed: true, remaining: 3, count: 2, resetAt: at(2 * MIN) });
+      });
+
+      it('refuses a hit count that is not a positive integer', async function () {
+        for (const hits of [0, -1, 1.5, Number.NaN]) {
+          let caught: unknown;
+          await store.hitRateLimit('key-bad', 5, at(0), hits).catch((err: unknown) => (caught = err));
+          expect(caught, String(hits)).to.be.instanceOf(RangeError);
+        }
+        expect((await store.hitRateLimit('key-bad', 5, at(0))).count, 'nothing counted').to.equal(1);
       });
     });
 

@@ -1,6 +1,6 @@
 // The rate_limits collection: one counter document per (key, minute window), counted with an
-// atomic upsert-$inc. A TTL index removes a window two minutes after its last hit, so nothing has
-// to prune them.
+// atomic upsert-$inc (of one hit or several at once). A TTL index removes a window two minutes
+// after its last hit, so nothing has to prune them.
 
 import type { Collection, Db } from 'mongodb';
 import type { RateLimitResult } from '../types';
@@ -34,18 +34,19 @@ export class RateLimitsCollection {
     await this.col.createIndexes([{ key: { touchedAt: 1 }, name: 'touched_ttl', expireAfterSeconds: IDLE_EXPIRY_SECONDS }]);
   }
 
-  async hitRateLimit(keyId: string, limit: number, now: Date): Promise<RateLimitResult> {
+  /** `hits` is already checked (a positive integer) by the store. */
+  async hitRateLimit(keyId: string, limit: number, now: Date, hits: number): Promise<RateLimitResult> {
     const windowStart = windowStartOf(now);
-    const count = await this.increment(`${keyId}:${windowStart}`);
+    const count = await this.increment(`${keyId}:${windowStart}`, hits);
     return rateLimitResult(count, limit, windowStart);
   }
 
   /** $inc and $currentDate touch different fields, so the update is valid on insert and on match. */
-  private async increment(id: string): Promise<number> {
+  private async increment(id: string, hits: number): Promise<number> {
     const doc = await retryOnDuplicateKey(() =>
       this.col.findOneAndUpdate(
         { _id: id },
-        { $inc: { count: 1 }, $currentDate: { touchedAt: true } },
+        { $inc: { count: hits }, $currentDate: { touchedAt: true } },
         { upsert: true, returnDocument: 'after' },
       ),
     );
