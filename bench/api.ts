@@ -18,6 +18,7 @@ import autocannon from 'autocannon';
 import { silentLogger } from '../shared/logger';
 import { openStore, type VideoRecord } from '../shared/store';
 import type { Benchmark, BenchRow, BenchSection } from './types';
+import { runStandalone } from './support';
 
 const ROOT = path.resolve(__dirname, '..');
 const CONNECTIONS = 50;
@@ -339,18 +340,4 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
 
 export default apiBenchmark;
 
-if (require.main === module) {
-  apiBenchmark().then(
-    (section) => {
-      console.log(section.title);
-      for (const r of section.rows) {
-        console.log(`  ${r.metric}: ${r.value} ${r.unit}${r.ratio !== undefined ? ` (${r.ratio}x ${r.baseline?.label})` : ''}${r.met === undefined ? '' : r.met ? '  met' : '  MISSED'}`);
-      }
-      for (const n of section.notes ?? []) console.log(`  - ${n}`);
-    },
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runStandalone(apiBenchmark);

@@ -17,10 +17,10 @@ import autocannon from 'autocannon';
 import { loadConfig } from '../shared/config/load';
 import { silentLogger } from '../shared/logger';
 import { createPlatformClient, PlatformError } from '../shared/platform';
-import { openStore, type Store, type VideoRecord } from '../shared/store';
+import { openStore, type Store } from '../shared/store';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakeCounters, type FakePlatform } from '../test/fake-platform';
 import { ensureBuilt, freePort, ROOT, startEntry, waitFor, type Started } from '../test/support/processes';
-import { toMarkdown } from './run';
+import { benchChannelId, loadBenchVideos, median, round, runStandalone, transcriptOf } from './support';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 
 const KEY = 'bench-e2e-key-0123456789abcdef';
@@ -36,21 +36,13 @@ const LATENCY_ROUND_SECONDS = 2;
 const API_TOTAL_REQUESTS = 100_000;
 const MEMORY_CHANNEL_VIDEOS = 100;
 const RSS_SAMPLE_MS = 200;
-const T0 = Date.UTC(2025, 0, 1);
 
 // ── small helpers ───────────────────────────────────────────────────────────────────────────────
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  if (s.length === 0) return NaN;
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 const percentile = (xs: readonly number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const progress = (msg: string): void => console.error(`  end-to-end: ${msg}`);
 const mb = (kb: number): number => kb / 1024;
@@ -558,49 +550,11 @@ async function benchRequestCounts(): Promise<{ rows: BenchRow[]; notes: string[]
 
 // ── 3 & 4a. feed latency at 1k vs 100k stored videos, API memory under load ──────────────────────
 
-const channelIdOf = (c: number): string => `UC${String(c).padStart(22, '0')}`;
-
-function transcriptOf(bytes: number): string {
-  const paragraph = '<p>' + 'lorem ipsum dolor sit amet '.repeat(8) + '</p>\n';
-  return paragraph.repeat(Math.ceil(bytes / paragraph.length)).slice(0, bytes);
-}
-
-function makeVideo(channel: number, n: number, transcript: string): VideoRecord {
-  const kind = n % 20;
-  const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
-  return {
-    videoId: `v${channel}_${n}`,
-    channelId: channelIdOf(channel),
-    title: `Video ${n} of channel ${channel}`,
-    publishedAt: new Date(T0 + n * 3_600_000),
-    transcriptHtml: state === 'ready' ? transcript : null,
-    language: 'en',
-    kind: 'automatic',
-    state,
-    attempts: 1,
-    nextAttemptAt: state === 'failed' ? new Date(T0 + 86_400_000) : null,
-    lastError: state === 'failed' ? 'timeout' : null,
-    fetchedAt: new Date(T0 + n * 3_600_000 + 60_000),
-  };
-}
-
-/** `total` videos in channels of 100, in mixed-channel batches of 500 (as bench/store.ts loads). */
+/** `total` videos in channels of 100, as bench/store.ts loads them. */
 async function fillDatabase(file: string, total: number): Promise<void> {
   const store: Store = await openStore(`sqlite:${file}`, { logger: silentLogger() });
   try {
-    const transcript = transcriptOf(1024);
-    const channels = total / 100;
-    let batch: VideoRecord[] = [];
-    for (let n = 0; n < 100; n++) {
-      for (let c = 0; c < channels; c++) {
-        batch.push(makeVideo(c, n, transcript));
-        if (batch.length === 500) {
-          await store.upsertVideos(batch);
-          batch = [];
-        }
-      }
-    }
-    if (batch.length) await store.upsertVideos(batch);
+    await loadBenchVideos(store, total, transcriptOf(1024));
   } finally {
     await store.close();
   }
@@ -665,7 +619,7 @@ async function benchApi(idleKb: number): Promise<{ rows: BenchRow[]; notes: stri
     }
     for (const a of apis) await waitForHealth(a.api, a.base);
     // The measured channel sits in the middle of the channel range, its 100 videos interleaved with others.
-    const channelOf = (size: number): string => channelIdOf(Math.floor(size / 100 / 2));
+    const channelOf = (size: number): string => benchChannelId(Math.floor(size / 100 / 2));
 
     const plain = new Map<number, number[]>(sizes.map((s) => [s, []]));
     const busted = new Map<number, number[]>(sizes.map((s) => [s, []]));
@@ -950,13 +904,4 @@ const endToEndBenchmark: Benchmark = async (): Promise<BenchSection> => {
 
 export default endToEndBenchmark;
 
-if (require.main === module) {
-  endToEndBenchmark()
-    .then((section) => {
-      console.log(process.argv.includes('--json') ? JSON.stringify(section, null, 2) : toMarkdown([section]));
-    })
-    .catch((err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runStandalone(endToEndBenchmark);

@@ -11,17 +11,12 @@ import { parseTimedText } from '../shared/platform/timedtext';
 import { generateCues, makeChannel, startFakePlatform, type FakeCue } from '../test/fake-platform';
 import { json3Transcript, plainTranscript } from '../test/fake-platform/timedtext';
 import type { Benchmark, BenchSection } from './types';
+import { median, round, runStandalone } from './support';
 
 const NEW_VIDEOS = 10;
 const HOUR_CUES = 1500;
 const RUNS = 300;
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 /** About an hour of speech: generated talks back to back, with their pauses and quirks. */
 export function hourOfCues(count = HOUR_CUES): FakeCue[] {
@@ -130,19 +125,4 @@ const platformBenchmark: Benchmark = async (): Promise<BenchSection> => {
 
 export default platformBenchmark;
 
-if (require.main === module) {
-  platformBenchmark()
-    .then((section) => {
-      console.log(`\n${section.title}`);
-      for (const r of section.rows) {
-        const base = r.baseline ? ` (baseline ${r.baseline.label}: ${r.baseline.value} ${r.unit}, ratio ${r.ratio}x)` : '';
-        const verdict = r.met === undefined ? '' : r.met ? '  [met]' : '  [NOT met]';
-        console.log(`  ${r.metric}: ${r.value} ${r.unit}${base}; target ${r.target}${verdict}`);
-      }
-      for (const n of section.notes ?? []) console.log(`  note: ${n}`);
-    })
-    .catch((err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runStandalone(platformBenchmark);

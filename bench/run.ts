@@ -4,34 +4,10 @@
 
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Benchmark, BenchRow, BenchSection } from './types';
+import { toMarkdown } from './support';
+import type { Benchmark, BenchSection } from './types';
 
 const ALL = ['store', 'api', 'platform', 'end-to-end'] as const;
-
-function fmt(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  const abs = Math.abs(n);
-  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
-  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
-}
-
-function row(r: BenchRow): string {
-  const baseline = r.baseline ? `${fmt(r.baseline.value)} ${r.unit} (${r.baseline.label})` : '';
-  const ratio = r.ratio === undefined ? '' : `${fmt(r.ratio)}x`;
-  const verdict = r.met === undefined ? '' : r.met ? 'met' : '**missed**';
-  return `| ${r.metric} | ${fmt(r.value)} ${r.unit} | ${baseline} | ${ratio} | ${r.target ?? ''} | ${verdict} |`;
-}
-
-export function toMarkdown(sections: BenchSection[]): string {
-  const out: string[] = [];
-  for (const s of sections) {
-    out.push(`#### ${s.title}`, '', '| metric | value | baseline (same run) | ratio | target | |', '|---|---|---|---|---|---|');
-    for (const r of s.rows) out.push(row(r));
-    for (const n of s.notes ?? []) out.push('', `- ${n}`);
-    out.push('');
-  }
-  return out.join('\n');
-}
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../shared/logger';
-import { openStore, type Store, type VideoRecord } from '../shared/store';
+import { openStore, type Store } from '../shared/store';
+import { BENCH_VIDEOS_PER_CHANNEL, benchChannelId, benchVideo, loadBenchVideos, median, round, runStandalone, transcriptOf } from './support';
 import type { Benchmark, BenchSection } from './types';
 
-const VIDEOS_PER_CHANNEL = 100;
 const BATCH = 500;
 const FEED_SAMPLES_PER_ROUND = 500;
 const FEED_ROUNDS = 4;
@@ -17,62 +17,11 @@ const UPSERT_VIDEOS = 10_000;
 const RATE_HITS = 5_000;
 const T0 = Date.UTC(2025, 0, 1);
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-
 const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
-
-function makeVideo(channel: number, n: number, transcript: string): VideoRecord {
-  // Mostly ready, some waiting for a retry, some given up: the feed query must skip the retries.
-  const kind = n % 20;
-  const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
-  return {
-    videoId: `v${channel}_${n}`,
-    channelId: `UC_${channel}`,
-    title: `Video ${n} of channel ${channel}`,
-    publishedAt: new Date(T0 + n * 3_600_000),
-    transcriptHtml: state === 'ready' ? transcript : null,
-    language: 'en',
-    kind: 'automatic',
-    state,
-    attempts: 1,
-    nextAttemptAt: state === 'failed' ? new Date(T0 + 86_400_000) : null,
-    lastError: state === 'failed' ? 'timeout' : null,
-    fetchedAt: new Date(T0 + n * 3_600_000 + 60_000),
-  };
-}
-
-function transcriptOf(bytes: number): string {
-  const paragraph = '<p>' + 'lorem ipsum dolor sit amet '.repeat(8) + '</p>\n';
-  return paragraph.repeat(Math.ceil(bytes / paragraph.length)).slice(0, bytes);
-}
-
-/**
- * Loads `totalVideos` spread over channels of 100 videos each. Batches mix channels, as a crawler
- * serving many channels over months would, so a channel's rows are not neighbours on disk.
- */
-async function loadFeedDatabase(store: Store, totalVideos: number, transcript: string): Promise<number> {
-  const channels = totalVideos / VIDEOS_PER_CHANNEL;
-  let batch: VideoRecord[] = [];
-  for (let n = 0; n < VIDEOS_PER_CHANNEL; n++) {
-    for (let c = 0; c < channels; c++) {
-      batch.push(makeVideo(c, n, transcript));
-      if (batch.length === BATCH) {
-        await store.upsertVideos(batch);
-        batch = [];
-      }
-    }
-  }
-  if (batch.length) await store.upsertVideos(batch);
-  return channels;
-}
 
 async function feedSamples(store: Store, channels: number, count: number, out: number[]): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const channelId = `UC_${(i * 7919) % channels}`;
+    const channelId = benchChannelId((i * 7919) % channels);
     const start = process.hrtime.bigint();
     await store.listFeedEntries(channelId, 10);
     await store.feedVersion(channelId);
@@ -100,8 +49,8 @@ const storeBenchmark: Benchmark = async (): Promise<BenchSection> => {
     let smallMs: number[] = [];
     let largeMs: number[] = [];
     try {
-      const smallChannels = await loadFeedDatabase(small, 1_000, feedTranscript);
-      const largeChannels = await loadFeedDatabase(large, 100_000, feedTranscript);
+      const smallChannels = await loadBenchVideos(small, 1_000, feedTranscript);
+      const largeChannels = await loadBenchVideos(large, 100_000, feedTranscript);
       await feedSamples(small, smallChannels, 200, []); // warm-up
       await feedSamples(large, largeChannels, 200, []);
       for (let r = 0; r < FEED_ROUNDS; r++) {
@@ -119,7 +68,7 @@ const storeBenchmark: Benchmark = async (): Promise<BenchSection> => {
     // Upsert throughput with 10 KB transcripts, in the crawler's write shape (one batch, one transaction).
     const bigTranscript = transcriptOf(10 * 1024);
     const upsertSeconds = await withStore(dir, 'upsert.db', async (store) => {
-      const videos = Array.from({ length: UPSERT_VIDEOS }, (_, i) => makeVideo(i % 100, i, bigTranscript));
+      const videos = Array.from({ length: UPSERT_VIDEOS }, (_, i) => benchVideo(benchChannelId(i % 100), i, bigTranscript));
       const start = process.hrtime.bigint();
       for (let i = 0; i < videos.length; i += BATCH) await store.upsertVideos(videos.slice(i, i + BATCH));
       return msSince(start) / 1000;
@@ -167,7 +116,7 @@ const storeBenchmark: Benchmark = async (): Promise<BenchSection> => {
         },
       ],
       notes: [
-        `feed databases: 1k and 100k videos in channels of ${VIDEOS_PER_CHANNEL} (5% awaiting retry, 5% given up), 1 KB transcripts, loaded in mixed-channel batches of ${BATCH}`,
+        `feed databases: 1k and 100k videos in channels of ${BENCH_VIDEOS_PER_CHANNEL} (5% awaiting retry, 5% given up), 1 KB transcripts, loaded in mixed-channel batches of ${BATCH}`,
         `upsert: ${UPSERT_VIDEOS} videos into a fresh file in ${upsertSeconds.toFixed(2)} s`,
         `rate limit: ${RATE_HITS} hits over 50 keys; WAL, synchronous=NORMAL`,
       ],
@@ -177,25 +126,6 @@ const storeBenchmark: Benchmark = async (): Promise<BenchSection> => {
   }
 };
 
-function round(x: number, digits: number): number {
-  return Number(x.toFixed(digits));
-}
-
 export default storeBenchmark;
 
-if (require.main === module) {
-  storeBenchmark()
-    .then((section) => {
-      console.log(`\n${section.title}`);
-      for (const r of section.rows) {
-        const base = r.baseline ? ` (baseline ${r.baseline.label}: ${r.baseline.value} ${r.unit}, ratio ${r.ratio}x)` : '';
-        const verdict = r.met === undefined ? '' : r.met ? '  [met]' : '  [NOT met]';
-        console.log(`  ${r.metric}: ${r.value} ${r.unit}${base}; target ${r.target}${verdict}`);
-      }
-      for (const n of section.notes ?? []) console.log(`  note: ${n}`);
-    })
-    .catch((err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    });
-}
+if (require.main === module) runStandalone(storeBenchmark);

@@ -1,0 +1,107 @@
+// What the benchmarks share: the Markdown table `npm run bench` prints, the way a benchmark runs on
+// its own (`npx tsx bench/<name>.ts`), small statistics, and the synthetic stored videos that the
+// store and end-to-end benchmarks load (so "1k vs 100k stored videos" means the same data in both).
+
+import type { Store, VideoRecord } from '../shared/store/types';
+import type { Benchmark, BenchRow, BenchSection } from './types';
+
+export const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+
+function fmt(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const abs = Math.abs(n);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;
+  return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+}
+
+function row(r: BenchRow): string {
+  const baseline = r.baseline ? `${fmt(r.baseline.value)} ${r.unit} (${r.baseline.label})` : '';
+  const ratio = r.ratio === undefined ? '' : `${fmt(r.ratio)}x`;
+  const verdict = r.met === undefined ? '' : r.met ? 'met' : '**missed**';
+  return `| ${r.metric} | ${fmt(r.value)} ${r.unit} | ${baseline} | ${ratio} | ${r.target ?? ''} | ${verdict} |`;
+}
+
+export function toMarkdown(sections: readonly BenchSection[]): string {
+  const out: string[] = [];
+  for (const s of sections) {
+    out.push(`#### ${s.title}`, '', '| metric | value | baseline (same run) | ratio | target | |', '|---|---|---|---|---|---|');
+    for (const r of s.rows) out.push(row(r));
+    for (const n of s.notes ?? []) out.push('', `- ${n}`);
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** `npx tsx bench/<name>.ts`: run one benchmark and print its table (`--json` for the raw section). */
+export function runStandalone(benchmark: Benchmark): void {
+  benchmark()
+    .then((section) => console.log(process.argv.includes('--json') ? JSON.stringify(section, null, 2) : toMarkdown([section])))
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    });
+}
+
+/** A transcript of about `bytes` bytes of paragraphs. */
+export function transcriptOf(bytes: number): string {
+  const paragraph = '<p>' + 'lorem ipsum dolor sit amet '.repeat(8) + '</p>\n';
+  return paragraph.repeat(Math.ceil(bytes / paragraph.length)).slice(0, bytes);
+}
+
+const T0 = Date.UTC(2025, 0, 1);
+
+/**
+ * Video n of a benchmark channel: mostly ready, 5% waiting for a retry and 5% given up, so feed
+ * queries must skip the retries as they do in production.
+ */
+export function benchVideo(channelId: string, n: number, transcript: string): VideoRecord {
+  const kind = n % 20;
+  const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
+  return {
+    videoId: `v${channelId.slice(-8)}_${n}`,
+    channelId,
+    title: `Video ${n} of channel ${channelId}`,
+    publishedAt: new Date(T0 + n * 3_600_000),
+    transcriptHtml: state === 'ready' ? transcript : null,
+    language: 'en',
+    kind: 'automatic',
+    state,
+    attempts: 1,
+    nextAttemptAt: state === 'failed' ? new Date(T0 + 86_400_000) : null,
+    lastError: state === 'failed' ? 'timeout' : null,
+    fetchedAt: new Date(T0 + n * 3_600_000 + 60_000),
+  };
+}
+
+/** A valid channel id for benchmark channel number `c`. */
+export const benchChannelId = (c: number): string => `UC${String(c).padStart(22, '0')}`;
+
+export const BENCH_VIDEOS_PER_CHANNEL = 100;
+
+/**
+ * Loads `totalVideos` spread over channels of 100 videos each, in batches of 500. Batches mix
+ * channels, as a crawler serving many channels over months would, so a channel's rows are not
+ * neighbours on disk. Returns how many channels there are.
+ */
+export async function loadBenchVideos(store: Pick<Store, 'upsertVideos'>, totalVideos: number, transcript: string): Promise<number> {
+  const channels = totalVideos / BENCH_VIDEOS_PER_CHANNEL;
+  let batch: VideoRecord[] = [];
+  for (let n = 0; n < BENCH_VIDEOS_PER_CHANNEL; n++) {
+    for (let c = 0; c < channels; c++) {
+      batch.push(benchVideo(benchChannelId(c), n, transcript));
+      if (batch.length === 500) {
+        await store.upsertVideos(batch);
+        batch = [];
+      }
+    }
+  }
+  if (batch.length) await store.upsertVideos(batch);
+  return channels;
+}
