@@ -10,14 +10,15 @@
 // compared even on a busy machine. The real app's resident memory is read after ~100k requests.
 // Run alone: `npx tsx bench/api.ts`.
 
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { silentLogger } from '../shared/logger';
 import { openStore, type VideoRecord } from '../shared/store';
 import type { Benchmark, BenchRow, BenchSection } from './types';
+import { ensureBuilt } from '../test/support/processes';
 import { runStandalone } from './support';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -127,24 +128,6 @@ async function seed(dir: string): Promise<void> {
     await store.upsertVideos(Array.from({ length: STORED_VIDEOS }, (_, i) => benchVideo(i)));
   } finally {
     await store.close();
-  }
-}
-
-/** dist/ as `npm run build` leaves it; rebuilt when a source under api/ or shared/ is newer. */
-function ensureBuilt(): void {
-  const built = path.join(ROOT, 'dist/api/create-app.js');
-  const newest = (dir: string): number =>
-    readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
-      const p = path.join(dir, e.name);
-      return Math.max(m, e.isDirectory() ? newest(p) : e.name.endsWith('.ts') ? statSync(p).mtimeMs : 0);
-    }, 0);
-  if (existsSync(built) && statSync(built).mtimeMs >= Math.max(newest(path.join(ROOT, 'api')), newest(path.join(ROOT, 'shared')))) return;
-  console.error('bench api: building dist/ (tsc -p tsconfig.build.json) …');
-  try {
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
-  } catch {
-    // tsc emits even when some other file has a type error; what matters is that the API is there.
-    if (!existsSync(built)) throw new Error('dist/api/create-app.js missing after the build');
   }
 }
 
