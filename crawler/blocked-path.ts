@@ -4,11 +4,15 @@
 // then retry the same request. Blocks in a row end the run, because pushing on only makes a block
 // last longer; a success in between shows the block was lifted. A video request still blocked after
 // a recovery is given up for this run ("blocked for that video", e.g. an empty timed-text answer),
-// so one video cannot hold up its whole channel.
+// so one video cannot hold up its whole channel. "Try again later" is the one block that is not
+// waited out this way: it rate-limits the session for up to an hour, so it starts the process-wide
+// cool-down of the request budget instead (docs/crawler.md §4), and the retry follows that.
 
 import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
+import { isSessionRateLimited } from '../shared/platform/classify';
 import { PlatformError, type Unblocker } from '../shared/platform/types';
+import type { RequestBudget } from './request-budget';
 import { pickMs, type Timing } from './timing';
 
 /** The run must end: the platform keeps blocking us. */
@@ -43,6 +47,8 @@ export interface BlockedPathDeps {
   readonly maxBlocks: number;
   /** Blocked answers to one video request before it is given up for this run. */
   readonly maxBlocksPerVideo?: number;
+  /** The process's request budget, whose cool-down a "try again later" starts. */
+  readonly budget: RequestBudget;
   readonly timing: Timing;
   readonly logger: Logger;
   /** Aborted when the run must stop. */
@@ -88,9 +94,15 @@ export class BlockedPath {
           { channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks, inARow: this.inARow },
           `blocked by the platform: ${err.reason}`,
         );
+        const rateLimited = isSessionRateLimited(err.reason);
+        // Started even when this run ends here: the next channel's requests must wait it out too.
+        if (rateLimited) this.deps.budget.startCoolDown(err.reason);
         if (this.inARow >= this.deps.maxBlocks) throw new RunBlockedError(err.reason);
         if (videoId !== undefined && blockedHere >= perVideo) throw new RequestBlockedError(err.reason);
-        await this.recover(ctx);
+        // No unblocker helps a rate-limited session and the blocked wait is far too short for it:
+        // the cool-down, which holds back every request of the process, is what is waited out.
+        if (rateLimited) await this.deps.budget.waitForRoom(this.deps.signal);
+        else await this.recover(ctx);
       }
     }
   }

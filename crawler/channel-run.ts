@@ -13,6 +13,7 @@ import { runBatch } from './batch-run';
 import { BlockedPath, DEFAULT_MAX_BLOCKS, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { listChannel, type ChannelWork } from './channel-listing';
 import type { RunOutcome } from './next-due';
+import { RequestBudget, DEFAULT_COOL_DOWN_MS } from './request-budget';
 import { RequestPacer } from './request-pacer';
 import { pickMs, type Timing } from './timing';
 
@@ -26,6 +27,11 @@ export interface ChannelRunDeps {
   /** Root logger; the run logs under `crawler.batch` and `crawler.blocked`. */
   readonly logger: Logger;
   readonly maxBlocks?: number;
+  /**
+   * The process's hourly request budget and "try again later" cool-down, shared by every run
+   * (crawler/main.ts); left out, this run has no hourly limit and a cool-down of its own.
+   */
+  readonly budget?: RequestBudget;
 }
 
 export interface ChannelRunResult {
@@ -53,15 +59,24 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   const { store, platform, profile, timing } = deps;
   const { channelId } = channel;
   const batchLog = categoryLogger(deps.logger, 'crawler.batch');
+  const budget = deps.budget ?? new RequestBudget({
+    perHour: 0, coolDownMs: DEFAULT_COOL_DOWN_MS, timing, sent: () => 0, logger: categoryLogger(deps.logger, 'crawler.pacing'),
+  });
   const blocked = new BlockedPath({
     unblockers: deps.unblockers, blockedWaitMs: profile.blockedWaitMs, maxBlocks: deps.maxBlocks ?? DEFAULT_MAX_BLOCKS,
-    timing, logger: categoryLogger(deps.logger, 'crawler.blocked'), signal,
+    budget, timing, logger: categoryLogger(deps.logger, 'crawler.blocked'), signal,
   });
   const pacer = new RequestPacer(profile.requestWaitMs, timing, signal);
   const call = async <T>(ctx: RequestContext, request: () => Promise<T>): Promise<T> =>
     blocked.request(ctx, async () => {
+      // The hourly budget and any cool-down first, then the profile's wait between requests.
+      await budget.waitForRoom(signal);
       await pacer.beforeRequest();
-      return request();
+      try {
+        return await request();
+      } finally {
+        budget.noteSent();
+      }
     });
 
   const result: ChannelRunResult = {

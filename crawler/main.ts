@@ -8,6 +8,7 @@ import { categoryLogger } from '../shared/logger';
 import { createChallengeProxy, createPlatformClient } from '../shared/platform';
 import type { Unblocker } from '../shared/platform/types';
 import { createBrowserFallback } from './browser-fallback';
+import { RequestBudget } from './request-budget';
 import { Scheduler } from './scheduler';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
@@ -28,8 +29,13 @@ async function main(): Promise<void> {
     // Order matters (platform.md §4): the proxy is cheap, the browser is the last resort.
     unblockers = [createChallengeProxy(config, platform, logger), createBrowserFallback(config, platform, logger)]
       .filter((u): u is Unblocker => u !== null);
+    // One budget for the whole process: the platform's quota is per session/IP, not per channel.
+    const budget = new RequestBudget({
+      perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown, timing: realTiming,
+      sent: () => platform.requestCount(), logger: categoryLogger(logger, 'crawler.pacing'),
+    });
     scheduler = new Scheduler({
-      runDeps: { store, platform, unblockers, profile: config.crawl, timing: realTiming, logger },
+      runDeps: { store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget },
       owner,
       leaseMs: config.crawlLeaseSeconds * 1000,
       pollMs: config.crawlPollSeconds * 1000,

@@ -93,6 +93,16 @@ const text = (v: unknown): string => {
   return '';
 };
 
+/**
+ * Marks the "try again later" answer inside a blocked reason: the session is rate-limited for up to
+ * an hour, so the crawler cools down for tens of minutes instead of the short blocked wait
+ * (docs/crawler.md §4). It stays `blocked` so every caller's block handling still applies.
+ */
+export const SESSION_RATE_LIMITED = 'session rate-limited (try again later)';
+
+/** Whether a blocked reason (alone, or one client's among several) is the "try again later" one. */
+export const isSessionRateLimited = (reason: string): boolean => reason.includes(SESSION_RATE_LIMITED);
+
 /** The player's own words for why it will not play, wherever this client version put them. */
 function playabilityReason(ps: Obj): string {
   if (typeof ps.reason === 'string' && ps.reason) return ps.reason;
@@ -111,7 +121,7 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
   const reason = playabilityReason(ps);
   // Both apostrophes occur; the platform writes U+2019 in the bot check.
   if (/not a bot/i.test(reason)) return { outcome: 'blocked', reason: `bot check: ${reason}` };
-  if (/content isn['’]t available, try again later/i.test(reason)) return { outcome: 'blocked', reason: `rate limited: ${reason}` };
+  if (/content isn['’]t available, try again later/i.test(reason)) return { outcome: 'blocked', reason: `${SESSION_RATE_LIMITED}: ${reason}` };
   const details = obj(p.videoDetails);
   if (typeof details.videoId === 'string' && details.videoId !== videoId) {
     return { outcome: 'blocked', reason: `player answered for another video (${details.videoId}): poisoned answers` };

@@ -4,8 +4,10 @@
 import { expect } from 'chai';
 import { BlockedPath, RequestBlockedError, RunBlockedError, RunStoppedError } from '../../crawler/blocked-path';
 import { runChannel } from '../../crawler/channel-run';
+import { RequestBudget } from '../../crawler/request-budget';
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
+import { SESSION_RATE_LIMITED } from '../../shared/platform/classify';
 import { PlatformError } from '../../shared/platform/types';
 import { FakeTiming } from './support/fake-timing';
 import { captureLogs } from './support/logs';
@@ -14,6 +16,7 @@ import { probeStore } from './support/store-probe';
 import { tempStore, type TempStore } from './support/temp-store';
 
 const CH = 'UCcrawlerblockedtest0001';
+const COOL_DOWN_MS = 1_800_000;
 const ctx = { channelId: CH, videoId: 'abc', path: '/watch?v=abc' };
 
 /** A request that answers with these errors first, then 'ok'. */
@@ -34,8 +37,10 @@ describe('crawler blocked path', () => {
     timing = new FakeTiming(events, undefined, [0.5]);
   });
 
+  const unlimited = (logger = silentLogger()): RequestBudget =>
+    new RequestBudget({ perHour: 0, coolDownMs: [COOL_DOWN_MS, COOL_DOWN_MS], timing, sent: () => 0, logger });
   const path = (unblockers: ScriptedUnblocker[], signal = new AbortController().signal, logger = silentLogger()) =>
-    new BlockedPath({ unblockers, blockedWaitMs: [30000, 60000], maxBlocks: 3, timing, logger, signal });
+    new BlockedPath({ unblockers, blockedWaitMs: [30000, 60000], maxBlocks: 3, timing, logger, signal, budget: unlimited(logger) });
 
   it('waits the blocked wait, tries the proxy, then the browser, then retries', async () => {
     const { logger, lines } = captureLogs();
@@ -94,6 +99,21 @@ describe('crawler blocked path', () => {
     const err = await path([]).request(listing, scripted(events, [blocked(), blocked(), blocked()])).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(RunBlockedError);
     expect(events).to.deep.equal(['request', 'sleep:45000', 'request', 'sleep:45000', 'request']);
+  });
+
+  it('"try again later" waits out the long cool-down, not the blocked wait, and tries no unblocker', async () => {
+    const { logger, lines } = captureLogs();
+    const proxy = new ScriptedUnblocker('proxy', events, true, true);
+    const rateLimited = blocked(`${SESSION_RATE_LIMITED}: This content isn't available, try again later`);
+    const result = await path([proxy], undefined, logger).request(ctx, scripted(events, [rateLimited]));
+    expect(result).to.equal('ok');
+    // 30 minutes on the fake clock, in 5-minute steps that each log progress.
+    expect(events).to.deep.equal(['request', ...Array.from({ length: 6 }, () => 'sleep:300000'), 'request']);
+    const warnings = lines.filter((l) => l.level === 'WARNING').map((l) => l.msg);
+    expect(warnings).to.deep.equal([
+      `blocked by the platform: ${rateLimited.reason}`,
+      'platform rate-limited this session; no platform request for 30 min',
+    ]);
   });
 
   it('passes every other error through untouched', async () => {

@@ -13,11 +13,21 @@ describe('crawler timing', () => {
     expect(pickMs([0, 0], () => 0.7)).to.equal(0);
   });
 
-  it('real sleep ends early, without an error, when aborted', async () => {
+  it('real sleep ends early, without an error, when aborted, and leaves no timer behind', async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    // Counted once mocha's own timeout timer for this test is running.
+    await new Promise((resolve) => setImmediate(resolve));
+    const before = timers();
     const ctl = new AbortController();
     const slept = realTiming.sleep(60_000, ctl.signal);
+    expect(timers()).to.equal(before + 1);
     ctl.abort();
-    await slept;
-    await realTiming.sleep(60_000, ctl.signal);
+    expect(await slept).to.equal(undefined);
+    // The 60 s timer is cleared, not merely outlived: a shutdown is not held up by it.
+    expect(timers()).to.equal(before);
+    // Already aborted: resolves at once without starting a timer.
+    const again = realTiming.sleep(60_000, ctl.signal);
+    expect(timers()).to.equal(before);
+    expect(await again).to.equal(undefined);
   });
 });

@@ -31,6 +31,7 @@ const SCENARIO_NAMES: (keyof ScenarioControls)[] = [
   'captcha',
   'botCheck',
   'rateLimitedPlayer',
+  'tryAgainLaterWindow',
   'poison',
   'emptyTimedText',
   'slow',

@@ -102,6 +102,15 @@ describe('fake platform: scenarios, counters, control endpoint', () => {
       expect(at((await player()).json, 'playabilityStatus.status')).to.equal('OK');
     });
 
+    it('tryAgainLaterWindow(open): every player answer is "try again later" until closed', async () => {
+      fake.scenario.tryAgainLaterWindow(true);
+      for (let i = 0; i < 3; i += 1) {
+        expect(at((await player()).json, 'playabilityStatus.reason')).to.equal("This content isn't available, try again later");
+      }
+      fake.scenario.tryAgainLaterWindow(false);
+      expect(at((await player()).json, 'playabilityStatus.status')).to.equal('OK');
+    });
+
     it('poison(n): the answer describes another video', async () => {
       fake.scenario.poison(1);
       const poisoned = (await player(first)).json;

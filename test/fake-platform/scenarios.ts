@@ -22,6 +22,12 @@ export interface ScenarioControls {
   botCheck(n: number): void;
   /** Player answers "This content isn't available, try again later" for the next `n` player requests. */
   rateLimitedPlayer(n: number): void;
+  /**
+   * While open, every player answer is "try again later": the session's rate limit, which lasts up
+   * to an hour on the platform. The test closes it (in-process tests close it when the crawler's
+   * injected clock has passed the window's end, so no test waits for real).
+   */
+  tryAgainLaterWindow(open: boolean): void;
   /** Player answers carry another video's `videoDetails.videoId` for the next `n` player requests. */
   poison(n: number): void;
   /** Empty 200 from timed text: for the next `n` requests (number), or always for one video (id). */
@@ -46,6 +52,7 @@ export interface ScenarioState {
   captcha: number;
   botCheck: number;
   rateLimitedPlayer: number;
+  tryAgainLaterWindow: boolean;
   poison: number;
   emptyTimedText: number;
   emptyTimedTextVideos: string[];
@@ -71,6 +78,7 @@ function initialState(): ScenarioState {
     captcha: 0,
     botCheck: 0,
     rateLimitedPlayer: 0,
+    tryAgainLaterWindow: false,
     poison: 0,
     emptyTimedText: 0,
     emptyTimedTextVideos: [],
@@ -101,6 +109,9 @@ export class Scenarios implements ScenarioControls {
   }
   rateLimitedPlayer(n: number): void {
     this.s.rateLimitedPlayer = count(n);
+  }
+  tryAgainLaterWindow(open: boolean): void {
+    this.s.tryAgainLaterWindow = open;
   }
   poison(n: number): void {
     this.s.poison = count(n);
@@ -165,6 +176,9 @@ export class Scenarios implements ScenarioControls {
     return this.s.emptyTimedTextVideos.includes(videoId);
   }
 
+  get tryAgainLater(): boolean {
+    return this.s.tryAgainLaterWindow;
+  }
   get slowMs(): number {
     return this.s.slowMs;
   }

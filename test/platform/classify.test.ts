@@ -5,6 +5,7 @@ import {
   classifyPlayer,
   classifyTimedText,
   isChallengePage,
+  isSessionRateLimited,
   type RawAnswer,
 } from '../../shared/platform/classify';
 import { capture, captureJson } from './support';
@@ -73,8 +74,12 @@ describe('classification of platform answers (platform.md §4)', () => {
     });
     it('"This content isn\'t available, try again later" → blocked (both apostrophes)', () => {
       for (const reason of ["This content isn't available, try again later.", 'This content isn’t available, try again later.']) {
-        expect(classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason } }, 'x').outcome).to.equal('blocked');
+        const v = classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason } }, 'x');
+        expect(v.outcome).to.equal('blocked');
+        // Told apart from an IP block: it starts the long cool-down, not the 30–60 s blocked wait.
+        expect(isSessionRateLimited((v as { reason: string }).reason)).to.equal(true);
       }
+      expect(isSessionRateLimited((classifyPlayer(captureJson('player-android-request_blocked.json'), 'abcdefghijk') as { reason: string }).reason)).to.equal(false);
     });
     it('videoDetails.videoId ≠ requested → blocked (poisoned)', () => {
       const v = classifyPlayer(captureJson('player-android-ok.json'), 'AAAAAAAAAAA');

@@ -1,0 +1,133 @@
+// Pacing below the platform's guest quota (docs/crawler.md §4): at most `perHour` platform requests
+// in any sliding hour, for the whole crawler process (every channel and both crawl profiles share
+// one budget), and a process-wide cool-down after "This content isn't available, try again later",
+// which rate-limits the session for up to an hour. Both are waited out before a request starts, on
+// the injected timing, with the reason logged so an operator sees why nothing moves.
+//
+// The requests are counted from the platform client's own counter (`sent`), sampled before and
+// after each crawler call: every request the client made since the last sample (retries,
+// redirects, timed text, visitor_id calls) is dated to that sample, which is never earlier than when
+// it was sent, so the window holds them at least as long as it should.
+
+import type { MsRange } from '../shared/config/crawl-profile';
+import type { Logger } from '../shared/logger';
+import { RunStoppedError } from './blocked-path';
+import { pickMs, type Timing } from './timing';
+
+export const HOUR_MS = 3_600_000;
+/** "Tens of minutes": the session's rate limit lasts up to an hour (docs/crawler.md §4). */
+export const DEFAULT_COOL_DOWN_MS: MsRange = [1_800_000, 1_800_000];
+/** Well under the guest session's ~1,000 page/player requests an hour (docs/crawler.md §4). */
+export const DEFAULT_REQUESTS_PER_HOUR = 500;
+/** How often a long wait says it is still waiting. */
+export const PROGRESS_EVERY_MS = 5 * 60_000;
+
+export interface RequestBudgetOptions {
+  /** Requests allowed in any sliding hour; 0 = no limit. */
+  readonly perHour: number;
+  /** How long the crawler stays away from the platform after "try again later". */
+  readonly coolDownMs: MsRange;
+  readonly timing: Timing;
+  /** Platform requests sent so far by the client this budget paces (a counter that only grows). */
+  readonly sent: () => number;
+  readonly logger: Logger;
+}
+
+export class RequestBudget {
+  /** When each request in the last hour was counted, oldest first. */
+  private readonly stamps: number[] = [];
+  private lastSent: number;
+  private coolUntil = 0;
+  private coolReason = '';
+
+  constructor(private readonly opts: RequestBudgetOptions) {
+    this.lastSent = opts.sent();
+  }
+
+  /** Takes in the requests the client sent since the last look (call it when a call ends). */
+  noteSent(): void {
+    this.count();
+  }
+
+  /** Requests counted in the hour up to now. */
+  usedInLastHour(): number {
+    this.count();
+    return this.stamps.length;
+  }
+
+  /** Whether a cool-down is under way. */
+  get coolingDown(): boolean {
+    return this.opts.timing.now().getTime() < this.coolUntil;
+  }
+
+  /**
+   * The platform said "try again later": no request from this process until the cool-down is over.
+   * A second signal during a cool-down does not extend it (it was a request already on its way).
+   */
+  startCoolDown(reason: string): void {
+    const now = this.opts.timing.now().getTime();
+    if (now < this.coolUntil) return;
+    const ms = pickMs(this.opts.coolDownMs, () => this.opts.timing.random());
+    this.coolUntil = now + ms;
+    this.coolReason = reason;
+    this.opts.logger.warning(
+      { reason, coolDownMinutes: round(ms / 60_000), until: new Date(this.coolUntil).toISOString() },
+      `platform rate-limited this session; no platform request for ${round(ms / 60_000)} min`,
+    );
+  }
+
+  /** Resolves when a request may start; throws RunStoppedError when `signal` aborts first. */
+  async waitForRoom(signal: AbortSignal): Promise<void> {
+    let waited: 'cool-down' | 'budget' | null = null;
+    for (;;) {
+      if (signal.aborted) throw new RunStoppedError();
+      const now = this.opts.timing.now().getTime();
+      this.count();
+      let until: number;
+      if (now < this.coolUntil) {
+        until = this.coolUntil;
+        if (waited !== 'cool-down') this.logWait('cool-down', until - now);
+        waited = 'cool-down';
+      } else if (this.opts.perHour > 0 && this.stamps.length >= this.opts.perHour) {
+        until = this.stamps[this.stamps.length - this.opts.perHour]! + HOUR_MS;
+        if (waited !== 'budget') this.logWait('budget', until - now);
+        waited = 'budget';
+      } else {
+        if (waited !== null) this.opts.logger.info({ after: waited, usedInLastHour: this.stamps.length }, 'platform requests resume');
+        return;
+      }
+      const left = until - now;
+      await this.opts.timing.sleep(Math.min(left, PROGRESS_EVERY_MS), signal);
+      if (signal.aborted) throw new RunStoppedError();
+      if (left > PROGRESS_EVERY_MS) {
+        this.opts.logger.info({ waitingFor: waited, minutesLeft: round((left - PROGRESS_EVERY_MS) / 60_000) }, 'still holding platform requests back');
+      }
+    }
+  }
+
+  private logWait(kind: 'cool-down' | 'budget', ms: number): void {
+    const minutes = round(ms / 60_000);
+    if (kind === 'cool-down') {
+      this.opts.logger.info({ reason: this.coolReason, minutesLeft: minutes }, 'waiting out the platform cool-down');
+    } else {
+      this.opts.logger.info(
+        { perHour: this.opts.perHour, minutesLeft: minutes },
+        `hourly platform request budget (${this.opts.perHour}) used up; waiting`,
+      );
+    }
+  }
+
+  /** Takes in the requests sent since the last look and forgets those older than an hour. */
+  private count(): void {
+    const now = this.opts.timing.now().getTime();
+    const sent = this.opts.sent();
+    // Only the newest perHour stamps can ever matter; a burst beyond that is not kept one by one.
+    const cap = this.opts.perHour > 0 ? this.opts.perHour : 0;
+    for (let n = Math.min(sent - this.lastSent, cap); n > 0; n -= 1) this.stamps.push(now);
+    this.lastSent = sent;
+    while (this.stamps.length > 0 && this.stamps[0]! <= now - HOUR_MS) this.stamps.shift();
+    if (cap > 0 && this.stamps.length > cap) this.stamps.splice(0, this.stamps.length - cap);
+  }
+}
+
+const round = (v: number): number => Math.round(v * 10) / 10;
