@@ -3,17 +3,16 @@
 // routes (key and rate limit wrapped around anything keyed) → 405 on known paths → JSON 404 → the
 // one error handler. Few layers on purpose: each Express layer costs on every request.
 
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { PlatformClient } from '../shared/platform/types';
 import type { Store } from '../shared/store/types';
 import type { Logger } from '../shared/logger';
-import type { KeySource } from './http/authenticate';
-import { errorHandler, methodNotAllowed, pathNotFound } from './http/error-handler';
+import { ApiCache } from './cache';
+import { errorHandler, methodNotAllowed, pathNotFound } from './errors';
 import { frontDoor } from './http/front-door';
-import { keyed } from './http/rate-limit';
+import { keyed, type Handler, type KeySource } from './http/keyed';
 import { feed } from './routes/feed';
-import { health } from './routes/health';
-import { info } from './routes/info';
+import { ENDPOINTS, EXAMPLES, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
   store: Store;
@@ -26,12 +25,21 @@ export interface AppDeps {
   clock?: () => Date;
   /** Express `trust proxy` (TRUST_PROXY): behind a TLS proxy the feeds' self links say https. */
   trustProxy?: boolean | number | string;
-  /** Byte budget of the rendered-feed cache (default 32 MiB). */
+  /** Byte budget of the process's one cache, rendered feeds included (default 32 MiB). */
   renderCacheBytes?: number;
 }
 
+/** GET /health: liveness only, no key, no store (spec), so a load balancer keeps routing to a process that can still explain a store outage. */
+const HEALTH = JSON.stringify({ status: 'ok', service: SERVICE_NAME });
+const health: RequestHandler = (_req, res) => void res.type('application/json').send(HEALTH);
+
+/** GET /info: what the service is and how to call it (spec, Info body). Requires a key. */
+const INFO = JSON.stringify({ service: SERVICE_NAME, version: VERSION, endpoints: ENDPOINTS, usage: USAGE, examples: EXAMPLES });
+const info: Handler = (_req, res) => void res.type('application/json').send(INFO);
+
 export function createApp(deps: AppDeps): Express {
   const clock = deps.clock ?? (() => new Date());
+  const cache = new ApiCache({ maxBytes: deps.renderCacheBytes });
 
   const app = express();
   app.disable('x-powered-by');
@@ -41,7 +49,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(frontDoor(deps.logger));
 
-  const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, renderCacheBytes: deps.renderCacheBytes });
+  const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache });
   // The feed first: it is nearly all the traffic, and the router tries routes in order.
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler));
   app.get('/health', health);

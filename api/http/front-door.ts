@@ -1,10 +1,21 @@
-// What every request goes through first, as one Express layer instead of four: the access-log
-// start, the fixed security and CORS headers, and the CORS preflight answer.
+// What every request goes through first, as one Express layer: the access-log start, the fixed
+// security and CORS headers, and the CORS preflight answer. Also the one redaction of a request
+// URL (withoutApiKey) that the access log, the error log and anything else printing a URL uses.
+//
+// Security headers and CORS (spec: nosniff, X-Frame-Options DENY, X-XSS-Protection "1; mode=block";
+// CORS for GET and OPTIONS with Content-Type and X-API-Key). helmet 8 would send
+// X-XSS-Protection: 0 and X-Frame-Options: SAMEORIGIN, so those two are set here instead.
+// Dropped from helmet's defaults (README "Decisions"): Strict-Transport-Security, because the
+// service is often run on plain HTTP behind a TLS proxy that owns that header; and
+// Cross-Origin-Resource-Policy is relaxed to cross-origin so web feed readers may load feeds.
+// helmet and cors stay the source of their headers, but neither depends on the request here
+// (fixed CSP, origin '*'), so both run once at startup against a recording response and every
+// request just copies the recorded list. Only a preflight runs cors itself.
 
-import type { RequestHandler } from 'express';
-import type { Logger } from '../../shared/logger';
-import { accessLogger } from './access-log';
-import { corsPolicy, staticHeaders } from './security-headers';
+import type { Request, RequestHandler, Response } from 'express';
+import cors from 'cors';
+import helmet from 'helmet';
+import { categoryLogger, type Logger } from '../../shared/logger';
 
 export function frontDoor(logger: Logger): RequestHandler {
   const startLog = accessLogger(logger);
@@ -15,4 +26,115 @@ export function frontDoor(logger: Logger): RequestHandler {
     if (req.method === 'OPTIONS') corsPolicy(req, res, next);
     else next();
   };
+}
+
+// ── security headers and CORS ──────────────────────────────────────────────
+
+export type HeaderList = ReadonlyArray<readonly [string, string]>;
+
+const helmetMiddleware = helmet({
+  contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+  crossOriginResourcePolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  strictTransportSecurity: false,
+  xFrameOptions: { action: 'deny' },
+  xXssProtection: false,
+  // A key in a URL must not travel on in Referer headers when someone clicks through.
+  referrerPolicy: { policy: 'no-referrer' },
+});
+
+/** Preflight is answered (204) before any key check: browsers never send keys on preflight. */
+const corsPolicy: RequestHandler = cors({
+  origin: '*',
+  methods: ['GET', 'OPTIONS'],
+  allowedHeaders: ['Content-Type', 'X-API-Key'],
+  exposedHeaders: ['X-RateLimit-Remaining', 'Retry-After'],
+  maxAge: 600,
+});
+
+/** The headers a request-independent middleware sets on a plain GET, in the order it sets them. */
+function recordHeaders(middleware: (req: never, res: never, next: (err?: unknown) => void) => void): Array<[string, string]> {
+  const headers = new Map<string, [string, string]>();
+  const res = {
+    getHeader: (name: string) => headers.get(name.toLowerCase())?.[1],
+    setHeader: (name: string, value: unknown) => void headers.set(name.toLowerCase(), [name, String(value)]),
+    removeHeader: (name: string) => void headers.delete(name.toLowerCase()),
+  };
+  let called = false;
+  middleware({ method: 'GET', headers: {} } as never, res as never, (err) => {
+    if (err) throw err;
+    called = true;
+  });
+  if (!called) throw new Error('a header middleware did not finish synchronously at startup');
+  return [...headers.values()];
+}
+
+/** Every header a non-preflight answer starts with: helmet's, ours, and CORS's. */
+export function staticHeaders(): HeaderList {
+  return [
+    ...recordHeaders(helmetMiddleware),
+    ['X-XSS-Protection', '1; mode=block'],
+    // JSON answers are never cached; the feed route sets its own policy.
+    ['Cache-Control', 'no-store'],
+    ...recordHeaders(corsPolicy),
+  ];
+}
+
+// ── access log ─────────────────────────────────────────────────────────────
+// One line per request (category api.http): method, path without api_key, status, ms. Hot path:
+// one shared 'close' listener reading what it needs from the response itself, so a request
+// allocates no closure and no once-wrapper; the message is short because the fields already carry
+// method, path, status and time.
+
+const START = Symbol('accessLogStart');
+const LOG = Symbol('accessLog');
+
+type Logged = Response & { [START]?: bigint; [LOG]?: Logger };
+
+function onClose(this: Logged): void {
+  const log = this[LOG]!;
+  const ms = Math.round(Number(process.hrtime.bigint() - this[START]!) / 1e4) / 100;
+  const status = this.writableFinished ? this.statusCode : 0;
+  const req = this.req as Request;
+  log.info({ method: req.method, path: withoutApiKey(req.originalUrl), status, ms }, status === 0 ? 'aborted' : 'request');
+}
+
+/** Returns what starts one request's line; it logs when the response closes (finished or cut). */
+function accessLogger(root: Logger): (res: Response) => void {
+  const log = categoryLogger(root, 'api.http');
+  return (res) => {
+    if (!log.isLevelEnabled('info')) return;
+    const r = res as Logged;
+    r[START] = process.hrtime.bigint();
+    r[LOG] = log;
+    r.on('close', onClose);
+  };
+}
+
+// ── redaction ──────────────────────────────────────────────────────────────
+// A request URL without its api_key parameter(s): what every log line records. Names are compared
+// after decoding, so `api%5Fkey=` is caught too.
+
+function decodedName(pair: string): string {
+  const eq = pair.indexOf('=');
+  const name = (eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name).toLowerCase();
+  } catch {
+    return name.toLowerCase();
+  }
+}
+
+export function withoutApiKey(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  // Cheap exit for the common case; the check is on the raw text, the removal on decoded names.
+  const query = url.slice(q + 1);
+  if (!/api(?:_|%5f)key/i.test(query)) return url;
+  const kept = query.split('&').filter((pair) => decodedName(pair) !== 'api_key');
+  return kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join('&')}`;
 }

@@ -1,15 +1,7 @@
-// Typed access to what one middleware hands the next through res.locals (Express types it as any).
+// Typed access to what one step hands the next on the request or response (Express types
+// res.locals as any).
 
 import type { Request, Response } from 'express';
-import type { ApiKey } from '../../shared/config/security';
-
-export function setApiKey(res: Response, key: ApiKey): void {
-  res.locals.apiKey = key;
-}
-
-export function apiKeyOf(res: Response): ApiKey | undefined {
-  return res.locals.apiKey as ApiKey | undefined;
-}
 
 /** The channel a feed request resolved to, for the channel_id of a later 500 body. */
 export function setChannelId(res: Response, channelId: string): void {

@@ -1,29 +1,26 @@
 // GET /: validate → resolve the channel → register the work item → feed state (version, count)
-// → 404, 304 or the feed. Conditional GET and the render cache are steps of their own
-// (feed/conditional.ts, feed/render-cache.ts); rendering itself is pure (feed/atom.ts, feed/rss.ts).
+// → 404, 304 or the feed. The feed state, model and conditional GET are one step
+// (feed/state.ts); rendering is pure (feed/render.ts); rendered bodies are kept by strong ETag in
+// the app's one cache, so cache-warm requests skip rendering.
 
 import type { Request, Response } from 'express';
 import type { PlatformClient } from '../../shared/platform/types';
-import type { Store } from '../../shared/store/types';
+import type { ChannelRecord, RegisterChannelInput, Store } from '../../shared/store/types';
+import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
-import { renderAtom, ATOM_CONTENT_TYPE } from '../feed/atom';
-import { renderRss, RSS_CONTENT_TYPE } from '../feed/rss';
-import { buildFeedModel } from '../feed/build-model';
-import { notModified, validatorsFor, type Validators } from '../feed/conditional';
-import { FeedStateReader, type FeedState } from '../feed/feed-state';
-import { RenderCache } from '../feed/render-cache';
+import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
+import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedState, type Validators } from '../feed/state';
+import { withoutApiKey } from '../http/front-door';
+import type { Handler } from '../http/keyed';
 import { queryOf, setChannelId } from '../http/locals';
-import type { Handler } from '../http/rate-limit';
-import { withoutApiKey } from '../http/strip-api-key';
 import { validateFeedQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
-import { ChannelRegistrar } from '../channel-registrar';
 
 export interface FeedDeps {
   store: Pick<Store, 'getHandle' | 'putHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
-  renderCacheBytes?: number;
+  cache: ApiCache;
 }
 
 /**
@@ -46,9 +43,10 @@ function selfUrlOf(req: Request): string {
 
 export function feed(deps: FeedDeps): Handler {
   const resolver = new ChannelResolver(deps.store, deps.platform);
-  const registrar = new ChannelRegistrar(deps.store);
-  const states = new FeedStateReader(deps.store);
-  const cache = new RenderCache(deps.renderCacheBytes);
+  const registrar = new ChannelRegistrar(deps.store, deps.cache);
+  const states = new FeedStateReader(deps.store, deps.cache);
+  const bodies = deps.cache.slot<Buffer>('body');
+  const etags = deps.cache.slot<Validators>('validators');
 
   return async (req, res) => {
     const checked = validateFeedQuery(queryOf(req));
@@ -64,7 +62,7 @@ export function feed(deps: FeedDeps): Handler {
 
     const selfUrl = selfUrlOf(req);
     const author = channel.title?.trim() || channelId;
-    const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl });
+    const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl }, etags);
     let v = validators(state);
     if (notModified(req.headers, v)) {
       sendValidators(res, v);
@@ -73,7 +71,7 @@ export function feed(deps: FeedDeps): Handler {
       return;
     }
 
-    let body = cache.get(v.etag);
+    let body = bodies.get(v.etag);
     if (body === undefined) {
       if (state.videos === null) {
         // Render-cache miss on a remembered state: list now; if the entries moved meanwhile, the
@@ -83,7 +81,7 @@ export function feed(deps: FeedDeps): Handler {
       }
       const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: state.videos ?? [], updated: state.version, selfUrl });
       body = Buffer.from(format === 'rss' ? renderRss(model) : renderAtom(model), 'utf8');
-      cache.set(v.etag, body);
+      bodies.set(v.etag, body);
     }
     sendValidators(res, v);
     res.statusCode = 200;
@@ -97,4 +95,42 @@ function sendValidators(res: Response, v: Validators): void {
   res.setHeader('ETag', v.etag);
   res.setHeader('Last-Modified', v.lastModified);
   res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
+}
+
+// ── registering the channel's work item ───────────────────────────────────
+// Every feed request registers (or refreshes) the channel's work item. registerChannel only
+// changes the record when the channel is new or `wanted` grows, so repeating it with a wanted
+// already registered is a no-op: this process remembers what it registered for a few seconds and
+// skips those no-op writes. Another process raising `wanted` meanwhile changes nothing here: a
+// larger wanted always goes to the store, and the store keeps the maximum.
+
+/** How long a registration is trusted without asking the store; also bounds a stale channel title. */
+export const REGISTRATION_TTL_MS = 5_000;
+
+interface Registration {
+  record: ChannelRecord;
+  wanted: number;
+  at: number;
+}
+
+export class ChannelRegistrar {
+  private readonly recent: CacheSlot<Registration>;
+
+  constructor(
+    private readonly store: Pick<Store, 'registerChannel'>,
+    cache: ApiCache = new ApiCache(),
+  ) {
+    this.recent = cache.slot('registration');
+  }
+
+  async register(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {
+    const seen = this.recent.get(input.channelId);
+    const t = now.getTime();
+    if (seen && seen.wanted >= input.wanted && t - seen.at >= 0 && t - seen.at < REGISTRATION_TTL_MS && (input.handle == null || seen.record.handle !== null)) {
+      return seen.record;
+    }
+    const record = await this.store.registerChannel(input, now);
+    this.recent.set(input.channelId, { record, wanted: record.wanted, at: t });
+    return record;
+  }
 }

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { ApiError, CATALOGUE, errorBody, SERVER_ERROR_PREFIX, type ErrorName } from '../../api/errors';
-import { toApiError } from '../../api/http/error-handler';
+import { ApiError, CATALOGUE, errorBody, SERVER_ERROR_PREFIX, toApiError, type ErrorName } from '../../api/errors';
 import { USAGE } from '../../api/service-info';
 import { PlatformError } from '../../shared/platform/types';
 import { StoreUnavailableError } from '../../shared/store/types';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import Parser from 'rss-parser';
 import { asArray, CHANNEL, KEY, NASTY_HTML, NASTY_TITLE, OTHER_CHANNEL, startApi, video, type TestApi } from './support';
-import { NO_TRANSCRIPT_NOTE } from '../../api/feed/build-model';
+import { NO_TRANSCRIPT_NOTE } from '../../api/feed/state';
 import { PlatformError } from '../../shared/platform/types';
 import { StoreUnavailableError } from '../../shared/store/types';
 

@@ -3,7 +3,7 @@
 // have had from its own sequential call.
 
 import { expect } from 'chai';
-import { coalescingCounter } from '../../api/http/rate-coalescer';
+import { coalescingCounter } from '../../api/http/keyed';
 import { rateLimitResult, windowStartOf } from '../../shared/store/rate-window';
 import type { RateLimitResult } from '../../shared/store/types';
 

@@ -1,11 +1,8 @@
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import Parser from 'rss-parser';
-import { renderAtom } from '../../api/feed/atom';
-import { renderRss } from '../../api/feed/rss';
-import { atomDate, rssDate } from '../../api/feed/dates';
-import { buildFeedModel, NO_TRANSCRIPT_NOTE } from '../../api/feed/build-model';
-import { cdataPieces, xmlSafe } from '../../api/feed/xml-text';
+import { atomDate, cdataPieces, renderAtom, renderRss, rssDate, xmlSafe } from '../../api/feed/render';
+import { buildFeedModel, NO_TRANSCRIPT_NOTE } from '../../api/feed/state';
 import type { VideoRecord } from '../../shared/store/types';
 
 const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';

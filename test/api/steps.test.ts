@@ -1,11 +1,10 @@
 import { expect } from 'chai';
 import type { Request } from 'express';
-import { ChannelRegistrar } from '../../api/channel-registrar';
-import { notModified, validatorsFor, type RepresentationKey } from '../../api/feed/conditional';
-import { FeedStateReader } from '../../api/feed/feed-state';
-import { RenderCache } from '../../api/feed/render-cache';
-import { matchKey, presentedKey } from '../../api/http/authenticate';
-import { withoutApiKey } from '../../api/http/strip-api-key';
+import { ApiCache } from '../../api/cache';
+import { FeedStateReader, notModified, validatorsFor, type RepresentationKey, type Validators } from '../../api/feed/state';
+import { withoutApiKey } from '../../api/http/front-door';
+import { matchKey, presentedKey } from '../../api/http/keyed';
+import { ChannelRegistrar } from '../../api/routes/feed';
 import { rateLimitId, sha256, type ApiKey } from '../../shared/config/security';
 import type { ChannelRecord, RegisterChannelInput, VideoRecord } from '../../shared/store/types';
 
@@ -80,19 +79,41 @@ describe('API steps', () => {
     });
   });
 
-  describe('render cache', () => {
+  describe('the one cache', () => {
     it('evicts the least recently used bodies beyond its byte budget', () => {
-      const c = new RenderCache(100);
+      const cache = new ApiCache({ maxBytes: 100 });
+      const c = cache.slot<Buffer>('body');
       c.set('a', Buffer.alloc(40));
       c.set('b', Buffer.alloc(40));
       expect(c.get('a')).to.have.length(40); // a is now the most recent
       c.set('c', Buffer.alloc(40));
       expect(c.get('b')).to.equal(undefined);
       expect(c.get('a')).to.have.length(40);
-      expect(c.totalBytes).to.equal(80);
+      expect(cache.totalBytes).to.equal(80);
       c.set('huge', Buffer.alloc(101));
       expect(c.get('huge')).to.equal(undefined);
-      expect(c.size).to.equal(2);
+      expect(cache.size).to.equal(2);
+    });
+
+    it('keeps kinds apart and bounds the number of entries', () => {
+      const cache = new ApiCache({ maxEntries: 3 });
+      const etags = cache.slot<Validators>('validators');
+      const bodies = cache.slot<Buffer>('body');
+      etags.set('k', { etag: '"x"', lastModified: 'now' });
+      expect(bodies.get('k')).to.equal(undefined);
+      expect(cache.slot<Validators>('validators').get('k')).to.deep.equal({ etag: '"x"', lastModified: 'now' });
+      for (let i = 0; i < 10; i++) bodies.set(String(i), Buffer.alloc(1));
+      expect(cache.size).to.equal(3);
+      expect(etags.get('k')).to.equal(undefined);
+      expect(bodies.get('9')).to.have.length(1);
+    });
+
+    it('memoizes validators without changing them', () => {
+      const memo = new ApiCache().slot<Validators>('validators');
+      const k: RepresentationKey = { channelId: 'UC1', format: 'rss', maxItems: 5, version: new Date(1e12), count: 1, fingerprint: 'f', author: 'a', selfUrl: 's' };
+      const first = validatorsFor(k, memo);
+      expect(validatorsFor(k, memo)).to.equal(first);
+      expect(validatorsFor(k)).to.deep.equal(first);
     });
   });
 

@@ -1,0 +1,111 @@
+// The two renderers: pure functions from the feed model to an Atom 1.0 or RSS 2.0 document, exactly
+// as the spec's tables, plus what validators and readers require beyond them (Atom: feed
+// author/name, entry updated, link rel="self"; RSS: description, language, guid
+// isPermaLink="false", atom:link rel="self"). One configured fast-xml-parser builder does all
+// escaping (processEntities on), never code here.
+
+import { XMLBuilder } from 'fast-xml-parser';
+import type { FeedModel } from './state';
+
+export const ATOM_CONTENT_TYPE = 'application/atom+xml';
+export const RSS_CONTENT_TYPE = 'application/rss+xml';
+
+const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
+
+const xmlBuilder = new XMLBuilder({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  textNodeName: '#text',
+  cdataPropName: '__cdata',
+  processEntities: true,
+  suppressEmptyNode: false,
+  format: false,
+});
+
+export function renderAtom(feed: FeedModel): string {
+  const doc = {
+    feed: {
+      '@_xmlns': 'http://www.w3.org/2005/Atom',
+      '@_xml:lang': 'en',
+      id: feed.channelId,
+      title: xmlSafe(feed.title),
+      updated: atomDate(feed.updated),
+      link: [{ '@_href': feed.link }, { '@_rel': 'self', '@_type': ATOM_CONTENT_TYPE, '@_href': xmlSafe(feed.selfUrl) }],
+      author: { name: xmlSafe(feed.author) },
+      entry: feed.entries.map((e) => ({
+        id: e.videoId,
+        title: xmlSafe(e.title),
+        content: { '@_type': 'html', '#text': xmlSafe(e.html) },
+        link: { '@_href': e.link },
+        published: atomDate(e.published),
+        updated: atomDate(e.updated),
+      })),
+    },
+  };
+  return XML_DECLARATION + xmlBuilder.build(doc);
+}
+
+export function renderRss(feed: FeedModel): string {
+  const doc = {
+    rss: {
+      '@_version': '2.0',
+      '@_xmlns:content': 'http://purl.org/rss/1.0/modules/content/',
+      '@_xmlns:atom': 'http://www.w3.org/2005/Atom',
+      channel: {
+        title: xmlSafe(feed.title),
+        link: feed.link,
+        description: xmlSafe(`Transcripts of the newest videos of ${feed.author}`),
+        language: 'en',
+        lastBuildDate: rssDate(feed.updated),
+        'atom:link': { '@_href': xmlSafe(feed.selfUrl), '@_rel': 'self', '@_type': RSS_CONTENT_TYPE },
+        item: feed.entries.map((e) => ({
+          title: xmlSafe(e.title),
+          'content:encoded': { __cdata: cdataPieces(xmlSafe(e.html)) },
+          link: e.link,
+          pubDate: rssDate(e.published),
+          guid: { '@_isPermaLink': 'false', '#text': e.videoId },
+        })),
+      },
+    },
+  };
+  return XML_DECLARATION + xmlBuilder.build(doc);
+}
+
+// ── dates: the two forms the spec fixes, always UTC, whole seconds ────────
+
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** "YYYY-MM-DDThh:mm:ss+00:00" */
+export function atomDate(d: Date): string {
+  return `${d.toISOString().slice(0, 19)}+00:00`;
+}
+
+/** "Ddd, DD Mon YYYY hh:mm:ss +0000" */
+export function rssDate(d: Date): string {
+  const time = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}:${two(d.getUTCSeconds())}`;
+  return `${DAYS[d.getUTCDay()]}, ${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${time} +0000`;
+}
+
+// ── text XML cannot carry ──────────────────────────────────────────────────
+
+// Text from the platform may hold characters XML 1.0 cannot carry at all (C0 controls, lone
+// surrogates, U+FFFE/U+FFFF). Escaping cannot fix those, so they are dropped before building.
+const NOT_XML_SOURCE = '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
+// Two objects on purpose: a /g regex keeps lastIndex between test() calls.
+const HAS_NOT_XML = new RegExp(NOT_XML_SOURCE);
+const ALL_NOT_XML = new RegExp(NOT_XML_SOURCE, 'g');
+
+export function xmlSafe(text: string): string {
+  return HAS_NOT_XML.test(text) ? text.replace(ALL_NOT_XML, '') : text;
+}
+
+/**
+ * CDATA pieces for `text`: a `]]>` inside would end the section, so it is split across two
+ * sections (`]]` closes the first, `>` opens the next).
+ */
+export function cdataPieces(text: string): string[] {
+  const parts = text.split(']]>');
+  return parts.map((p, i) => (i > 0 ? '>' : '') + p + (i < parts.length - 1 ? ']]' : ''));
+}

@@ -1,0 +1,196 @@
+// The feed step between the route and the renderers: the typed feed model both renderers read,
+// the feed state (version, count, fingerprint) that decides whether anything must be listed or
+// rendered, and conditional GET (validators and the RFC 9110 304 decision). Everything remembered
+// here lives in the app's one bounded cache (api/cache.ts).
+//
+// Feed state: the channel's feed version (newest stored change, one indexed read), how many
+// entries the feed has and a fingerprint of which entries (ids and write times). Count and
+// fingerprint per (channel, max_items) are remembered with the version they were taken at, so a
+// cache-warm request reads one number from the store instead of every transcript. A new version (a
+// stored batch) makes the next request list again; a short TTL bounds anything a version cannot
+// see (an older entry rewritten), and since the fingerprint enters the ETag, such a change still
+// reaches clients.
+
+import { createHash } from 'node:crypto';
+import type { Store, VideoRecord } from '../../shared/store/types';
+import { ApiCache, type CacheSlot } from '../cache';
+import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+
+// ── the model ──────────────────────────────────────────────────────────────
+
+export interface FeedEntry {
+  readonly videoId: string;
+  readonly title: string;
+  /** https://youtube.com/watch?v=<id> */
+  readonly link: string;
+  /** Transcript HTML (or the one-line note for a video without captions). */
+  readonly html: string;
+  readonly published: Date;
+  /** Atom entry `updated`: the publish time, so re-crawls never make readers resurface entries. */
+  readonly updated: Date;
+}
+
+export interface FeedModel {
+  readonly channelId: string;
+  /** "<prefix> - <channel id>" (spec). */
+  readonly title: string;
+  /** Channel title when the crawler has seen it, else the channel id (Atom author/name). */
+  readonly author: string;
+  /** Newest stored change of the feed (feedVersion). */
+  readonly updated: Date;
+  /** https://youtube.com/channel/<id> */
+  readonly link: string;
+  /** This request's own URL without its api_key parameter (link rel="self"). */
+  readonly selfUrl: string;
+  /** Newest first. */
+  readonly entries: readonly FeedEntry[];
+}
+
+/** Content of an entry whose video was given up as having no captions (state no_transcript). */
+export const NO_TRANSCRIPT_NOTE = '<p>No transcript is available for this video.</p>';
+
+export interface ModelInput {
+  channelId: string;
+  channelTitle: string | null;
+  /** Newest first, as listFeedEntries returns them. */
+  videos: readonly VideoRecord[];
+  /** feedVersion: newest stored change. */
+  updated: Date;
+  selfUrl: string;
+}
+
+/** Stored records → the feed model. The only place that knows how a store record maps to an entry. */
+export function buildFeedModel(input: ModelInput): FeedModel {
+  return {
+    channelId: input.channelId,
+    title: `${FEED_TITLE_PREFIX} - ${input.channelId}`,
+    author: input.channelTitle?.trim() || input.channelId,
+    updated: input.updated,
+    link: `https://${PUBLIC_VIDEO_HOST}/channel/${input.channelId}`,
+    selfUrl: input.selfUrl,
+    entries: input.videos.map((v) => ({
+      videoId: v.videoId,
+      title: v.title,
+      link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
+      html: v.state === 'ready' && v.transcriptHtml !== null ? v.transcriptHtml : NO_TRANSCRIPT_NOTE,
+      published: v.publishedAt,
+      updated: v.publishedAt,
+    })),
+  };
+}
+
+// ── feed state ─────────────────────────────────────────────────────────────
+
+export const STATE_TTL_MS = 5_000;
+
+export interface FeedState {
+  /** Newest fetchedAt among the channel's feed entries (feedVersion). */
+  readonly version: Date;
+  /** Entries the feed shows (<= max_items). */
+  readonly count: number;
+  /** Digest of the shown entries' ids and write times. */
+  readonly fingerprint: string;
+  /** The entries, when this request had to list them anyway. */
+  readonly videos: readonly VideoRecord[] | null;
+}
+
+interface Remembered {
+  version: number;
+  count: number;
+  fingerprint: string;
+  at: number;
+}
+
+export function fingerprintOf(videos: readonly VideoRecord[]): string {
+  const h = createHash('sha256');
+  for (const v of videos) h.update(`${v.videoId}:${v.fetchedAt.getTime()}\n`);
+  return h.digest('base64url').slice(0, 16);
+}
+
+export class FeedStateReader {
+  private readonly known: CacheSlot<Remembered>;
+
+  constructor(
+    private readonly store: Pick<Store, 'feedVersion' | 'listFeedEntries'>,
+    cache: ApiCache = new ApiCache(),
+  ) {
+    this.known = cache.slot('feed-state');
+  }
+
+  /** Null when nothing is stored for the channel yet (the spec's 404). */
+  async read(channelId: string, maxItems: number, now: Date): Promise<FeedState | null> {
+    // Version first, entries second: a batch stored in between shows up under the older version
+    // and is re-rendered on the next request, never hidden behind a newer version.
+    const version = await this.store.feedVersion(channelId);
+    if (version === null) return null;
+    const seen = this.known.get(`${channelId}\n${maxItems}`);
+    const age = now.getTime() - (seen?.at ?? Number.NEGATIVE_INFINITY);
+    if (seen && seen.version === version.getTime() && age >= 0 && age < STATE_TTL_MS) {
+      return { version, count: seen.count, fingerprint: seen.fingerprint, videos: null };
+    }
+    return this.list(channelId, maxItems, version, now);
+  }
+
+  /** List the entries now (a render-cache miss needs them) and remember what was seen. */
+  async list(channelId: string, maxItems: number, version: Date, now: Date): Promise<FeedState | null> {
+    const videos = await this.store.listFeedEntries(channelId, maxItems);
+    if (videos.length === 0) return null;
+    const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), videos };
+    this.known.set(`${channelId}\n${maxItems}`, { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, at: now.getTime() });
+    return state;
+  }
+}
+
+// ── conditional GET ────────────────────────────────────────────────────────
+
+export interface Validators {
+  /** Strong ETag, quoted. */
+  readonly etag: string;
+  /** HTTP date of the feed version. */
+  readonly lastModified: string;
+}
+
+export interface RepresentationKey {
+  channelId: string;
+  format: string;
+  maxItems: number;
+  /** feedVersion: newest stored change. */
+  version: Date;
+  count: number;
+  /** Which entries (ids and write times), from FeedStateReader. */
+  fingerprint: string;
+  /** Everything else the body depends on: author name and the self link. */
+  author: string;
+  selfUrl: string;
+}
+
+/**
+ * Strong, because equal tags mean byte-equal bodies: the digest covers every input of the body.
+ * With `memo`, a cache-warm request computes no digest.
+ */
+export function validatorsFor(k: RepresentationKey, memo?: CacheSlot<Validators>): Validators {
+  const input = `${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}`;
+  let v = memo?.get(input);
+  if (v === undefined) {
+    const digest = createHash('sha256').update(input).digest('base64url');
+    v = { etag: `"${digest.slice(0, 27)}"`, lastModified: k.version.toUTCString() };
+    memo?.set(input, v);
+  }
+  return v;
+}
+
+/** True when the client's cached copy matches: If-None-Match first; If-Modified-Since only without it. */
+export function notModified(headers: { 'if-none-match'?: string | undefined; 'if-modified-since'?: string | undefined }, v: Validators): boolean {
+  const inm = headers['if-none-match'];
+  if (inm !== undefined) {
+    if (inm.trim() === '*') return true;
+    // If-None-Match uses the weak comparison: W/"x" matches "x".
+    return inm.split(',').some((t) => t.trim().replace(/^W\//, '') === v.etag);
+  }
+  const ims = headers['if-modified-since'];
+  if (ims === undefined) return false;
+  const since = Date.parse(ims);
+  if (Number.isNaN(since)) return false;
+  // HTTP dates have whole seconds; the version keeps milliseconds.
+  return Math.floor(Date.parse(v.lastModified) / 1000) <= Math.floor(since / 1000);
+}

@@ -1,0 +1,131 @@
+// Key check and per-key request limit as one step in front of a keyed route (spec,
+// Authentication and Limits). One function instead of three Express layers: the route handler is
+// awaited here, so Express still sees every rejection. Every response after authentication
+// carries X-RateLimit-Remaining, errors included.
+//
+// The key comes from the X-API-Key header or the api_key query parameter; when both are sent, the
+// header wins (README "Decisions"). The candidate is compared with every configured key through
+// SHA-256 digests and timingSafeEqual, touching all keys every time, so neither timing nor position
+// says how close a guess was.
+//
+// The limit is counted in the store so that it holds across API processes. The requests of one
+// key that reach the limiter in the same event-loop turn become ONE store call adding all their
+// hits at once. The store's add is atomic (across processes too), so the batch owns consecutive
+// counts, and request i of n (arrival order) gets count = after - n + i: exactly what n sequential
+// calls would have answered. Batches are flushed with setImmediate, not process.nextTick: Node
+// dispatches every request whose bytes arrived in one poll phase before the check phase runs, so
+// setImmediate gathers requests from many connections, while a nextTick flush runs after each
+// socket's callback and so almost always carries one hit. A batch counts in the minute window of
+// its FIRST arrival's `now`: a request arriving in the same turn just after a minute boundary is
+// counted in the window that just ended (a client sees at worst one request counted a minute early).
+
+import { timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler, Response } from 'express';
+import { sha256, type ApiKey } from '../../shared/config/security';
+import type { RateLimitResult, Store } from '../../shared/store/types';
+import { hitOfBatch } from '../../shared/store/rate-window';
+import { ApiError } from '../errors';
+import { queryOf } from './locals';
+
+export type Handler = (req: Request, res: Response) => void | Promise<void>;
+
+/** Anything that can say which keys are configured right now (KeyRing does, live). */
+export interface KeySource {
+  readonly keys: readonly ApiKey[];
+}
+
+export function keyed(source: KeySource, store: HitStore, clock: () => Date, handler: Handler): RequestHandler {
+  const counter = counterFor(store);
+  return async (req, res) => {
+    const candidate = presentedKey(req, queryOf(req));
+    const key = candidate === null ? null : matchKey(candidate, source.keys);
+    if (key === null) throw new ApiError('unauthorized');
+    const result = await counter.hit(key.id, key.rateLimit, clock());
+    res.setHeader('X-RateLimit-Remaining', result.remaining);
+    if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });
+    await handler(req, res);
+  };
+}
+
+// ── the key ────────────────────────────────────────────────────────────────
+
+/** The key the request presents, or null. A repeated api_key parameter presents none. */
+export function presentedKey(req: Request, query: Readonly<Record<string, unknown>>): string | null {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return header;
+  const param = Object.prototype.hasOwnProperty.call(query, 'api_key') ? query.api_key : undefined;
+  return typeof param === 'string' && param !== '' ? param : null;
+}
+
+/** The enabled key matching `candidate`, or null. Constant time in the candidate's content. */
+export function matchKey(candidate: string, keys: readonly ApiKey[]): ApiKey | null {
+  const digest = sha256(candidate);
+  let found: ApiKey | null = null;
+  for (const key of keys) {
+    const same = timingSafeEqual(digest, key.digest);
+    found = same && found === null ? key : found;
+  }
+  return found !== null && found.enabled ? found : null;
+}
+
+// ── the rate limit, coalesced per event-loop turn ─────────────────────────
+
+export type HitStore = Pick<Store, 'hitRateLimit'>;
+
+export interface RateCounter {
+  /** Counts one request of `keyId`; answers as the store would for this request alone. */
+  hit(keyId: string, limit: number, now: Date): Promise<RateLimitResult>;
+}
+
+interface Waiter {
+  limit: number;
+  resolve(result: RateLimitResult): void;
+  reject(err: unknown): void;
+}
+
+interface Batch {
+  now: Date;
+  waiters: Waiter[];
+}
+
+export function coalescingCounter(store: HitStore): RateCounter {
+  let pending = new Map<string, Batch>();
+
+  const flush = (): void => {
+    const batches = pending;
+    pending = new Map();
+    for (const [keyId, batch] of batches) void send(keyId, batch);
+  };
+
+  // Never rejects: a store failure (thrown or rejected) is handed to every waiter of the batch.
+  const send = async (keyId: string, { now, waiters }: Batch): Promise<void> => {
+    const n = waiters.length;
+    try {
+      const last = await store.hitRateLimit(keyId, waiters[0]!.limit, now, n);
+      // Each request is judged by its own limit, in case the key was reloaded within the turn.
+      for (let i = 0; i < n; i++) waiters[i]!.resolve(hitOfBatch(last, n, i + 1, waiters[i]!.limit));
+    } catch (err) {
+      for (const w of waiters) w.reject(err);
+    }
+  };
+
+  return {
+    hit(keyId, limit, now) {
+      return new Promise<RateLimitResult>((resolve, reject) => {
+        if (pending.size === 0) setImmediate(flush);
+        const batch = pending.get(keyId);
+        if (batch) batch.waiters.push({ limit, resolve, reject });
+        else pending.set(keyId, { now, waiters: [{ limit, resolve, reject }] });
+      });
+    },
+  };
+}
+
+const counters = new WeakMap<HitStore, RateCounter>();
+
+/** The one counter of this store in this process, so that every keyed route shares its batches. */
+function counterFor(store: HitStore): RateCounter {
+  let counter = counters.get(store);
+  if (!counter) counters.set(store, (counter = coalescingCounter(store)));
+  return counter;
+}
