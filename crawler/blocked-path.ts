@@ -7,10 +7,14 @@
 // so one video cannot hold up its whole channel. "Try again later" is the one block that is not
 // waited out this way: it rate-limits the session for up to an hour, so it starts the process-wide
 // cool-down of the request budget instead (docs/crawler.md §4), and the retry follows that.
+// With outbound proxies, any block first moves the next attempt to the next proxy and retries at
+// once (a block says nothing about another exit IP); only when every proxy was blocked since the
+// last success does the path above apply.
 
 import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
 import { isSessionRateLimited } from '../shared/platform/classify';
+import type { Egress } from '../shared/platform/proxies';
 import { PlatformError, type Unblocker } from '../shared/platform/types';
 import type { RequestBudget } from './request-budget';
 import { pickMs, type Timing } from './timing';
@@ -49,6 +53,8 @@ export interface BlockedPathDeps {
   readonly maxBlocksPerVideo?: number;
   /** The process's request budget, whose cool-down a "try again later" starts. */
   readonly budget: RequestBudget;
+  /** The outbound proxies (PLATFORM_PROXY_URLS), when configured. */
+  readonly egress?: Egress;
   readonly timing: Timing;
   readonly logger: Logger;
   /** Aborted when the run must stop. */
@@ -80,20 +86,25 @@ export class BlockedPath {
   /** Runs `request`; on a block, waits and unblocks and tries again while the budgets allow. */
   async request<T>(ctx: RequestContext, request: () => Promise<T>): Promise<T> {
     const perVideo = this.deps.maxBlocksPerVideo ?? DEFAULT_MAX_BLOCKS_PER_VIDEO;
-    for (let blockedHere = 1; ; blockedHere += 1) {
+    let blockedHere = 0;
+    for (;;) {
       try {
         const answer = await request();
         this.inARow = 0;
+        this.deps.egress?.succeeded();
         return answer;
       } catch (err) {
         if (!(err instanceof PlatformError) || err.outcome !== 'blocked') throw err;
         this.blocks += 1;
-        this.inARow += 1;
         const { channelId, videoId } = ctx;
         this.deps.logger.warning(
-          { channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks, inARow: this.inARow },
+          { channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks, inARow: this.inARow + 1 },
           `blocked by the platform: ${err.reason}`,
         );
+        // Another exit IP is a fresh start: not counted against the run or the video, no wait.
+        if (this.deps.egress?.nextOnBlock(err.reason)) continue;
+        this.inARow += 1;
+        blockedHere += 1;
         const rateLimited = isSessionRateLimited(err.reason);
         // Started even when this run ends here: the next channel's requests must wait it out too.
         if (rateLimited) this.deps.budget.startCoolDown(err.reason);

@@ -6,6 +6,7 @@
 
 import type { CrawlProfile } from '../shared/config/crawl-profile';
 import { categoryLogger, type Logger } from '../shared/logger';
+import type { Egress } from '../shared/platform/proxies';
 import { PlatformError, type PlatformClient, type Unblocker } from '../shared/platform/types';
 import type { ChannelRecord, Store } from '../shared/store/types';
 import { planBatches } from './batch-plan';
@@ -32,6 +33,8 @@ export interface ChannelRunDeps {
    * (crawler/main.ts); left out, this run has no hourly limit and a cool-down of its own.
    */
   readonly budget?: RequestBudget;
+  /** The outbound proxies a block rotates (PLATFORM_PROXY_URLS); left out: direct requests. */
+  readonly egress?: Egress;
 }
 
 export interface ChannelRunResult {
@@ -64,7 +67,7 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   });
   const blocked = new BlockedPath({
     unblockers: deps.unblockers, blockedWaitMs: profile.blockedWaitMs, maxBlocks: deps.maxBlocks ?? DEFAULT_MAX_BLOCKS,
-    budget, timing, logger: categoryLogger(deps.logger, 'crawler.blocked'), signal,
+    budget, egress: deps.egress, timing, logger: categoryLogger(deps.logger, 'crawler.blocked'), signal,
   });
   const pacer = new RequestPacer(profile.requestWaitMs, timing, signal);
   const call = async <T>(ctx: RequestContext, request: () => Promise<T>): Promise<T> =>

@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       sent: () => platform.requestCount(), logger: categoryLogger(logger, 'crawler.pacing'),
     });
     scheduler = new Scheduler({
-      runDeps: { store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget },
+      runDeps: { store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget, egress: platform.egress ?? undefined },
       owner,
       leaseMs: config.crawlLeaseSeconds * 1000,
       pollMs: config.crawlPollSeconds * 1000,

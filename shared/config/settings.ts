@@ -94,6 +94,25 @@ function parsePlayerClients(raw: string): readonly { name: string; version: stri
   return clients;
 }
 
+/**
+ * "http://user:pass@host:port, https://host:port" → the outbound proxies, in order. Messages name a
+ * bad entry by its position and host only: the value holds credentials.
+ */
+function parseProxyUrls(raw: string): readonly string[] {
+  const urls = raw.split(/[\s,]+/).filter(Boolean);
+  urls.forEach((s, i) => {
+    let u: URL;
+    try {
+      u = new URL(s);
+    } catch {
+      return fail(`entry ${i + 1} is not a URL like http://user:pass@host:port`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') fail(`entry ${i + 1} (${u.hostname}) must use http: or https:, got "${u.protocol}"`);
+    if (u.hostname === '' || (u.pathname !== '/' && u.pathname !== '') || u.search !== '') fail(`entry ${i + 1} (${u.hostname}) must be scheme://[user:pass@]host:port and nothing more`);
+  });
+  return urls;
+}
+
 const str = (raw: string): string => raw;
 
 /**
@@ -126,6 +145,11 @@ export const SETTINGS = {
     name: 'CHALLENGE_PROXY_URL', default: '', secret: false,
     help: 'FlareSolverr-compatible endpoint, e.g. http://localhost:8191/v1; empty = none',
     parse: (raw: string) => (raw.trim() === '' ? null : parseUrl(['http:', 'https:'])(raw)),
+  }),
+  platformProxyUrls: setting({
+    name: 'PLATFORM_PROXY_URLS', default: '', secret: true,
+    help: 'outbound proxies for every platform request, http://[user:pass@]host:port or https://…, comma-separated; a block moves to the next; empty = direct',
+    parse: parseProxyUrls,
   }),
   crawlProfile: setting({ name: 'CRAWL_PROFILE', default: 'gentle', secret: false, help: 'fast (spec configuration A) or gentle (configuration B)', parse: parseOneOf('fast', 'gentle') }),
   crawlBatchSize: setting({ name: 'CRAWL_BATCH_SIZE', default: '', secret: false, help: 'videos per batch; empty = the profile\'s (20 fast, 5 gentle)', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(1, 100)(raw)) }),

@@ -2,12 +2,16 @@
 // mapped onto PLATFORM_BASE_URL, anything else is refused), a browser identity per request, the
 // session's cookies, a timeout over the whole exchange, a cap on the body, and the consent wall
 // handled on the spot (set the cookie, retry once). Global fetch decompresses gzip/deflate/br and
-// keeps connections alive; nock intercepts it in unit tests.
+// keeps connections alive; nock intercepts it in unit tests. With PLATFORM_PROXY_URLS every request
+// goes through the current outbound proxy (proxies.ts); a proxy that fails as a proxy is skipped
+// for the next one within the same request.
 
 import type { Logger } from '../logger';
 import { classifyAnswer, type RawAnswer, type Verdict } from './classify';
 import type { CookieJar } from './cookie-jar';
 import { buildHeaders, type InnertubeClientHeaders, type RequestKind } from './headers';
+import type { ProxyHop, ProxyRotation } from './proxies';
+import { proxyFailure } from './proxies';
 import { PlatformError } from './types';
 import { identityOf, pickIdentity } from './user-agents';
 
@@ -40,6 +44,8 @@ export interface HttpClientOptions {
   random?: () => number;
   /** Largest decompressed body accepted (a watch page is ~1.5 MB). */
   maxBodyBytes?: number;
+  /** Outbound proxies every request goes through (PLATFORM_PROXY_URLS); null = direct. */
+  proxies?: ProxyRotation | null;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -140,15 +146,16 @@ export class PlatformHttp {
     const started = performance.now();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
-    this.requestCount += 1;
+    let proxy: string | undefined;
     try {
-      const res = await fetch(url, {
+      const { res, via } = await this.fetchVia(url, {
         method,
         headers,
         body: method === 'POST' && req.body !== undefined ? JSON.stringify(req.body) : undefined,
         redirect: 'manual',
         signal: controller.signal,
       });
+      proxy = via;
       this.jar.takeSetCookie(res.headers.getSetCookie());
       const body = await this.readCapped(res, req.what);
       const isRedirect = res.status >= 300 && res.status < 400 && res.headers.has('location');
@@ -159,7 +166,7 @@ export class PlatformHttp {
         location: isRedirect ? res.headers.get('location') : null,
       };
       const ms = Math.round(performance.now() - started);
-      this.opts.logger.debug({ method, path, status: res.status, ms, bytes: body.length, browser: identity.family }, `${method} ${path} ${res.status}`);
+      this.opts.logger.debug({ method, path, status: res.status, ms, bytes: body.length, browser: identity.family, proxy }, `${method} ${path} ${res.status}`);
       return { ...raw, url: url.href, verdict: classifyAnswer(raw) };
     } catch (err) {
       const ms = Math.round(performance.now() - started);
@@ -169,12 +176,44 @@ export class PlatformHttp {
       }
       const reason = controller.signal.aborted
         ? `timed out after ${this.opts.timeoutMs} ms`
-        : `network error (${networkCode(err)})`;
+        : `network error (${this.scrub(networkCode(err))})`;
       this.opts.logger.debug({ method, path, ms, outcome: 'transient' }, `${method} ${path} failed: ${reason}`);
       throw new PlatformError('transient', `${req.what}: ${reason}`, { cause: err });
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * One exchange, direct or through the current proxy. A proxy that fails as a proxy (unreachable,
+   * credentials refused) is skipped with a WARNING and the next one carries the same request; each
+   * proxy is tried at most once per request.
+   */
+  private async fetchVia(url: URL, init: RequestInit): Promise<{ res: Response; via: string | undefined }> {
+    const proxies = this.opts.proxies;
+    if (!proxies) {
+      this.requestCount += 1;
+      return { res: await fetch(url, init), via: undefined };
+    }
+    for (let tried = 1; ; tried += 1) {
+      const hop: ProxyHop = proxies.current();
+      this.requestCount += 1;
+      try {
+        return { res: await hop.fetch(url, init), via: hop.label };
+      } catch (err) {
+        const why = proxyFailure(err);
+        if (why === null || init.signal?.aborted) throw err;
+        proxies.skipUnreachable(hop, why);
+        if (tried >= proxies.size) {
+          throw new PlatformError('transient', `no outbound proxy could be used (last: ${hop.label}, ${why})`, { cause: err });
+        }
+      }
+    }
+  }
+
+  /** Proxy credentials out of a text that may quote a proxy's error. */
+  private scrub(text: string): string {
+    return this.opts.proxies ? this.opts.proxies.scrub(text) : text;
   }
 
   private async readCapped(res: Response, what: string): Promise<string> {

@@ -8,6 +8,7 @@ import { categoryLogger, type Logger } from '../logger';
 import { ChallengeProxy } from './challenge-proxy';
 import { CookieJar, DEFAULT_PIN_MS, type SessionInput, type SessionSink } from './cookie-jar';
 import { PlatformHttp } from './http-client';
+import { createProxyRotation, type ProxyRotation } from './proxies';
 import { listFeed, listVideos } from './listing';
 import { resolveHandle } from './resolve';
 import { fetchTranscript } from './transcript';
@@ -21,7 +22,8 @@ export { watchPath } from './watch-page';
 export { CHANNEL_ID_RE } from './resolve';
 
 /** The settings the platform client reads. */
-export type PlatformConfig = Pick<Config, 'platformBaseUrl' | 'transcriptLanguages' | 'playerClients' | 'platformTimeoutMs'>;
+export type PlatformConfig = Pick<Config, 'platformBaseUrl' | 'transcriptLanguages' | 'playerClients' | 'platformTimeoutMs'>
+  & Partial<Pick<Config, 'platformProxyUrls'>>;
 
 export interface PlatformClientOptions {
   /** [0, 1) source for the user-agent rotation (tests make it deterministic). */
@@ -41,6 +43,8 @@ export interface PlatformSession extends PlatformClient, SessionSink {
   readonly jar: CookieJar;
   /** Platform requests sent by this client so far. */
   requestCount(): number;
+  /** The outbound proxies (PLATFORM_PROXY_URLS) the blocked path rotates; null when direct. */
+  readonly egress: ProxyRotation | null;
 }
 
 /** Page an unblocker should open for a blocked channel request. */
@@ -51,6 +55,7 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
   const jar = new CookieJar(base.hostname, opts.now);
   // Sending the consent cookie up front avoids most consent walls (platform.md §4).
   if (opts.consentUpFront !== false) jar.set('SOCS', 'CAI');
+  const egress = createProxyRotation(config.platformProxyUrls, categoryLogger(logger, 'platform.egress'));
   const http = new PlatformHttp({
     baseUrl: config.platformBaseUrl,
     timeoutMs: config.platformTimeoutMs,
@@ -58,6 +63,7 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     logger: categoryLogger(logger, 'platform.http'),
     random: opts.random,
     maxBodyBytes: opts.maxBodyBytes,
+    proxies: egress,
   });
   const log = categoryLogger(logger, 'platform');
   const clients = config.playerClients.map((c) => ({ name: c.name, version: c.version }));
@@ -65,6 +71,7 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
   return {
     baseUrl: http.baseUrl,
     jar,
+    egress,
     requestCount: () => http.requestCount,
     resolveHandle: (handle: string): Promise<string | null> => resolveHandle(http, handle),
     listFeed: (channelId: string): Promise<ChannelListing | null> => listFeed(http, channelId, log),
