@@ -25,13 +25,10 @@ export const CHROMIUM_CANDIDATES = [
 ];
 
 /**
- * The features Playwright 1.65 itself enables and disables with its own --enable-features and
- * --disable-features. Chromium honours only the last of each switch on its command line (measured:
- * ours replaced Playwright's in every child's effective list), so ours must repeat them. They matter:
- * several keep Chromium from calling Google's hosts at start (OptimizationHints,
- * NetworkTimeServiceQuerying, PreconnectToSearch, SkipListAccountsWithoutGaiaCookies …), HttpsUpgrades
- * keeps http navigations on http. The real-Chromium test checks that no feature Playwright names is
- * lost, so a Playwright upgrade that changes its list fails that test instead of going unnoticed.
+ * The features Playwright itself enables and disables with its own --enable-features and
+ * --disable-features. Chromium honours only the last of each switch on its command line, so ours
+ * must repeat them: several keep Chromium from calling Google's hosts at start, HttpsUpgrades keeps
+ * http navigations on http. The real-Chromium test fails when a Playwright upgrade changes the list.
  */
 const PLAYWRIGHT_ENABLED_FEATURES = ['CDPScreenshotNewSurface', 'SkipListAccountsWithoutGaiaCookies'];
 const PLAYWRIGHT_DISABLED_FEATURES = [
@@ -43,42 +40,26 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
 ];
 
 /**
- * Figures: summed VmRSS of the Chromium process tree while the fake platform's cleared challenge
- * page is open (Chromium 156, Debian, as root), median of 3: with only the first line of flags 955 MB
- * in 9 processes (PSS 394 MB); with all of them 479 MB in 3 processes (PSS 308 MB). The figure after
- * each flag is what leaving out just that one costs, all others on; each was kept because it
- * lowered the sum and the challenge still cleared. Measured and left out: --renderer-process-limit=1
- * (removes the same spare renderer as --disable-site-isolation-trials, nothing more, and leaves
- * cross-site iframes in processes of their own), --disable-features=site-per-process,IsolateOrigins
- * (no effect: not the feature's name), --disable-gpu-compositing, --disable-gpu-rasterization (no
- * effect), --js-flags=--max-old-space-size / --lite-mode / --jitless (under 10 MB; a real challenge's
- * script wants the JIT). --disable-dev-shm-usage, --disable-extensions, --mute-audio and
- * --disable-background-timer-throttling are among Playwright's own defaults already. Not
- * --single-process: unstable.
+ * Each flag after the first line is kept because it lowers the memory of the Chromium process tree
+ * and the challenge still clears; what each one saves, and the flags tried and left out, are in
+ * docs/crawler.md §4 (browser fallback: flags and memory).
  */
 const LAUNCH_ARGS = [
-  // The flags known to work here (machine notes); without the background-networking ones Chromium
-  // tries to reach Google's hosts, which this closed network refuses.
+  // Without the background-networking ones Chromium tries to reach Google's hosts, which a closed
+  // network refuses.
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  // 191 MB (PSS 59), one renderer: Chromium 156 preloads its WebUI omnibox popups (plain and AI mode)
-  // into a renderer of their own, headless too; each feature alone leaves that renderer up.
+  // Chromium preloads its WebUI omnibox popups into a renderer of their own, headless too.
   `--disable-features=${['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', ...PLAYWRIGHT_DISABLED_FEATURES].join(',')}`,
-  // 109 MB (PSS 18), one renderer: no spare renderer kept warm. And a page's cross-site iframes
-  // (consent, ads, sign-in on the real platform) share its renderer instead of one process each: a
-  // page with two cross-site iframes ran in 4 renderers without it, 1 with it (906 → 482 MB). The
-  // browser only shows the platform's own pages, a fresh context per use, so isolating sites from
-  // each other buys nothing here.
+  // No spare renderer kept warm, and a page's cross-site iframes share its renderer. The browser
+  // shows only the platform's own pages, a fresh context per use: isolating sites buys nothing.
   '--disable-site-isolation-trials',
-  // 92 MB (PSS 15), one process: the GPU thread (SwiftShader only, given --disable-gpu) runs in the
-  // browser process instead of a gpu-process; without the software rasterizer, 13 MB less again.
-  // Nothing here is drawn for a person or screenshotted.
+  // The GPU thread (software only, given --disable-gpu) runs in the browser process; nothing here is
+  // drawn for a person or screenshotted.
   '--in-process-gpu', '--disable-software-rasterizer',
-  // 94 MB (PSS 15), one process: the network service runs inside the browser process.
+  // The network service runs inside the browser process.
   `--enable-features=${['NetworkServiceInProcess2', ...PLAYWRIGHT_ENABLED_FEATURES].join(',')}`,
-  // 69 MB, two processes, PSS unchanged: no zygotes; each child is started afresh instead of forked
-  // from one. Allowed only with --no-sandbox (above). It lowers what the issue measures (summed
-  // VmRSS counts the shared binary pages once per process), not the memory really in use.
+  // Children started afresh instead of forked from a zygote (allowed only with --no-sandbox).
   '--no-zygote',
 ];
 

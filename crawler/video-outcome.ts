@@ -58,12 +58,11 @@ export function transientRetryDelayMs(attempts: number): number {
 
 /** The record to store for this attempt. `previous` is the stored record, if any (attempt count). */
 export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: VideoRecord | undefined, now: Date): VideoRecord {
-  // Without a publish date a video used to be left unstored, and so was fetched again on every
-  // run. It is stored instead, under the UNKNOWN_PUBLISHED_MS sentinel, and backs off like any
-  // failure. The sentinel may only sit on a record the feed never shows: a gone video keeps its
-  // `unavailable`, a transient failure its `failed`; but a transcript or a no-captions answer would
-  // be shown, and no date is ever invented for what a feed shows, so such a video stays `failed`
-  // ("publish date unknown", transient backoff) until a later attempt learns its date.
+  // A video without a publish date is stored under the UNKNOWN_PUBLISHED_MS sentinel, so it is not
+  // fetched again on every run, and backs off like any failure. The sentinel may only sit on a
+  // record the feed never shows (`unavailable`, `failed`): no date is ever invented for what a feed
+  // shows, so a transcript or no-captions answer stays `failed` ("publish date unknown") until a
+  // later attempt learns its date (docs/crawler.md §2, dates).
   const result: FetchResult = facts.publishedAt === null && wouldBeShown(given)
     ? { kind: 'failure', outcome: 'transient', reason: PUBLISH_DATE_UNKNOWN }
     : given;
