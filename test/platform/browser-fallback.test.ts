@@ -4,54 +4,16 @@
 // behind after its use (closed at once, or after an idle period), comes back on the next block, and
 // runs as the few processes its launch flags leave.
 
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { BrowserFallback, createBrowserFallback, findChromium } from '../../crawler/browser-fallback';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient, PlatformError, watchPath, type PlatformSession } from '../../shared/platform';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
+import { chromiumPath, chromiumProcesses, type ChromiumProcess } from '../support/process-tree';
 import { captureLogger, platformConfig } from './support';
 
-const CHROMIUM = '/usr/bin/chromium';
-
-interface ChromiumProcess {
-  pid: number;
-  /** Chromium's --type (renderer, utility, zygote, gpu-process …); 'browser' for the main process. */
-  type: string;
-  cmdline: string;
-}
-
-/** The Chromium processes below this test process (Playwright starts them as its children). */
-function chromiumProcesses(): ChromiumProcess[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      // pid (comm) state ppid …: comm may hold spaces and parentheses, so cut after the last ')'.
-      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Ended between readdir and read.
-    }
-  }
-  const below = (pid: number): boolean => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === process.pid) return true;
-    return false;
-  };
-  const out: ChromiumProcess[] = [];
-  for (const pid of parent.keys()) {
-    if (!below(pid)) continue;
-    try {
-      // Chromium rewrites its argv into one space-separated string; others keep NUL separators.
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-      if (!/chrom/i.test(cmdline.split(' ')[0] ?? '')) continue;
-      out.push({ pid, type: /--type=(\S+)/.exec(cmdline)?.[1] ?? 'browser', cmdline });
-    } catch {
-      // Ended meanwhile.
-    }
-  }
-  return out;
-}
+/** Found where the crawler looks for it (or BROWSER_EXECUTABLE_PATH); null when absent. */
+const CHROMIUM = chromiumPath();
 
 /** Polls until no Chromium process is left below this test process; false after `ms`. */
 async function chromiumGone(ms: number): Promise<boolean> {
@@ -105,8 +67,8 @@ describe('browser fallback (real Chromium)', function () {
     const videoId = channel.videos[0]!.videoId;
 
     before(async function () {
-      if (!existsSync(CHROMIUM)) {
-        console.log(`    browser fallback test skipped: ${CHROMIUM} is absent (CI installs it)`);
+      if (CHROMIUM === null) {
+        console.log('    browser fallback test skipped: no Chromium found (CI installs Debian\'s chromium)');
         this.skip();
       }
       fake = await startFakePlatform({ channels: [channel] });
@@ -161,7 +123,7 @@ describe('browser fallback (real Chromium)', function () {
     };
 
     before(async function () {
-      if (!existsSync(CHROMIUM)) this.skip();
+      if (CHROMIUM === null) this.skip();
       fake = await startFakePlatform({ channels: [channel] });
       // The challenge stays on: each use meets it anew in its fresh context and must clear it.
       fake.scenario.jsChallenge(true);
