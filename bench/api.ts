@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { silentLogger } from '../shared/logger';
-import { openStore, type VideoRecord } from '../shared/store';
+import { openStore } from '../shared/store';
+import { videoFactory } from '../test/support/factories';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 import { ensureBuilt } from '../test/support/processes';
 import { runStandalone } from './support';
@@ -103,22 +104,14 @@ function transcript(seed: number): string {
   return paragraphs.join('\n');
 }
 
-function benchVideo(i: number): VideoRecord {
-  return {
-    videoId: `benchvid${String(i).padStart(3, '0')}`,
-    channelId: CHANNEL,
-    title: `Benchmark video ${i}: a title & some <symbols> 😀`,
-    publishedAt: new Date(Date.UTC(2025, 0, 1) - i * 3_600_000),
-    transcriptHtml: transcript(i),
-    language: 'en',
-    kind: 'manual',
-    state: 'ready',
-    attempts: 1,
-    nextAttemptAt: null,
-    lastError: null,
-    fetchedAt: new Date(Date.UTC(2025, 0, 2) - i * 1000),
-  };
-}
+const benchVideo = videoFactory({
+  videoId: (i) => `benchvid${String(i).padStart(3, '0')}`,
+  channelId: CHANNEL,
+  title: (i) => `Benchmark video ${i}: a title & some <symbols> 😀`,
+  publishedAt: (i) => new Date(Date.UTC(2025, 0, 1) - i * 3_600_000),
+  transcriptHtml: (i) => transcript(i),
+  fetchedAt: (i) => new Date(Date.UTC(2025, 0, 2) - i * 1000),
+});
 
 /** The real app's data: a key with a huge limit, and the stored videos. */
 async function seed(dir: string): Promise<void> {

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { silentLogger } from '../shared/logger';
 import { openStore, type Store } from '../shared/store';
 import { BENCH_VIDEOS_PER_CHANNEL, benchChannelId, benchVideo, loadBenchVideos, median, round, runStandalone, transcriptOf } from './support';
+import { makeRng } from '../test/support/random';
 import type { Benchmark, BenchSection } from './types';
 
 const BATCH = 500;
@@ -19,9 +20,11 @@ const T0 = Date.UTC(2025, 0, 1);
 
 const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
+/** Feed reads of channels picked at random (seeded: every run reads the same channels). */
 async function feedSamples(store: Store, channels: number, count: number, out: number[]): Promise<void> {
+  const rng = makeRng(`feed-${channels}-${out.length}`);
   for (let i = 0; i < count; i++) {
-    const channelId = benchChannelId((i * 7919) % channels);
+    const channelId = benchChannelId(Math.floor(rng() * channels));
     const start = process.hrtime.bigint();
     await store.listFeedEntries(channelId, 10);
     await store.feedVersion(channelId);

@@ -3,6 +3,7 @@
 // store and end-to-end benchmarks load (so "1k vs 100k stored videos" means the same data in both).
 
 import type { Store, VideoRecord } from '../shared/store/types';
+import { videoRecord } from '../test/support/factories';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 
 export const median = (xs: readonly number[]): number => {
@@ -64,20 +65,18 @@ const T0 = Date.UTC(2025, 0, 1);
 export function benchVideo(channelId: string, n: number, transcript: string): VideoRecord {
   const kind = n % 20;
   const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
-  return {
+  return videoRecord({
     videoId: `v${channelId.slice(-8)}_${n}`,
     channelId,
     title: `Video ${n} of channel ${channelId}`,
     publishedAt: new Date(T0 + n * 3_600_000),
     transcriptHtml: state === 'ready' ? transcript : null,
-    language: 'en',
     kind: 'automatic',
     state,
-    attempts: 1,
     nextAttemptAt: state === 'failed' ? new Date(T0 + 86_400_000) : null,
     lastError: state === 'failed' ? 'timeout' : null,
     fetchedAt: new Date(T0 + n * 3_600_000 + 60_000),
-  };
+  });
 }
 
 /** A valid channel id for benchmark channel number `c`. */

@@ -3,19 +3,8 @@
 
 import { request } from 'node:http';
 import { expect } from 'chai';
+import { makeRng } from '../support/random';
 import { CHANNEL, KEY, startApi, video, type TestApi } from './support';
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed from its seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = ['channel_id', 'channel', 'channel_url', 'format', 'max_items', 'api_key', 'api%5Fkey', '__proto__', 'constructor', 'channel_id[]', 'channel[x]', 'x', ''];
 const PIECES = [CHANNEL, 'UC', '@veritasium', 'veritasium', 'https%3A%2F%2Fwww.youtube.com%2F%40v', 'https://youtube.com/channel/' + CHANNEL, 'Atom', 'Rss', 'rss', '10', '100', '0', '-1', '1e3',
@@ -60,7 +49,7 @@ describe('fuzzing the query string', function () {
   after(() => api.close());
 
   it('3000 random queries at / and /info: no 5xx, every body JSON or a feed', async () => {
-    const r = rng(20240601);
+    const r = makeRng(20240601);
     const statuses = new Map<number, number>();
     const total = 3000;
     const concurrency = 8;

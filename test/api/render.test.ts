@@ -3,29 +3,18 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import Parser from 'rss-parser';
 import { atomDate, cdataPieces, renderAtom, renderRss, rssDate, xmlSafe } from '../../api/feed/render';
 import { buildFeedModel, NO_TRANSCRIPT_NOTE } from '../../api/feed/state';
-import type { VideoRecord } from '../../shared/store/types';
+import { videoFactory } from '../support/factories';
 
 const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 const NASTY_TITLE = 'Tom & Jerry <live> "quoted" ]]> çğıöşü İ 😀';
 const NASTY_HTML = '<p>5 &lt; 6 &amp; a ]]> b</p>\n<p>Türkçe: çğıöşü İĞÜŞÖÇ 🎉</p>';
 
-function video(i: number, over: Partial<VideoRecord> = {}): VideoRecord {
-  return {
-    videoId: `vid${String(i).padStart(8, '0')}`,
-    channelId: CHANNEL,
-    title: `Video ${i}`,
-    publishedAt: new Date(Date.UTC(2024, 0, 10 - i, 12, 30, 5)),
-    transcriptHtml: `<p>Transcript ${i}</p>`,
-    language: 'en',
-    kind: 'manual',
-    state: 'ready',
-    attempts: 1,
-    nextAttemptAt: null,
-    lastError: null,
-    fetchedAt: new Date(Date.UTC(2024, 1, 1, 0, 0, i)),
-    ...over,
-  };
-}
+const video = videoFactory({
+  channelId: CHANNEL,
+  publishedAt: (n) => new Date(Date.UTC(2024, 0, 10 - n, 12, 30, 5)),
+  transcriptHtml: (n) => `<p>Transcript ${n}</p>`,
+  fetchedAt: (n) => new Date(Date.UTC(2024, 1, 1, 0, 0, n)),
+});
 
 const model = () =>
   buildFeedModel({

@@ -6,7 +6,8 @@ import { withoutApiKey } from '../../api/http/front-door';
 import { matchKey, presentedKey } from '../../api/http/keyed';
 import { ChannelRegistrar } from '../../api/routes/feed';
 import { rateLimitId, sha256, type ApiKey } from '../../shared/config/security';
-import type { ChannelRecord, RegisterChannelInput, VideoRecord } from '../../shared/store/types';
+import type { ChannelRecord, RegisterChannelInput } from '../../shared/store/types';
+import { videoRecord } from '../support/factories';
 
 const key = (k: string, name: string, enabled = true): ApiKey => ({ name, rateLimit: 5, enabled, digest: sha256(k), id: rateLimitId(k) });
 
@@ -145,7 +146,7 @@ describe('API steps', () => {
   });
 
   describe('feed state', () => {
-    const v = (id: string, fetched: number) => ({ videoId: id, fetchedAt: new Date(fetched) }) as VideoRecord;
+    const v = (id: string, fetched: number) => videoRecord({ videoId: id, fetchedAt: new Date(fetched) });
     it('lists only when the version moved or the TTL passed', async () => {
       let version = 100;
       let lists = 0;

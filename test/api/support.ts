@@ -11,7 +11,8 @@ import { listen, type Listening } from '../../api/server';
 import { KeyRing } from '../../shared/config/security';
 import { createLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
-import type { Store, VideoRecord } from '../../shared/store/types';
+import type { Store } from '../../shared/store/types';
+import { videoFactory } from '../support/factories';
 
 export const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 export const OTHER_CHANNEL = 'UC0123456789abcdefghij_-';
@@ -107,22 +108,11 @@ export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]
   return api;
 }
 
-export function video(i: number, over: Partial<VideoRecord> = {}): VideoRecord {
-  return {
-    videoId: `vid${String(i).padStart(8, '0')}`,
-    channelId: CHANNEL,
-    title: `Video ${i}`,
-    publishedAt: new Date(Date.UTC(2024, 0, 1) + (1000 - i) * 3_600_000),
-    transcriptHtml: `<p>Transcript of video ${i}.</p>`,
-    language: 'en',
-    kind: 'manual',
-    state: 'ready',
-    attempts: 1,
-    nextAttemptAt: null,
-    lastError: null,
-    fetchedAt: new Date(Date.UTC(2024, 5, 1, 0, 0, 0) + i * 1000),
-    ...over,
-  };
-}
+/** Video n of the test channel: published an hour apart from 2024-01-01 down, fetched a second apart. */
+export const video = videoFactory({
+  channelId: CHANNEL,
+  publishedAt: (n) => new Date(Date.UTC(2024, 0, 1) + (1000 - n) * 3_600_000),
+  fetchedAt: (n) => new Date(Date.UTC(2024, 5, 1, 0, 0, 0) + n * 1000),
+});
 
 export const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);

@@ -8,7 +8,7 @@
 
 import type { FakeChannelSpec, FakeVideoSpec } from './types';
 import { lengthOf, generateCues } from './cues';
-import { hashString } from './random';
+import { hashString } from '../support/random';
 import {
   clock,
   longViews,

@@ -3,7 +3,7 @@
 // text with `'`, `&`, `<` and quotes so every client's escaping is exercised end to end.
 
 import type { FakeCue } from './types';
-import { between, makeRng, pick, type Rng } from './random';
+import { between, makeRng, pick, type Rng } from '../support/random';
 
 export const TOPICS = [
   'sourdough bread',

@@ -3,7 +3,7 @@
 
 import type { CaptionsKind, FakeChannelSpec, FakeVideoSpec } from './types';
 import { asrStyle, generateCues, TOPICS } from './cues';
-import { between, makeRng, pick, randomId, type Rng } from './random';
+import { between, makeRng, pick, randomId, type Rng } from '../support/random';
 
 export const CHANNEL_ID_RE = /^UC[A-Za-z0-9_-]{22}$/;
 export const VIDEO_ID_RE = /^[A-Za-z0-9_-]{11}$/;

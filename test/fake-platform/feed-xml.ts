@@ -6,7 +6,7 @@ import type { FakeChannelSpec, FakeVideoSpec } from './types';
 import type { FakeContext } from './context';
 import { errorPage } from './errors';
 import { escapeXml, xml, type FakeRequest, type FakeResponse } from './http';
-import { hashString } from './random';
+import { hashString } from '../support/random';
 import { viewCount } from './texts';
 
 export const FEED_SIZE = 15;

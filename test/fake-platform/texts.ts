@@ -2,7 +2,7 @@
 // view counts, durations, thumbnails, responseContext and tracking params.
 
 import { createHash } from 'node:crypto';
-import { hashString } from './random';
+import { hashString } from '../support/random';
 
 /** "3 hours ago", "1 day ago", "2 weeks ago", "11 months ago", "4 years ago", as browse shows them. */
 export function relativeTime(publishedAt: Date, now = Date.now()): string {

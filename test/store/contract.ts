@@ -2,6 +2,7 @@
 // server is configured). Time is passed in explicitly, so nothing here sleeps.
 
 import { expect } from 'chai';
+import { videoRecord } from '../support/factories';
 import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type RateLimitResult, type Store, type VideoRecord } from '../../shared/store';
 
 export interface StoreFixture {
@@ -13,22 +14,9 @@ const T0 = Date.UTC(2025, 0, 1, 12, 0, 0); // minute-aligned, so rate windows ar
 const at = (ms: number): Date => new Date(T0 + ms);
 const MIN = 60_000;
 
-export function video(overrides: Partial<VideoRecord> & { videoId: string }): VideoRecord {
-  return {
-    channelId: 'UC_a',
-    title: `Title of ${overrides.videoId}`,
-    publishedAt: at(0),
-    transcriptHtml: '<p>hello</p>',
-    language: 'en',
-    kind: 'manual',
-    state: 'ready',
-    attempts: 1,
-    nextAttemptAt: null,
-    lastError: null,
-    fetchedAt: at(0),
-    ...overrides,
-  };
-}
+/** A stored video of channel UC_a at T0; `overrides` names it and sets what the case is about. */
+export const video = (overrides: Partial<VideoRecord> & { videoId: string }): VideoRecord =>
+  videoRecord({ channelId: 'UC_a', publishedAt: at(0), fetchedAt: at(0), ...overrides });
 
 const ids = (videos: readonly VideoRecord[]): string[] => videos.map((v) => v.videoId);
 const summaryOf = (r: RateLimitResult): [boolean, number, number] => [r.allowed, r.remaining, r.count];

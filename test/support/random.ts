@@ -1,5 +1,5 @@
-// A small seeded generator, so a generated channel is the same on every run and every machine
-// (tests may assert on ids and titles it produced).
+// The one seeded random generator of tests and benchmarks: a generated channel, a fuzz run or a
+// synthetic data set is the same on every run and every machine, and a failure replays from its seed.
 
 export type Rng = () => number;
 
