@@ -1,6 +1,9 @@
 // The last way past a block: a real headless Chromium (Playwright) opens the blocked page, lets its
 // JavaScript challenge run, and hands the cookies it earned plus its user agent to the plain client,
-// which then retries. One lazily started browser, a fresh context per use, heavy resources blocked,
+// which then retries. A watch page counts as cleared only when its embedded player answer does not
+// refuse (browser-player.ts): the bot check lives there, not in the HTML. And when every app client
+// is refused for a video, the browser fetches that video's transcript itself: the embed page's web
+// player requests the timed text with its own token (docs/crawler.md §4). One lazily started browser, a fresh context per use, heavy resources blocked,
 // everything closed in `finally`, one page at a time. The browser does not outlive its use: once no
 // other use is queued it is closed (at once by default, see `idleCloseMs`) and the next block
 // launches it again. Only the crawler loads this module; Playwright itself is imported on first use.
@@ -12,7 +15,9 @@ import type { Config } from '../shared/config/load';
 import { categoryLogger, type Logger } from '../shared/logger';
 import { classifyAnswer } from '../shared/platform/classify';
 import type { SessionSink } from '../shared/platform/cookie-jar';
-import type { Unblocker } from '../shared/platform/types';
+import type { Transcript, Unblocker } from '../shared/platform/types';
+import { embeddedPlayerVerdict, embedPath, isTimedText, transcriptFromPlayerAnswer, watchedVideo } from './browser-player';
+import { realTiming, type Timing } from './timing';
 
 export const CHROMIUM_CANDIDATES = [
   '/usr/bin/chromium',
@@ -75,6 +80,10 @@ export interface BrowserFallbackOptions {
   logger: Logger;
   /** Upper bound for the challenge to clear after the page opened. */
   challengeWaitMs?: number;
+  /** Upper bound for the web player's timed-text request after the embed page opened. */
+  captionWaitMs?: number;
+  /** Clock and sleeps of the polling (the crawler's injected timing; real by default). */
+  timing?: Timing;
   /** Timeout of the first navigation. */
   navigationTimeoutMs?: number;
   /** Where to look when auto-detecting (tests point it at nothing). */
@@ -140,11 +149,24 @@ export class BrowserFallback implements Unblocker {
   }
 
   unblock(path: string): Promise<boolean> {
+    return this.use(() => this.unblockNow(path));
+  }
+
+  /**
+   * The video's transcript as the platform's own web player gets it, for when every app client is
+   * refused; null when the browser is not available or the player got no captions.
+   */
+  fetchTranscript(videoId: string, languages: readonly string[]): Promise<Transcript | null> {
+    return this.use(() => this.transcriptNow(videoId, languages[0] ?? 'en'));
+  }
+
+  /** One use of the browser, queued behind the others; the browser is closed after the last. */
+  private use<T>(work: () => Promise<T>): Promise<T> {
     this.pending += 1;
     this.cancelIdleClose();
     const run = this.queue.then(async () => {
       try {
-        return await this.unblockNow(path);
+        return await work();
       } finally {
         this.pending -= 1;
         if (this.pending === 0) await this.afterLastUse();
@@ -195,23 +217,61 @@ export class BrowserFallback implements Unblocker {
     }
   }
 
-  private async unblockNow(path: string): Promise<boolean> {
-    if (!(await this.available())) return false;
+  /** A fresh context (consent cookie, heavy resources blocked) and page for `work`, closed after it. */
+  private async inPage<T>(failed: T, what: Record<string, unknown>, work: (page: Page, context: BrowserContext) => Promise<T>): Promise<T> {
+    if (!(await this.available())) return failed;
     const started = await this.start();
-    if (!started) return false;
-    const url = new URL(path, this.opts.baseUrl).href;
+    if (!started) return failed;
     let context: BrowserContext | null = null;
-    const t0 = performance.now();
     try {
       context = await started.browser.newContext({ userAgent: started.userAgent, locale: 'en-US' });
       await context.addCookies([{ name: 'SOCS', value: 'CAI', url: this.opts.baseUrl }]);
       await context.route('**/*', (route) =>
         BLOCKED_RESOURCES.has(route.request().resourceType()) ? route.abort() : route.continue());
-      const page = await context.newPage();
-      const cleared = await this.waitForClearance(page, url);
-      const ms = Math.round(performance.now() - t0);
+      return await work(await context.newPage(), context);
+    } catch (err) {
+      this.log.warning({ ...what, err: (err as Error).message }, 'browser fallback failed');
+      return failed;
+    } finally {
+      await context?.close().catch(() => undefined);
+    }
+  }
+
+  private async transcriptNow(videoId: string, language: string): Promise<Transcript | null> {
+    const path = embedPath(videoId, language);
+    return this.inPage<Transcript | null>(null, { videoId }, async (page) => {
+      const timing = this.opts.timing ?? realTiming;
+      const t0 = timing.now().getTime();
+      // Listening before the navigation: the player may ask as soon as its script runs.
+      const answer = page.waitForResponse((r) => isTimedText(r, videoId), { timeout: this.opts.captionWaitMs ?? 30_000 });
+      answer.catch(() => undefined);
+      // The JS challenge, if any, reloads the page itself; an interrupted first navigation is expected.
+      await page.goto(new URL(path, this.opts.baseUrl).href, { waitUntil: 'domcontentloaded', timeout: this.opts.navigationTimeoutMs ?? 30_000 }).catch(() => undefined);
+      const res = await answer.catch(() => null);
+      const ms = timing.now().getTime() - t0;
+      if (res === null) {
+        this.log.warning({ videoId, ms }, 'browser fallback: the web player requested no captions in time');
+        return null;
+      }
+      const transcript = transcriptFromPlayerAnswer(res.url(), res.status() === 200 ? await res.text() : '');
+      if (transcript === null) {
+        this.log.warning({ videoId, ms, status: res.status() }, 'browser fallback: the web player got no captions (refused or empty)');
+        return null;
+      }
+      this.log.info({ videoId, ms, language: transcript.language, cues: transcript.cueCount }, 'browser fallback fetched the transcript through the web player');
+      return transcript;
+    });
+  }
+
+  private async unblockNow(path: string): Promise<boolean> {
+    return this.inPage(false, { path }, async (page, context) => {
+      const timing = this.opts.timing ?? realTiming;
+      const t0 = timing.now().getTime();
+      const url = new URL(path, this.opts.baseUrl).href;
+      const cleared = await this.waitForClearance(page, url, watchedVideo(path));
+      const ms = timing.now().getTime() - t0;
       if (!cleared) {
-        this.log.warning({ path, ms }, 'browser fallback: the challenge did not clear in time');
+        this.log.warning({ path, ms }, 'browser fallback: the block did not clear in time');
         return false;
       }
       const cookies = await context.cookies(this.opts.baseUrl);
@@ -222,16 +282,17 @@ export class BrowserFallback implements Unblocker {
       });
       this.log.info({ path, ms, cookies: cookies.length }, 'browser fallback cleared the block; its session is reused');
       return true;
-    } catch (err) {
-      this.log.warning({ path, err: (err as Error).message }, 'browser fallback failed');
-      return false;
-    } finally {
-      await context?.close().catch(() => undefined);
-    }
+    });
   }
 
-  /** Opens the page, then polls until what the main frame shows is no longer a wall (bounded). */
-  private async waitForClearance(page: Page, url: string): Promise<boolean> {
+  /**
+   * Opens the page, then polls (bounded) until the main frame is no longer a wall and, on a watch
+   * page, its player answer no longer refuses. A player that says "bot check" ends the wait at
+   * once: waiting does not lift it. Other pages hold no player answer; there the retried request
+   * itself is the judge.
+   */
+  private async waitForClearance(page: Page, url: string, videoId: string | null): Promise<boolean> {
+    const timing = this.opts.timing ?? realTiming;
     let status = 0;
     page.on('response', (r) => {
       if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) status = r.status();
@@ -239,16 +300,24 @@ export class BrowserFallback implements Unblocker {
     const waitMs = this.opts.challengeWaitMs ?? 30_000;
     // The challenge reloads the page itself; an interrupted first navigation is expected.
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: this.opts.navigationTimeoutMs ?? 30_000 }).catch(() => undefined);
-    const deadline = Date.now() + waitMs;
+    const deadline = timing.now().getTime() + waitMs;
     for (;;) {
       const html = await page.content().catch(() => null); // throws while a navigation is under way
       if (html !== null && status !== 0) {
-        const verdict = classifyAnswer({ status, contentType: 'text/html', body: html, location: null });
-        if (verdict.outcome === 'ok') return true;
+        const wall = classifyAnswer({ status, contentType: 'text/html', body: html, location: null });
+        if (wall.outcome === 'ok') {
+          if (videoId === null) return true;
+          const player = await embeddedPlayerVerdict(page, videoId);
+          if (player !== null && player.outcome !== 'blocked') return true;
+          if (player !== null) {
+            this.log.info({ videoId, reason: player.reason }, 'browser fallback: page open, but its player answer still refuses');
+            return false;
+          }
+        }
       }
-      if (Date.now() >= deadline) return false;
+      if (timing.now().getTime() >= deadline) return false;
       await page.waitForLoadState('domcontentloaded', { timeout: 500 }).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 200));
+      await timing.sleep(200);
     }
   }
 

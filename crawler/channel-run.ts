@@ -16,6 +16,7 @@ import { listChannel, type ChannelWork } from './channel-listing';
 import type { RunOutcome } from './next-due';
 import { RequestBudget, DEFAULT_COOL_DOWN_MS } from './request-budget';
 import { RequestPacer } from './request-pacer';
+import type { VideoFetchDeps } from './video-fetch';
 import { pickMs, type Timing } from './timing';
 
 export interface ChannelRunDeps {
@@ -35,6 +36,8 @@ export interface ChannelRunDeps {
   readonly budget?: RequestBudget;
   /** The outbound proxies a block rotates (PLATFORM_PROXY_URLS); left out: direct requests. */
   readonly egress?: Egress;
+  /** The browser fallback's transcript for a video every app client refuses; left out: none. */
+  readonly browserTranscript?: VideoFetchDeps['browserTranscript'];
 }
 
 export interface ChannelRunResult {
@@ -108,7 +111,7 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   result.batchesPlanned = batches.length;
   batchLog.debug({ channelId, listing: work.mode, listed: result.listed, pending: result.pending, batches: batches.length }, 'batches planned');
 
-  const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal };
+  const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal, browserTranscript: deps.browserTranscript };
   for (const [i, batch] of batches.entries()) {
     if (i > 0) {
       await timing.sleep(pickMs(profile.batchWaitMs, () => timing.random()), signal);

@@ -27,15 +27,20 @@ async function main(): Promise<void> {
     const platform = createPlatformClient(config, logger);
     owner = config.crawlerId.trim() || `${hostname()}:${process.pid}`;
     // Order matters (platform.md §4): the proxy is cheap, the browser is the last resort.
-    unblockers = [createChallengeProxy(config, platform, logger), createBrowserFallback(config, platform, logger)]
-      .filter((u): u is Unblocker => u !== null);
+    const browser = createBrowserFallback(config, platform, logger);
+    unblockers = [createChallengeProxy(config, platform, logger), browser].filter((u): u is Unblocker => u !== null);
     // One budget for the whole process: the platform's quota is per session/IP, not per channel.
     const budget = new RequestBudget({
       perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown, timing: realTiming,
       sent: () => platform.requestCount(), logger: categoryLogger(logger, 'crawler.pacing'),
     });
     scheduler = new Scheduler({
-      runDeps: { store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget, egress: platform.egress ?? undefined },
+      runDeps: {
+        store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget,
+        egress: platform.egress ?? undefined,
+        // Every app client refused for a video: the web player in Chromium fetches its transcript.
+        browserTranscript: (videoId) => browser.fetchTranscript(videoId, config.transcriptLanguages),
+      },
       owner,
       leaseMs: config.crawlLeaseSeconds * 1000,
       pollMs: config.crawlPollSeconds * 1000,

@@ -4,7 +4,7 @@
 // (repeated blocks, a stop).
 
 import type { Logger } from '../shared/logger';
-import { PlatformError, type ListedVideo, type PlatformClient } from '../shared/platform/types';
+import { PlatformError, type ListedVideo, type PlatformClient, type Transcript } from '../shared/platform/types';
 import { isUnknownPublishedAt, type VideoRecord } from '../shared/store/types';
 import { RequestBlockedError, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { videoRecordFor, wouldBeShown, type FetchResult } from './video-outcome';
@@ -17,6 +17,11 @@ export interface VideoFetchDeps {
   readonly call: PlatformCall;
   readonly logger: Logger;
   readonly now: () => Date;
+  /**
+   * The video's transcript through the platform's own web player in a real browser (the browser
+   * fallback), for a video every app client refuses; null when it got none. Left out: no browser.
+   */
+  readonly browserTranscript?: (videoId: string) => Promise<Transcript | null>;
 }
 
 type VideoContext = RequestContext & { readonly videoId: string };
@@ -60,6 +65,10 @@ async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promis
   } catch (err) {
     if (endsRun(err)) throw err;
     if (err instanceof RequestBlockedError) {
+      // Every app client still refused after the blocked path: the web player in a real browser
+      // holds a token they lack (docs/crawler.md §4).
+      const viaBrowser = await browserTranscript(deps, ctx);
+      if (viaBrowser !== null) return { kind: 'transcript', transcript: viaBrowser };
       // Recorded like a transient failure: retried with backoff, so a video the platform keeps
       // refusing costs little instead of being fought over every run.
       return { kind: 'failure', outcome: 'transient', reason: `blocked: ${err.reason}` };
@@ -69,6 +78,28 @@ async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promis
     }
     deps.logger.error({ channelId, videoId, err: message(err) }, 'unexpected error fetching a transcript');
     return { kind: 'failure', outcome: 'transient', reason: message(err).slice(0, 300) };
+  }
+}
+
+/**
+ * The browser's transcript, paced and budgeted like any platform call; its success counts as the
+ * platform serving us (the blocks in a row start again), its failure is not another block.
+ */
+async function browserTranscript(deps: VideoFetchDeps, ctx: VideoContext): Promise<Transcript | null> {
+  const viaBrowser = deps.browserTranscript;
+  if (viaBrowser === undefined) return null;
+  const { channelId, videoId } = ctx;
+  try {
+    return await deps.call(ctx, async () => {
+      const transcript = await viaBrowser(videoId);
+      if (transcript === null || transcript.html.trim() === '') throw new PlatformError('transient', 'the browser got no captions either');
+      deps.logger.info({ channelId, videoId }, 'every app client refused; the transcript came through the browser');
+      return transcript;
+    });
+  } catch (err) {
+    if (endsRun(err)) throw err;
+    deps.logger.info({ channelId, videoId, err: message(err) }, 'every app client refused and the browser got no transcript');
+    return null;
   }
 }
 

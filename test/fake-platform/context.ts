@@ -3,12 +3,15 @@
 
 import type { Catalog } from './catalog';
 import type { JsChallenge } from './challenge';
+import type { PlayerTokens } from './embed';
 import type { Scenarios } from './scenarios';
 
 export interface FakeContext {
   catalog: Catalog;
   scenarios: Scenarios;
   challenge: JsChallenge;
+  /** Tokens the embed pages' players carry to timed text (embed.ts). */
+  tokens: PlayerTokens;
   /** `http://127.0.0.1:<port>`, known once the server listens. */
   origin: string;
 }

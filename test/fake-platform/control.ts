@@ -32,6 +32,7 @@ const SCENARIO_NAMES: (keyof ScenarioControls)[] = [
   'botCheck',
   'rateLimitedPlayer',
   'tryAgainLaterWindow',
+  'playersRefused',
   'poison',
   'emptyTimedText',
   'slow',

@@ -86,7 +86,7 @@ export function playerRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
   if (!client) return preconditionJson();
   const videoId = dig(body, 'videoId');
   if (typeof videoId !== 'string') return invalidArgumentJson();
-  if (ctx.scenarios.take('botCheck')) return json(playerBotCheck(client, videoId));
+  if (ctx.scenarios.refusingPlayers || ctx.scenarios.take('botCheck')) return json(playerBotCheck(client, videoId));
   if (ctx.scenarios.tryAgainLater || ctx.scenarios.take('rateLimitedPlayer')) return json(playerRateLimited(client, videoId));
   const hosted = VIDEO_ID_RE.test(videoId) ? ctx.catalog.video(videoId) : undefined;
   if (!hosted || hosted.video.captions === 'unavailable') return json(playerUnavailable(client, videoId));

@@ -8,7 +8,7 @@ import { channelBrowse, channelUrl, WEB_VERSION } from './channel-json';
 import { lengthOf, generateCues } from './cues';
 import { errorPage } from './errors';
 import { escapeXml, html, scriptJson, type FakeRequest, type FakeResponse } from './http';
-import { playerAgeRestricted, playerOk, playerUnavailable, type PlayerClient } from './player-json';
+import { playerAgeRestricted, playerBotCheck, playerOk, playerUnavailable, type PlayerClient } from './player-json';
 import { trackingParams, viewCount } from './texts';
 
 export const INNERTUBE_API_KEY = 'AIzaSyFakePlatform_0123456789abcdefghij';
@@ -104,6 +104,8 @@ function microformat(video: FakeVideoSpec, channel: FakeChannelSpec, seconds: nu
 
 /** The WEB client's player answer as the watch page embeds it. */
 function webPlayerResponse(ctx: FakeContext, video: FakeVideoSpec, channel: FakeChannelSpec, seconds: number): unknown {
+  // The bot check lives in the player answer, also the one the page embeds: the HTML shows no captcha.
+  if (ctx.scenarios.refusingPlayers) return playerBotCheck(WEB, video.videoId);
   if (video.captions === 'age_restricted') {
     return { ...(playerAgeRestricted(video, channel, WEB) as object), microformat: microformat(video, channel, seconds) };
   }

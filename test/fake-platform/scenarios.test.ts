@@ -37,6 +37,7 @@ describe('fake platform: scenarios, counters, control endpoint', () => {
     await page(`/feeds/videos.xml?channel_id=${channel.channelId}`);
     await innertube(fake.url, 'browse', { context: WEB_CONTEXT, browseId: channel.channelId, params: 'EgZ2aWRlb3PyBgQKAjoA' });
     await page(`/watch?v=${first}`);
+    await page(`/embed/${first}?cc_load_policy=1&cc_lang_pref=en`);
     await (await fetch(await trackUrl())).text();
     await page('/favicon.ico');
     await fetch(`${fake.url}/__fake/counters`);
@@ -48,10 +49,11 @@ describe('fake platform: scenarios, counters, control endpoint', () => {
       browse: 1,
       browseContinuation: 0,
       watch: 1,
+      embed: 1,
       player: 1,
       timedtext: 1,
       other: 1,
-      total: 9,
+      total: 10,
     });
     fake.resetCounters();
     expect(fake.counters.total).to.equal(0);

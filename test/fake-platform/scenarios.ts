@@ -28,6 +28,12 @@ export interface ScenarioControls {
    * injected clock has passed the window's end, so no test waits for real).
    */
   tryAgainLaterWindow(open: boolean): void;
+  /**
+   * While on, every player answer is the bot check: the player endpoint for every client, and the
+   * player response the watch page embeds (its HTML shows no captcha). The embed page's player still
+   * fetches timed text with its own token when a real browser runs it (embed.ts).
+   */
+  playersRefused(on: boolean): void;
   /** Player answers carry another video's `videoDetails.videoId` for the next `n` player requests. */
   poison(n: number): void;
   /** Empty 200 from timed text: for the next `n` requests (number), or always for one video (id). */
@@ -53,6 +59,7 @@ export interface ScenarioState {
   botCheck: number;
   rateLimitedPlayer: number;
   tryAgainLaterWindow: boolean;
+  playersRefused: boolean;
   poison: number;
   emptyTimedText: number;
   emptyTimedTextVideos: string[];
@@ -79,6 +86,7 @@ function initialState(): ScenarioState {
     botCheck: 0,
     rateLimitedPlayer: 0,
     tryAgainLaterWindow: false,
+    playersRefused: false,
     poison: 0,
     emptyTimedText: 0,
     emptyTimedTextVideos: [],
@@ -112,6 +120,9 @@ export class Scenarios implements ScenarioControls {
   }
   tryAgainLaterWindow(open: boolean): void {
     this.s.tryAgainLaterWindow = open;
+  }
+  playersRefused(on: boolean): void {
+    this.s.playersRefused = on;
   }
   poison(n: number): void {
     this.s.poison = count(n);
@@ -178,6 +189,9 @@ export class Scenarios implements ScenarioControls {
 
   get tryAgainLater(): boolean {
     return this.s.tryAgainLaterWindow;
+  }
+  get refusingPlayers(): boolean {
+    return this.s.playersRefused;
   }
   get slowMs(): number {
     return this.s.slowMs;

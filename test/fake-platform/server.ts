@@ -21,6 +21,7 @@ import { browseCounter, browseRoute, playerRoute, resolveRoute } from './routes-
 import { channelPageRoute, handlePageRoute, watchRoute } from './routes-pages';
 import { Scenarios, type ScenarioControls, type ScenarioState } from './scenarios';
 import { timedTextRoute } from './timedtext';
+import { embedRoute, PlayerTokens } from './embed';
 import { captchaPage, consentPage, consentRedirect, hasConsent } from './walls';
 
 interface Route {
@@ -41,6 +42,7 @@ const ROUTES: Route[] = [
   { method: 'GET', path: /^\/feeds\/videos\.xml$/, counter: 'feed', handle: feedRoute },
   { method: 'GET', path: /^\/api\/timedtext$/, counter: 'timedtext', handle: timedTextRoute },
   { method: 'GET', path: /^\/watch$/, counter: 'watch', page: true, handle: watchRoute },
+  { method: 'GET', path: /^\/embed\/[^/]+$/, counter: 'embed', page: true, handle: embedRoute },
   { method: 'GET', path: /^\/@[^/]+(\/.*)?$/, counter: 'handlePage', page: true, handle: handlePageRoute },
   { method: 'GET', path: /^\/channel\/[^/]+(\/.*)?$/, counter: 'channelPage', page: true, handle: channelPageRoute },
 ];
@@ -124,7 +126,7 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
   const scenarios = new Scenarios();
   const challenge = new JsChallenge();
   scenarios.onJsChallenge = () => challenge.forget();
-  const ctx: FakeContext = { catalog, scenarios, challenge, origin: '' };
+  const ctx: FakeContext = { catalog, scenarios, challenge, tokens: new PlayerTokens(), origin: '' };
   let counters = emptyCounters();
   const control = { catalog, scenarios, counters: () => ({ ...counters }), resetCounters: () => (counters = emptyCounters()) };
 

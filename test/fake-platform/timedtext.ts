@@ -47,10 +47,10 @@ export function captionUrl(origin: string, videoId: string, track: CaptionTrack,
   return `${origin}/api/timedtext?${q.toString().replace(/%2C/g, ',')}`;
 }
 
-/** Whether a request is one the platform would serve: signed, fresh, and not token-bound. */
-function acceptable(q: URLSearchParams): boolean {
+/** Whether a request is one the platform would serve: signed, fresh, and token-bound only with a token. */
+function acceptable(q: URLSearchParams, tokenValid: boolean): boolean {
   const exp = q.get('exp') ?? '';
-  if (exp === 'xpe') return false;
+  if (exp === 'xpe' && !tokenValid) return false;
   const expire = q.get('expire') ?? '';
   if (!/^\d+$/.test(expire) || Number(expire) * 1000 < Date.now()) return false;
   return q.get('signature') === sign(q.get('v') ?? '', q.get('lang') ?? '', q.get('kind') ?? '', expire, exp);
@@ -131,7 +131,7 @@ export function timedTextRoute(ctx: FakeContext, req: FakeRequest): FakeResponse
   const q = req.query;
   const videoId = q.get('v') ?? '';
   if (ctx.scenarios.timedTextRefusedFor(videoId) || ctx.scenarios.take('emptyTimedText')) return empty();
-  if (!acceptable(q)) return empty();
+  if (!acceptable(q, ctx.tokens.valid(q.get('pot')))) return empty();
   const hosted = ctx.catalog.video(videoId);
   const asr = q.get('kind') === 'asr';
   const track = hosted && ctx.catalog.tracks(hosted.video).find((t) => t.languageCode === q.get('lang') && (t.kind === 'asr') === asr);

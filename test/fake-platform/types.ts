@@ -54,6 +54,8 @@ export interface FakeCounters {
   browse: number;
   browseContinuation: number;
   watch: number;
+  /** The embedded player page (/embed/<id>), which only a real browser's player turns into captions. */
+  embed: number;
   player: number;
   timedtext: number;
   /** Requests to paths the platform does not serve here (favicon, typos…). */
@@ -70,6 +72,7 @@ export function emptyCounters(): FakeCounters {
     browse: 0,
     browseContinuation: 0,
     watch: 0,
+    embed: 0,
     player: 0,
     timedtext: 0,
     other: 0,

@@ -11,6 +11,14 @@ import { createPlatformClient, PlatformError, watchPath, type PlatformSession } 
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { chromiumPath, chromiumProcesses, type ChromiumProcess } from '../support/process-tree';
 import { captureLogger, platformConfig } from './support';
+import { runChannel } from '../../crawler/channel-run';
+import { RequestBudget } from '../../crawler/request-budget';
+import { realTiming } from '../../crawler/timing';
+import { PROFILES } from '../../shared/config/crawl-profile';
+import type { Logger } from '../../shared/logger';
+import type { SessionSink } from '../../shared/platform/cookie-jar';
+import { FakeTiming } from '../crawler/support/fake-timing';
+import { tempStore, type TempStore } from '../crawler/support/temp-store';
 
 /** Found where the crawler looks for it (or BROWSER_EXECUTABLE_PATH); null when absent. */
 const CHROMIUM = chromiumPath();
@@ -104,9 +112,13 @@ describe('browser fallback (real Chromium)', function () {
       expect(fake.counters.total).to.equal(2 + 1 + 4);
     });
 
-    it('closing twice is harmless', async () => {
-      await browser.close();
-      await browser.close();
+    it('closing twice is harmless: both resolve, nothing is left running, and the fallback is off', async () => {
+      expect(await browser.unblock(watchPath(videoId))).to.equal(true);
+      expect(await Promise.all([browser.close(), browser.close()])).to.deep.equal([undefined, undefined]);
+      expect(await browser.close()).to.equal(undefined);
+      expect(await chromiumGone(5000)).to.equal(true);
+      expect(await browser.available()).to.equal(false);
+      expect(await browser.unblock(watchPath(videoId))).to.equal(false);
     });
   });
 
@@ -185,6 +197,92 @@ describe('browser fallback (real Chromium)', function () {
       await b.close();
       expect(await chromiumGone(5000)).to.equal(true);
       expect(await b.available()).to.equal(false);
+    });
+  });
+
+  describe('the web player: judging by the player, and transcripts when every app client is refused', function () {
+    let fake: FakePlatform;
+    let ts: TempStore;
+    const channel = makeChannel({ handle: 'webplayer', count: 2, seed: 5, captionsMix: { manual: 1 } });
+    const videoId = channel.videos[0]!.videoId;
+
+    before(async function () {
+      if (!existsSync(CHROMIUM)) this.skip();
+      fake = await startFakePlatform({ channels: [channel] });
+    });
+    beforeEach(async () => {
+      fake.scenario.clearScenarios();
+      fake.resetCounters();
+      ts = await tempStore('tf-webplayer-');
+    });
+    afterEach(async () => ts.cleanup());
+    after(async () => fake?.close());
+
+    const fallback = (sink: SessionSink, logger: Logger = silentLogger()): BrowserFallback =>
+      new BrowserFallback({ baseUrl: fake.url, executablePath: CHROMIUM, sink, logger, timing: realTiming });
+
+    it('a page past the challenge whose player still answers the bot check is not cleared', async () => {
+      fake.scenario.jsChallenge(true);
+      fake.scenario.playersRefused(true);
+      let adopted = 0;
+      const { logger, lines } = captureLogger();
+      const b = fallback({ adoptSession: () => void (adopted += 1) }, logger);
+      try {
+        expect(await b.unblock(watchPath(videoId))).to.equal(false);
+        expect(adopted, 'no session handed over').to.equal(0);
+        expect(lines().map((l) => l.msg)).to.include('browser fallback: page open, but its player answer still refuses');
+        // The same page with a player that plays: cleared.
+        fake.scenario.playersRefused(false);
+        expect(await b.unblock(watchPath(videoId))).to.equal(true);
+        expect(adopted).to.equal(1);
+      } finally {
+        await b.close();
+      }
+    });
+
+    it('fetches the transcript the web player itself requests, with its own token, then closes Chromium', async () => {
+      const platform = createPlatformClient(platformConfig(fake.url), silentLogger());
+      const plain = await platform.fetchTranscript(videoId);
+      fake.scenario.playersRefused(true);
+      const refused = await platform.fetchTranscript(videoId).catch((e: unknown) => e);
+      expect(refused).to.be.instanceOf(PlatformError).with.property('outcome', 'blocked');
+
+      fake.resetCounters();
+      const b = fallback({ adoptSession: () => undefined });
+      try {
+        const t = await b.fetchTranscript(videoId, ['en']);
+        expect(t).to.deep.equal(plain);
+        // The embed page and the player's own timed-text request; no app-client player call.
+        expect(fake.counters).to.include({ embed: 1, timedtext: 1, player: 0 });
+        expect(await chromiumGone(5000), 'Chromium closed right after').to.equal(true);
+      } finally {
+        await b.close();
+      }
+    });
+
+    it('a crawl where every app client is refused stores every transcript through the browser', async () => {
+      fake.scenario.playersRefused(true);
+      const { logger, lines } = captureLogger();
+      const platform = createPlatformClient(platformConfig(fake.url), logger);
+      const b = fallback(platform, logger);
+      const timing = new FakeTiming();
+      try {
+        const record = await ts.store.registerChannel({ channelId: channel.channelId, wanted: channel.videos.length }, timing.now());
+        const budget = new RequestBudget({ perHour: 0, coolDownMs: [1_800_000, 1_800_000], timing, sent: () => platform.requestCount(), logger });
+        const result = await runChannel({
+          store: ts.store, platform, unblockers: [b], profile: PROFILES.fast, timing, logger, budget,
+          browserTranscript: (id) => b.fetchTranscript(id, ['en']),
+        }, record, new AbortController().signal);
+        expect(result).to.deep.include({ outcome: 'ok', stored: channel.videos.length });
+        const rows = await ts.store.getVideos(channel.videos.map((v) => v.videoId));
+        expect(rows.map((r) => r.state)).to.deep.equal(['ready', 'ready']);
+        for (const r of rows) expect(r.transcriptHtml).to.match(/^<p>/);
+        expect(lines().filter((l) => l.msg === 'every app client refused; the transcript came through the browser')).to.have.length(2);
+        expect(fake.counters.embed).to.equal(2);
+        expect(await chromiumGone(5000)).to.equal(true);
+      } finally {
+        await b.close();
+      }
     });
   });
 });

@@ -1,0 +1,67 @@
+// GET /embed/<id>: the embedded player page (docs/crawler.md §4). In a real browser the web player
+// holds its own proof-of-origin token; with captions switched on (`cc_load_policy=1`,
+// `cc_lang_pref=<lang>`) it requests `/api/timedtext?…&pot=…` itself. The fake's page does the same
+// with a small inline script: it picks the track, computes a token from a nonce the fake issued
+// with the page (the same arithmetic as the JS challenge), and fetches the WEB caption URL (`exp=xpe`)
+// with `&fmt=json3&pot=<token>`. Only a client that runs the script gets a token; the timed-text
+// endpoint serves an `exp=xpe` URL only with a token the fake issued.
+
+import { randomBytes } from 'node:crypto';
+import { solveChallenge } from './challenge';
+import type { FakeContext } from './context';
+import { html, type FakeRequest, type FakeResponse } from './http';
+import { captionUrl } from './timedtext';
+
+/** Tokens the embed pages handed out (as nonces) and the check of what a player sends back. */
+export class PlayerTokens {
+  private readonly issued = new Set<string>();
+
+  issue(): string {
+    // Bounded, like the JS challenge: a client hammering the page must not grow the fake forever.
+    if (this.issued.size > 10_000) this.issued.clear();
+    const nonce = randomBytes(8).toString('hex');
+    this.issued.add(nonce);
+    return nonce;
+  }
+
+  /** A `pot` is `<nonce>.<proof>`: a nonce this fake issued and the proof the page's script computes. */
+  valid(pot: string | null): boolean {
+    const [nonce, proof] = (pot ?? '').split('.');
+    return !!nonce && !!proof && this.issued.has(nonce) && proof === solveChallenge(nonce);
+  }
+}
+
+const unavailablePage = (): FakeResponse =>
+  html('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>YouTube</title></head>' +
+    '<body><div class="ytp-error"><div class="ytp-error-content-wrap-reason">Video unavailable</div></div></body></html>');
+
+export function embedRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
+  const videoId = decodeURIComponent(req.path.slice('/embed/'.length));
+  const hosted = ctx.catalog.video(videoId);
+  if (!hosted || hosted.video.captions === 'unavailable' || hosted.video.captions === 'age_restricted') return unavailablePage();
+  const tracks = ctx.catalog.tracks(hosted.video).map((t) => ({
+    lang: t.languageCode,
+    asr: t.kind === 'asr',
+    url: captionUrl(ctx.origin, videoId, t, { fmt: null, needsToken: true }),
+  }));
+  const config = { videoId, tracks, nonce: ctx.tokens.issue() };
+  // `</` cannot end the script early: JSON.stringify leaves it, so it is escaped.
+  const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  return html(
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${videoId} - YouTube</title></head>` +
+      `<body><div id="player"><div class="caption-window"></div></div>` +
+      `<script>(function () {\n` +
+      `  var cfg = ${json};\n` +
+      `  var q = new URLSearchParams(location.search);\n` +
+      `  if (q.get("cc_load_policy") !== "1" || cfg.tracks.length === 0) return;\n` +
+      `  var pref = q.get("cc_lang_pref") || "en";\n` +
+      `  var t = cfg.tracks.filter(function (x) { return x.lang === pref && !x.asr; })[0] ||\n` +
+      `    cfg.tracks.filter(function (x) { return x.lang === pref; })[0] || cfg.tracks[0];\n` +
+      `  var n = cfg.nonce, h = 7;\n` +
+      `  for (var r = 0; r < 1000; r++) for (var i = 0; i < n.length; i++) h = (Math.imul(h, 31) + n.charCodeAt(i)) >>> 0;\n` +
+      `  fetch(t.url + "&fmt=json3&c=WEB_EMBEDDED_PLAYER&pot=" + n + "." + h.toString(16))\n` +
+      `    .then(function (res) { return res.text(); })\n` +
+      `    .then(function (body) { document.querySelector(".caption-window").textContent = body.length + " bytes of captions"; });\n` +
+      `})();</script></body></html>`,
+  );
+}
