@@ -13,6 +13,12 @@ export const median = (xs: readonly number[]): number => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
+/** The value below which p percent of `xs` lie (nearest rank). */
+export const percentile = (xs: readonly number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
 export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 function fmt(n: number): string {
