@@ -5,7 +5,7 @@
 // case-insensitive; a parameter given twice is a 400, never a guess.
 
 import type { ErrorContext, ErrorName } from '../errors';
-import { parseChannelUrl, parseHandle, CHANNEL_ID, type ChannelRef } from './channel-ref';
+import { parseChannelUrl, parseHandle, CHANNEL_ID, type ChannelRef } from '../../shared/channel-ref';
 
 export type FeedFormat = 'atom' | 'rss';
 

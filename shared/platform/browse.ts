@@ -3,7 +3,9 @@
 // read; chips in the grid header carry tokens too, but only the grid's trailing
 // continuationItemRenderer is the next page.
 
-import { classifyBrowse, parseJsonAnswer } from './classify';
+import { isVideoId } from '../ids';
+import { classifyBrowse } from './classify';
+import { ENDPOINTS, readJson, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { WEB_CLIENT, innertubeRequest } from './innertube';
 import { asArray, asString, dig, textOf } from './page-data';
@@ -23,6 +25,8 @@ export interface BrowsePage {
   /** Channel title (first page only). */
   title: string | null;
   videos: BrowsedVideo[];
+  /** Items whose id is not a video id (docs/crawler.md §2): left out, for the caller to log. */
+  dropped: string[];
   continuation: string | null;
 }
 
@@ -63,17 +67,19 @@ function fromLockup(l: unknown): BrowsedVideo | null {
 
 export function parseBrowsePage(json: unknown): BrowsePage {
   const videos: BrowsedVideo[] = [];
+  const dropped: string[] = [];
   let continuation: string | null = null;
   for (const item of gridItems(json)) {
     const content = dig(item, 'richItemRenderer', 'content');
     const v = content === undefined
       ? fromVideoRenderer(dig(item, 'gridVideoRenderer'))
       : fromVideoRenderer(dig(content, 'videoRenderer')) ?? fromLockup(dig(content, 'lockupViewModel'));
-    if (v) videos.push(v);
+    if (v && isVideoId(v.videoId)) videos.push(v);
+    else if (v) dropped.push(v.videoId.slice(0, 40));
     const token = asString(dig(item, 'continuationItemRenderer', 'continuationEndpoint', 'continuationCommand', 'token'));
     if (token) continuation = token;
   }
-  return { title: asString(dig(json, 'metadata', 'channelMetadataRenderer', 'title')), videos, continuation };
+  return { title: asString(dig(json, 'metadata', 'channelMetadataRenderer', 'title')), videos, dropped, continuation };
 }
 
 /** One browse request: the first page of the Videos tab, or the page behind `continuation`. */
@@ -81,11 +87,8 @@ export async function browseVideos(http: PlatformHttp, channelId: string, contin
   const what = continuation === null ? 'browse' : 'browse continuation';
   const body = continuation === null ? { browseId: channelId, params: VIDEOS_TAB_PARAMS } : { continuation };
   const a = await innertubeRequest(http, 'browse', WEB_CLIENT, body, what, `/channel/${channelId}/videos`);
-  if (a.verdict.outcome !== 'ok') {
-    const reason = a.verdict.outcome === 'not_found' ? `channel not found (${a.verdict.reason})` : a.verdict.reason;
-    throw new PlatformError(a.verdict.outcome, `${what}: ${reason}`);
-  }
-  const json = parseJsonAnswer(a, what);
+  const rule = { ...ENDPOINTS.browse, what };
+  const json = valueOf(readJson(a, rule), rule);
   const v = classifyBrowse(json);
   if (v.outcome !== 'ok') throw new PlatformError(v.outcome, `${what}: ${v.reason}`);
   return parseBrowsePage(json);

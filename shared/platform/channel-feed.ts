@@ -2,7 +2,9 @@
 // one request. Its failures (404/500 outages for valid channels) mean "use browse", never "empty".
 
 import { XMLParser } from 'fast-xml-parser';
+import { isVideoId } from '../ids';
 import { decodeXml } from './entities';
+import { ENDPOINTS, readText } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { PlatformError, type ListedVideo } from './types';
 
@@ -11,6 +13,8 @@ export const FEED_SIZE = 15;
 export interface ChannelFeed {
   title: string | null;
   videos: ListedVideo[];
+  /** Entries whose id is not a video id (docs/crawler.md §2): left out, for the caller to log. */
+  dropped: string[];
 }
 
 const parser = new XMLParser({
@@ -42,9 +46,13 @@ export function parseChannelFeed(xml: string): ChannelFeed {
   const feed = node(doc.feed);
   const entries = Array.isArray(feed.entry) ? feed.entry : [];
   const videos: ListedVideo[] = [];
+  const dropped: string[] = [];
   for (const e of entries.map(node)) {
     const videoId = textOf(e['yt:videoId']);
-    if (!videoId) continue;
+    if (!videoId || !isVideoId(videoId)) {
+      dropped.push(String(videoId ?? '(none)').slice(0, 40));
+      continue;
+    }
     const published = textOf(e.published);
     const t = published ? Date.parse(published) : NaN;
     videos.push({
@@ -53,16 +61,23 @@ export function parseChannelFeed(xml: string): ChannelFeed {
       publishedAt: Number.isNaN(t) ? null : new Date(t),
     });
   }
-  return { title: textOf(feed.title), videos };
+  return { title: textOf(feed.title), videos, dropped };
 }
 
-export async function fetchChannelFeed(http: PlatformHttp, channelId: string): Promise<ChannelFeed> {
-  const a = await http.sendOk({
+/** The feed, or the reason to list through browse instead (ENDPOINTS.channelFeed); refusals are thrown. */
+export async function fetchChannelFeed(http: PlatformHttp, channelId: string): Promise<ChannelFeed | { failed: string }> {
+  const a = await http.send({
     method: 'GET',
     target: `/feeds/videos.xml?channel_id=${encodeURIComponent(channelId)}`,
     kind: 'page',
     referer: `/channel/${channelId}`,
     what: 'channel feed',
   });
-  return parseChannelFeed(a.body);
+  const xml = readText(a, ENDPOINTS.channelFeed);
+  if (xml.kind !== 'ok') return { failed: xml.kind === 'fallback' ? xml.reason : 'channel feed: no answer' };
+  try {
+    return parseChannelFeed(xml.value);
+  } catch (err) {
+    return { failed: err instanceof PlatformError ? err.reason : String(err) };
+  }
 }

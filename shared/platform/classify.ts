@@ -162,8 +162,3 @@ export function classifyBrowse(json: unknown): Verdict {
   }
   return OK;
 }
-
-/** Throws the PlatformError of a failed verdict; returns for `ok`. */
-export function assertOk(v: Verdict, what: string): void {
-  if (v.outcome !== 'ok') throw new PlatformError(v.outcome, `${what}: ${v.reason}`);
-}

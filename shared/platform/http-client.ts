@@ -109,13 +109,6 @@ export class PlatformHttp {
     return second;
   }
 
-  /** Like `send`, but anything not `ok` is thrown as its PlatformError. */
-  async sendOk(req: HttpRequest): Promise<HttpAnswer> {
-    const a = await this.send(req);
-    if (a.verdict.outcome !== 'ok') throw new PlatformError(a.verdict.outcome, `${req.what}: ${a.verdict.reason}`);
-    return a;
-  }
-
   /** SOCS=CAI is the current consent cookie; CONSENT=YES+<v> the older form some walls still ask for. */
   acceptConsent(formValue: string | null): void {
     this.jar.set('SOCS', 'CAI');

@@ -4,6 +4,7 @@
 // crawler/browser-fallback.ts so that only the crawler ever loads Playwright.
 
 import type { Config } from '../config/load';
+import { isVideoId } from '../ids';
 import { categoryLogger, type Logger } from '../logger';
 import { ChallengeProxy } from './challenge-proxy';
 import { CookieJar, DEFAULT_PIN_MS, type SessionInput, type SessionSink } from './cookie-jar';
@@ -12,14 +13,13 @@ import { createProxyRotation, type ProxyRotation } from './proxies';
 import { listFeed, listVideos } from './listing';
 import { resolveHandle } from './resolve';
 import { fetchTranscript } from './transcript';
-import type { ChannelListing, PlatformClient, Transcript, Unblocker } from './types';
+import { PlatformError, type ChannelListing, type PlatformClient, type Transcript, type Unblocker } from './types';
 import { fetchPublishedAt } from './watch-page';
 
 export { PlatformError } from './types';
 export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, Transcript, Unblocker } from './types';
 export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
 export { watchPath } from './watch-page';
-export { CHANNEL_ID_RE } from './resolve';
 
 /** The settings the platform client reads. */
 export type PlatformConfig = Pick<Config, 'platformBaseUrl' | 'transcriptLanguages' | 'playerClients' | 'platformTimeoutMs'>
@@ -46,9 +46,6 @@ export interface PlatformSession extends PlatformClient, SessionSink {
   /** The outbound proxies (PLATFORM_PROXY_URLS) the blocked path rotates; null when direct. */
   readonly egress: ProxyRotation | null;
 }
-
-/** Page an unblocker should open for a blocked channel request. */
-export const channelVideosPath = (channelId: string): string => `/channel/${encodeURIComponent(channelId)}/videos`;
 
 export function createPlatformClient(config: PlatformConfig, logger: Logger, opts: PlatformClientOptions = {}): PlatformSession {
   const base = new URL(config.platformBaseUrl);
@@ -77,14 +74,21 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     listFeed: (channelId: string): Promise<ChannelListing | null> => listFeed(http, channelId, log),
     listVideos: (channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing> =>
       listVideos(http, channelId, limit, log, feed),
-    fetchPublishedAt: (videoId: string): Promise<Date | null> => fetchPublishedAt(http, videoId),
-    fetchTranscript: (videoId: string): Promise<Transcript> =>
-      fetchTranscript(http, videoId, { languages: config.transcriptLanguages, clients, log }),
+    fetchPublishedAt: async (videoId: string): Promise<Date | null> => fetchPublishedAt(http, checkedVideoId(videoId, log)),
+    fetchTranscript: async (videoId: string): Promise<Transcript> =>
+      fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, log }),
     adoptSession(session: SessionInput): void {
       jar.adopt(session, pinMs);
       log.info({ cookies: session.cookies.length, pinnedUserAgent: session.userAgent !== null }, 'adopted a harvested session');
     },
   };
+}
+
+/** Only a real video id is ever put into a platform request; anything else is refused and logged. */
+function checkedVideoId(videoId: string, log: Logger): string {
+  if (isVideoId(videoId)) return videoId;
+  log.warning({ videoId: videoId.slice(0, 40) }, 'not a video id; no platform request made');
+  throw new PlatformError('unavailable', 'not a video id');
 }
 
 /** The challenge-solving proxy unblocker, or null when CHALLENGE_PROXY_URL is not set. */

@@ -20,15 +20,14 @@ const isRefusal = (err: unknown): boolean =>
 
 /** The feed as a listing, or null when it failed the way its outages do ("use browse", never "empty"). */
 export async function listFeed(http: PlatformHttp, channelId: string, log: Logger): Promise<ChannelListing | null> {
-  try {
-    const feed = await fetchChannelFeed(http, channelId);
-    // A feed shorter than 15 is the whole channel.
-    return { channelId, title: feed.title, videos: feed.videos, complete: feed.videos.length < FEED_SIZE };
-  } catch (err) {
-    if (isRefusal(err) || !(err instanceof PlatformError)) throw err;
-    log.info({ channelId, reason: err.reason }, 'channel feed failed; listing through browse');
+  const feed = await fetchChannelFeed(http, channelId);
+  if ('failed' in feed) {
+    log.info({ channelId, reason: feed.failed }, 'channel feed failed; listing through browse');
     return null;
   }
+  if (feed.dropped.length > 0) log.warning({ channelId, dropped: feed.dropped }, 'channel feed: entries without a valid video id left out');
+  // A feed shorter than 15 is the whole channel.
+  return { channelId, title: feed.title, videos: feed.videos, complete: feed.videos.length + feed.dropped.length < FEED_SIZE };
 }
 
 /** `known`: a listFeed answer the caller already has (null = the feed failed); undefined = fetch it. */
@@ -63,6 +62,7 @@ export async function listVideos(
       break;
     }
     title ??= result.title;
+    if (result.dropped.length > 0) log.warning({ channelId, dropped: result.dropped }, 'browse: items without a valid video id left out');
     browsed.push(...result.videos);
     token = result.continuation;
     if (token === null) {
@@ -82,7 +82,7 @@ export async function listVideos(
  * upload newer than its oldest entry, so a browse item missing from it is older — unless it comes
  * before the first item both lists share.
  */
-export function mergeListing(feed: ChannelFeed | null, browsed: readonly BrowsedVideo[]): ListedVideo[] {
+export function mergeListing(feed: Pick<ChannelFeed, 'videos'> | null, browsed: readonly BrowsedVideo[]): ListedVideo[] {
   const undated = (b: BrowsedVideo): ListedVideo => ({ videoId: b.videoId, title: b.title, publishedAt: null });
   const out: ListedVideo[] = [];
   const seen = new Set<string>();

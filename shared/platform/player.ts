@@ -1,10 +1,10 @@
 // The InnerTube player call (platform.md §3.1) for one client, judged before anything reads it.
 // The clients are configurable because they age: the list in PLAYER_CLIENTS is tried in order.
 
-import { classifyPlayer, parseJsonAnswer, type Verdict } from './classify';
+import { classifyPlayer, type Verdict } from './classify';
+import { ENDPOINTS, readJson, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { innertubeRequest, type InnertubeClient } from './innertube';
-import { PlatformError } from './types';
 import { watchPath } from './watch-page';
 
 export interface PlayerAnswer {
@@ -21,8 +21,7 @@ export async function fetchPlayer(http: PlatformHttp, videoId: string, client: I
     { videoId, contentCheckOk: true, racyCheckOk: true },
     what, watchPath(videoId),
   );
-  if (a.verdict.outcome === 'not_found') throw new PlatformError('unavailable', `${what}: ${a.verdict.reason}`);
-  if (a.verdict.outcome !== 'ok') throw new PlatformError(a.verdict.outcome, `${what}: ${a.verdict.reason}`);
-  const json = parseJsonAnswer(a, what);
+  const rule = { ...ENDPOINTS.player, what };
+  const json = valueOf(readJson(a, rule), rule);
   return { json, verdict: classifyPlayer(json, videoId) };
 }

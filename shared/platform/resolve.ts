@@ -2,13 +2,13 @@
 // handle page as the fallback when resolve_url misbehaves. An unknown handle is null, not an error.
 // A block is thrown: the handle page would be blocked too, and the caller decides what to do.
 
-import { parseJsonAnswer } from './classify';
+import { parseHandle } from '../channel-ref';
+import { CHANNEL_ID } from '../ids';
+import { ENDPOINTS, readJson, readText } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { WEB_CLIENT, innertubeRequest } from './innertube';
 import { asString, dig, extractPageJson } from './page-data';
 import { PlatformError } from './types';
-
-export const CHANNEL_ID_RE = /^UC[A-Za-z0-9_-]{22}$/;
 
 /** The id in a `…/channel/UC…` URL (a handle URL can look like an id, so the path must say channel). */
 const channelIdInUrl = (v: unknown): string | null => {
@@ -17,7 +17,10 @@ const channelIdInUrl = (v: unknown): string | null => {
 };
 
 export async function resolveHandle(http: PlatformHttp, rawHandle: string): Promise<string | null> {
-  const handle = rawHandle.replace(/^@/, '');
+  // The same rule the API validated the request with: nothing else is ever put into a platform URL.
+  const ref = parseHandle(rawHandle);
+  if (ref?.kind !== 'handle') return null;
+  const { handle } = ref;
   const viaApi = await resolveViaInnertube(http, handle);
   if (viaApi !== undefined) return viaApi;
   return resolveViaHandlePage(http, handle);
@@ -26,27 +29,21 @@ export async function resolveHandle(http: PlatformHttp, rawHandle: string): Prom
 /** The id, null for an unknown handle, or undefined when resolve_url gave no usable answer. */
 async function resolveViaInnertube(http: PlatformHttp, handle: string): Promise<string | null | undefined> {
   const a = await innertubeRequest(http, 'navigation/resolve_url', WEB_CLIENT, { url: `https://www.youtube.com/@${handle}` }, 'resolve_url');
-  const v = a.verdict;
-  if (v.outcome === 'not_found') return null;
-  if (v.outcome === 'blocked' || v.outcome === 'consent') throw new PlatformError(v.outcome, `resolve_url: ${v.reason}`);
-  if (v.outcome !== 'ok') return undefined;
-  let json: unknown;
-  try {
-    json = parseJsonAnswer(a, 'resolve_url');
-  } catch {
-    return undefined;
-  }
+  const r = readJson(a, ENDPOINTS.resolveUrl);
+  if (r.kind === 'absent') return null;
+  if (r.kind === 'fallback') return undefined;
+  const json = r.value;
   const pageType = asString(dig(json, 'endpoint', 'commandMetadata', 'webCommandMetadata', 'webPageType'));
   const browseId = asString(dig(json, 'endpoint', 'browseEndpoint', 'browseId'));
-  if (browseId !== null && CHANNEL_ID_RE.test(browseId) && (pageType === null || pageType === 'WEB_PAGE_TYPE_CHANNEL')) return browseId;
+  if (browseId !== null && CHANNEL_ID.test(browseId) && (pageType === null || pageType === 'WEB_PAGE_TYPE_CHANNEL')) return browseId;
   return undefined;
 }
 
 async function resolveViaHandlePage(http: PlatformHttp, handle: string): Promise<string | null> {
   const a = await http.send({ method: 'GET', target: `/@${encodeURIComponent(handle)}`, kind: 'page', what: 'handle page' });
-  if (a.verdict.outcome === 'not_found') return null;
-  if (a.verdict.outcome !== 'ok') throw new PlatformError(a.verdict.outcome, `handle page: ${a.verdict.reason}`);
-  const id = channelIdFromPage(a.body);
+  const page = readText(a, ENDPOINTS.handlePage);
+  if (page.kind !== 'ok') return null;
+  const id = channelIdFromPage(page.value);
   if (id === null) throw new PlatformError('transient', 'handle page: no channel id in the page');
   return id;
 }
@@ -55,7 +52,7 @@ async function resolveViaHandlePage(http: PlatformHttp, handle: string): Promise
 export function channelIdFromPage(html: string): string | null {
   const data = extractPageJson(html, 'ytInitialData');
   const external = asString(dig(data, 'metadata', 'channelMetadataRenderer', 'externalId'));
-  if (external !== null && CHANNEL_ID_RE.test(external)) return external;
+  if (external !== null && CHANNEL_ID.test(external)) return external;
   const canonical = channelIdInUrl(dig(data, 'microformat', 'microformatDataRenderer', 'urlCanonical'));
   if (canonical !== null) return canonical;
   const link = /<link[^>]+rel=["']canonical["'][^>]*href=["']([^"']+)["']|<link[^>]+href=["']([^"']+)["'][^>]*rel=["']canonical["']/i.exec(html);

@@ -5,6 +5,7 @@
 
 import type { Logger } from '../logger';
 import { classifyTimedText } from './classify';
+import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import type { InnertubeClient } from './innertube';
 import { renderParagraphs } from './paragraphs';
@@ -49,10 +50,8 @@ async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTra
   const a = await http.send({
     method: 'GET', target: plainTimedTextUrl(track.baseUrl), kind: 'xhr', referer: watchPath(videoId), what: 'timed text',
   });
-  const v = classifyTimedText(a);
-  if (v.outcome === 'not_found') throw new PlatformError('transient', `timed text: ${v.reason} (caption URL expired?)`);
-  if (v.outcome !== 'ok') throw new PlatformError(v.outcome, `timed text: ${v.reason}`);
-  const { cues } = parseTimedText(a.body);
+  const body = valueOf(readText({ ...a, verdict: classifyTimedText(a) }, ENDPOINTS.timedText), ENDPOINTS.timedText);
+  const { cues } = parseTimedText(body);
   const spoken = cues.filter((c) => c.text !== '');
   if (spoken.length === 0) throw new PlatformError('no_captions', `the ${track.languageCode} caption track is empty`);
   return { html: renderParagraphs(spoken), language: track.languageCode, kind: track.kind, cueCount: spoken.length };

@@ -1,9 +1,9 @@
 // The exact publish time of one video from its watch page (platform.md §2), for videos that browse
 // listed with a relative date only. Costs one request; only used where the feed did not know.
 
+import { ENDPOINTS, readText } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { asString, dig, extractPageJson } from './page-data';
-import { PlatformError } from './types';
 
 export const watchPath = (videoId: string): string => `/watch?v=${encodeURIComponent(videoId)}`;
 
@@ -20,7 +20,6 @@ export function publishedAtFromWatchPage(html: string): Date | null {
 
 export async function fetchPublishedAt(http: PlatformHttp, videoId: string): Promise<Date | null> {
   const a = await http.send({ method: 'GET', target: watchPath(videoId), kind: 'page', what: 'watch page' });
-  if (a.verdict.outcome === 'not_found') return null;
-  if (a.verdict.outcome !== 'ok') throw new PlatformError(a.verdict.outcome, `watch page: ${a.verdict.reason}`);
-  return publishedAtFromWatchPage(a.body);
+  const page = readText(a, ENDPOINTS.watchPage);
+  return page.kind === 'ok' ? publishedAtFromWatchPage(page.value) : null;
 }

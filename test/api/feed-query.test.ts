@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { validateFeedQuery, type RawQuery } from '../../api/query/feed-query';
-import { parseChannelUrl, parseHandle } from '../../api/query/channel-ref';
+import { parseChannelUrl, parseHandle } from '../../shared/channel-ref';
 
 const ID = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 

@@ -278,6 +278,14 @@ describe('platform client flows against the fake platform', function () {
       expect((await failure(clientFor().fetchTranscript('removed0001'))).outcome).to.equal('unavailable');
       expect(fake.counters.timedtext).to.equal(0);
     });
+
+    it('a video id that is not one is refused without a platform request', async () => {
+      for (const bad of ['short', '../../x?y=1', 'manual00001&v=x']) {
+        expect((await failure(clientFor().fetchTranscript(bad))).outcome).to.equal('unavailable');
+        expect((await failure(clientFor().fetchPublishedAt(bad))).outcome).to.equal('unavailable');
+      }
+      expect(fake.counters.total).to.equal(0);
+    });
   });
 
   describe('signals of platform.md §4', () => {

@@ -38,6 +38,15 @@ describe('platform parsers', () => {
       expect(page.continuation).to.equal(null);
     });
 
+    it('leaves out and reports items whose id is not a video id', () => {
+      const item = (id: string) => ({ richItemRenderer: { content: { videoRenderer: { videoId: id, title: { simpleText: id } } } } });
+      const page = parseBrowsePage({
+        onResponseReceivedActions: [{ appendContinuationItemsAction: { continuationItems: [item('aaaaaaaaaaa'), item('short'), item('bbbbbbbbbb/')] } }],
+      });
+      expect(page.videos.map((v) => v.videoId)).to.deep.equal(['aaaaaaaaaaa']);
+      expect(page.dropped).to.deep.equal(['short', 'bbbbbbbbbb/']);
+    });
+
     it('ignores the chip tokens of the grid header', () => {
       const json = captureJson('browse-videos-tab-first-page.json');
       const page = parseBrowsePage(json);
@@ -112,6 +121,14 @@ describe('platform parsers', () => {
         { videoId: 'BD-LB23rRBE', title: 'Q&A: "Open" Heritage <3', publishedAt: new Date('2026-05-01T16:00:00Z') },
         { videoId: '0123456789a', title: '1234', publishedAt: new Date('2026-04-30T08:30:00Z') },
       ]);
+    });
+
+    it('leaves out and reports entries whose id is not a video id', () => {
+      const bad = feed.replace('<yt:videoId>0123456789a</yt:videoId>', '<yt:videoId>../../x?y=1</yt:videoId>');
+      const parsed = parseChannelFeed(bad);
+      expect(parsed.videos.map((v) => v.videoId)).to.deep.equal(['BD-LB23rRBE']);
+      expect(parsed.dropped).to.deep.equal(['../../x?y=1']);
+      expect(parseChannelFeed(feed).dropped).to.deep.equal([]);
     });
 
     it('an empty feed is an empty list; HTML is a failure, not an empty channel', () => {

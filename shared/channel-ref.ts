@@ -1,10 +1,14 @@
-// The three ways a client names a channel, reduced to a channel id or a handle. Channel URLs are
-// matched as text, not through the WHATWG URL parser, because that parser forgives too much
-// (default ports, backslashes, credentials, percent-encoded hosts) for a strict allow-list.
+// The three ways a client names a channel, reduced to a channel id or a handle: the one parser the
+// API (request validation) and the platform client (resolve_url) share. Channel URLs are matched as
+// text, not through the WHATWG URL parser, because that parser forgives too much (default ports,
+// backslashes, credentials, percent-encoded hosts) for a strict allow-list.
+
+import { CHANNEL_ID } from './ids';
+
+export { CHANNEL_ID };
 
 export type ChannelRef = { readonly kind: 'id'; readonly channelId: string } | { readonly kind: 'handle'; readonly handle: string };
 
-export const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 const HANDLE = /^@?([A-Za-z0-9_-]{1,30})$/;
 
 /**
@@ -12,7 +16,7 @@ const HANDLE = /^@?([A-Za-z0-9_-]{1,30})$/;
  * accepted; a query, fragment, port, credentials or any further path segment is not.
  */
 const CHANNEL_URL = /^https:\/\/(?:www\.)?youtube\.com(\/.*)$/i;
-const CHANNEL_PATH = /^\/(?:channel\/(UC[A-Za-z0-9_-]{22})|@([A-Za-z0-9_-]{1,30}))\/?$/;
+const CHANNEL_PATH = new RegExp(`^/(?:channel/(${CHANNEL_ID.source.slice(1, -1)})|@([A-Za-z0-9_-]{1,30}))/?$`);
 
 /** `@name` or `name` → the handle without `@`, case kept (the platform ignores case). */
 export function parseHandle(raw: string): ChannelRef | null {
