@@ -10,11 +10,12 @@
 // No Chromium → not available (one WARNING), never a crash.
 
 import { accessSync, constants } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import type { Config } from '../shared/config/load';
 import { categoryLogger, type Logger } from '../shared/logger';
 import { classifyAnswer } from '../shared/platform/classify';
 import type { SessionSink } from '../shared/platform/cookie-jar';
+import type { ProxyRotation } from '../shared/platform/proxies';
 import type { Transcript, Unblocker } from '../shared/platform/types';
 import { embeddedPlayerVerdict, embedPath, isTimedText, transcriptFromPlayerAnswer, watchedVideo } from './browser-player';
 import { realTiming, type Timing } from './timing';
@@ -84,6 +85,8 @@ export interface BrowserFallbackOptions {
   captionWaitMs?: number;
   /** Clock and sleeps of the polling (the crawler's injected timing; real by default). */
   timing?: Timing;
+  /** The outbound proxy (PLATFORM_PROXY_URLS) each use goes through, asked afresh per use. */
+  proxy?: () => BrowserContextOptions['proxy'];
   /** Timeout of the first navigation. */
   navigationTimeoutMs?: number;
   /** Where to look when auto-detecting (tests point it at nothing). */
@@ -224,7 +227,7 @@ export class BrowserFallback implements Unblocker {
     if (!started) return failed;
     let context: BrowserContext | null = null;
     try {
-      context = await started.browser.newContext({ userAgent: started.userAgent, locale: 'en-US' });
+      context = await started.browser.newContext({ userAgent: started.userAgent, locale: 'en-US', proxy: this.opts.proxy?.() });
       await context.addCookies([{ name: 'SOCS', value: 'CAI', url: this.opts.baseUrl }]);
       await context.route('**/*', (route) =>
         BLOCKED_RESOURCES.has(route.request().resourceType()) ? route.abort() : route.continue());
@@ -380,8 +383,10 @@ export function createBrowserFallback(
   config: Pick<Config, 'platformBaseUrl' | 'browserExecutablePath' | 'platformTimeoutMs'>,
   sink: SessionSink,
   logger: Logger,
+  egress: ProxyRotation | null = null,
 ): BrowserFallback {
   return new BrowserFallback({
+    proxy: egress === null ? undefined : () => egress.currentForBrowser(),
     baseUrl: config.platformBaseUrl,
     executablePath: config.browserExecutablePath,
     sink,

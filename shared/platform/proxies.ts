@@ -104,6 +104,16 @@ export class ProxyRotation implements Egress {
     };
   }
 
+  /**
+   * The current proxy as Playwright's context `proxy` option wants it, for the browser fallback.
+   * `<-loopback>` removes Chromium's implicit bypass of localhost, so nothing goes around it.
+   */
+  currentForBrowser(): { server: string; username?: string; password?: string; bypass: string } {
+    const u = new URL(this.entries[this.index]!.url);
+    const creds = u.username ? { username: safeDecode(u.username), password: safeDecode(u.password) } : {};
+    return { server: proxyLabel(u.href), ...creds, bypass: '<-loopback>' };
+  }
+
   /** The current proxy failed as a proxy: WARNING, and the next request uses the next one. */
   skipUnreachable(hop: ProxyHop, why: string): void {
     this.logger.warning({ proxy: hop.label, reason: this.scrub(why) }, 'outbound proxy unreachable; using the next one');

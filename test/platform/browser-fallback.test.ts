@@ -19,6 +19,8 @@ import type { Logger } from '../../shared/logger';
 import type { SessionSink } from '../../shared/platform/cookie-jar';
 import { FakeTiming } from '../crawler/support/fake-timing';
 import { tempStore, type TempStore } from '../crawler/support/temp-store';
+import { ProxyRotation } from '../../shared/platform/proxies';
+import { startProxy } from './local-proxy';
 
 /** Found where the crawler looks for it (or BROWSER_EXECUTABLE_PATH); null when absent. */
 const CHROMIUM = chromiumPath();
@@ -257,6 +259,26 @@ describe('browser fallback (real Chromium)', function () {
         expect(await chromiumGone(5000), 'Chromium closed right after').to.equal(true);
       } finally {
         await b.close();
+      }
+    });
+
+    it('goes through the current outbound proxy, with proxy auth, when PLATFORM_PROXY_URLS is set', async () => {
+      const proxy = await startProxy();
+      const egress = new ProxyRotation([proxy.url()], silentLogger());
+      fake.scenario.playersRefused(true);
+      const b = createBrowserFallback(
+        { platformBaseUrl: fake.url, browserExecutablePath: CHROMIUM, platformTimeoutMs: 20_000 }, { adoptSession: () => undefined }, silentLogger(), egress,
+      );
+      try {
+        const t = await b.fetchTranscript(videoId, ['en']);
+        expect(t).to.include({ language: 'en', kind: 'manual' });
+        // The embed page and the player's timed-text request, both through the proxy, authenticated
+        // (the proxy lets nothing through without the credentials).
+        expect(proxy.requests).to.be.at.least(2);
+      } finally {
+        await b.close();
+        await egress.close();
+        await proxy.close();
       }
     });
 

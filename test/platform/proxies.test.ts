@@ -6,7 +6,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { createProxy, type ProxyServer } from 'proxy';
 import { runChannel } from '../../crawler/channel-run';
 import { RequestBudget } from '../../crawler/request-budget';
 import { PROFILES } from '../../shared/config/crawl-profile';
@@ -17,43 +16,7 @@ import { FakeTiming } from '../crawler/support/fake-timing';
 import { captureLogs } from '../crawler/support/logs';
 import { tempStore, type TempStore } from '../crawler/support/temp-store';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
-
-const USER = 'feeduser';
-const PASSWORD = 'pr0xy-S3cret!';
-
-interface LocalProxy {
-  url(user?: string, password?: string): string;
-  readonly port: number;
-  /** CONNECT tunnels opened through this proxy (after authentication). */
-  tunnels: number;
-  /** Requests refused for missing or wrong credentials. */
-  refused: number;
-  close(): Promise<void>;
-}
-
-async function startProxy(): Promise<LocalProxy> {
-  const server: ProxyServer = createProxy(http.createServer());
-  const expected = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
-  const state = { tunnels: 0, refused: 0 };
-  server.authenticate = (req) => {
-    const ok = req.headers['proxy-authorization'] === expected;
-    if (ok && req.method === 'CONNECT') state.tunnels += 1;
-    if (!ok) state.refused += 1;
-    return ok;
-  };
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    port,
-    url: (user = USER, password = PASSWORD) => `http://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}`,
-    get tunnels() { return state.tunnels; },
-    get refused() { return state.refused; },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  } as LocalProxy;
-}
+import { PASSWORD, startProxy, USER, type LocalProxy } from './local-proxy';
 
 /** A loopback port nothing listens on. */
 async function closedPort(): Promise<number> {
