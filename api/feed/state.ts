@@ -12,6 +12,7 @@
 // reaches clients.
 
 import { createHash } from 'node:crypto';
+import { shownTranscript } from '../../shared/store/rules';
 import type { Store, VideoRecord } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
@@ -72,7 +73,7 @@ export function buildFeedModel(input: ModelInput): FeedModel {
       videoId: v.videoId,
       title: v.title,
       link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
-      html: v.state === 'ready' && v.transcriptHtml !== null ? v.transcriptHtml : NO_TRANSCRIPT_NOTE,
+      html: shownTranscript(v) ?? NO_TRANSCRIPT_NOTE,
       published: v.publishedAt,
       updated: v.publishedAt,
     })),

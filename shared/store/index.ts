@@ -3,8 +3,8 @@
 
 import path from 'node:path';
 import type { Logger } from '../logger';
-import type { MongoStore } from './mongo/mongo-store';
-import { SqliteStore } from './sqlite/sqlite-store';
+import type { connectMongoStore } from './mongo/mongo-store';
+import { openSqliteStore } from './sqlite/sqlite-store';
 import type { Store } from './types';
 
 export * from './types';
@@ -28,12 +28,12 @@ export function sqlitePath(databaseUrl: string, rootDir: string): string {
 export async function openStore(databaseUrl: string, opts: OpenStoreOptions): Promise<Store> {
   const { logger } = opts;
   if (databaseUrl.startsWith('sqlite:')) {
-    return SqliteStore.open(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger);
+    return openSqliteStore(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger);
   }
   if (/^mongodb(\+srv)?:\/\//.test(databaseUrl)) {
     // Loaded only when asked for: the driver costs ~20 MB of memory that SQLite deployments never use.
-    const mongo = (await import('./mongo/mongo-store.js')) as { MongoStore: typeof MongoStore };
-    return mongo.MongoStore.connect(databaseUrl, { logger, serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
+    const mongo = (await import('./mongo/mongo-store.js')) as { connectMongoStore: typeof connectMongoStore };
+    return mongo.connectMongoStore(databaseUrl, { logger, serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
   }
   // Only the scheme is echoed: the rest of the URL may hold credentials.
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(databaseUrl)?.[0] ?? '(none)';

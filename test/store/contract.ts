@@ -3,7 +3,8 @@
 
 import { expect } from 'chai';
 import { videoRecord } from '../support/factories';
-import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type RateLimitResult, type Store, type VideoRecord } from '../../shared/store';
+import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type RateLimitResult, type Store, type VideoRecord, type VideoState } from '../../shared/store';
+import { isFeedEntry } from '../../shared/store/rules';
 
 export interface StoreFixture {
   store: Store;
@@ -214,6 +215,16 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
           video({ videoId: 'failed', state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN), publishedAt: at(1) }),
         ]);
         expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['ready', 'gave-up']);
+      });
+
+      it('shows exactly what the shared feed rule (store/rules.ts isFeedEntry) says, for every state', async function () {
+        const states: VideoState[] = ['ready', 'no_transcript', 'unavailable', 'failed'];
+        const cases = states.flatMap((state, i) => [null, at(MIN)].map((nextAttemptAt, j) =>
+          video({ videoId: `${state}-${j}`, state, nextAttemptAt, transcriptHtml: state === 'ready' ? '<p>x</p>' : null, publishedAt: at(100 - i * 2 - j) })));
+        await store.upsertVideos(cases);
+        const expected = cases.filter((v) => isFeedEntry(v.state, v.nextAttemptAt)).map((v) => v.videoId);
+        expect(ids(await store.listFeedEntries('UC_a', 100))).to.deep.equal(expected);
+        expect(expected, 'the rule is not vacuous').to.deep.equal(['ready-0', 'ready-1', 'no_transcript-0']);
       });
 
       it('gives the newest fetchedAt among feed entries as the feed version', async function () {

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { silentLogger } from '../../shared/logger';
 import { openStore, StoreUnavailableError } from '../../shared/store';
-import { MongoStore } from '../../shared/store/mongo/mongo-store';
+import { connectMongoStore } from '../../shared/store/mongo/mongo-store';
 import { storeContract } from './contract';
 
 /** A loopback port nothing listens on: bind one, then let it go. */
@@ -51,7 +51,7 @@ if (uri === '') {
   const runId = `${process.pid}_${Date.now()}`;
   storeContract('mongodb', async () => {
     const dbName = `tf_test_${runId}_${++counter}`;
-    const store = await MongoStore.connect(uri, { logger: silentLogger(), dbName, serverSelectionTimeoutMS: 3000 });
+    const store = await connectMongoStore(uri, { logger: silentLogger(), dbName, serverSelectionTimeoutMS: 3000 });
     return {
       store,
       async cleanup() {

@@ -4,8 +4,9 @@
 // string starting with `$` is never read as a field path (and no value is read as an operator).
 
 import type { Collection, Db } from 'mongodb';
-import type { ChannelRecord, RegisterChannelInput, ReleaseInput } from '../types';
-import { normalizeHandle } from '../normalize';
+import type { BackendMethods } from '../call';
+import { normalizeHandle } from '../rules';
+import type { ChannelRecord } from '../types';
 import { retryOnDuplicateKey } from './errors';
 
 export interface ChannelDoc {
@@ -49,104 +50,101 @@ function toRecord(d: ChannelDoc): ChannelRecord {
   };
 }
 
-export class ChannelsCollection {
-  private readonly col: Collection<ChannelDoc>;
+export async function channelsIndexes(db: Db): Promise<void> {
+  await db.collection<ChannelDoc>('channels').createIndexes([{ key: { dueAt: 1, _id: 1 }, name: 'due' }]);
+}
 
-  constructor(db: Db) {
-    this.col = db.collection<ChannelDoc>('channels');
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndexes([{ key: { dueAt: 1, _id: 1 }, name: 'due' }]);
-  }
-
-  /**
-   * One upsert pipeline: every expression reads the document as it was before this update, so
-   * `$wanted` is the old value. An insert is told apart explicitly ($type "missing") instead of
-   * leaning on how $gt/$max treat a missing operand. A title, even an empty one, replaces the
-   * stored one as in SQLite's COALESCE(excluded.title, title); only null/undefined keeps it.
-   */
-  async registerChannel(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {
-    const title = input.title ?? null;
-    const isInsert = { $eq: [{ $type: '$createdAt' }, 'missing'] };
-    const grew = { $gt: [lit(input.wanted), '$wanted'] };
-    const doc = await retryOnDuplicateKey(() =>
-      this.col.findOneAndUpdate(
-        { _id: input.channelId },
-        [
-          {
-            $set: {
-              dueAt: { $cond: [isInsert, lit(now), { $cond: [grew, { $min: ['$dueAt', lit(now)] }, '$dueAt'] }] },
-              wanted: { $cond: [isInsert, lit(input.wanted), { $max: ['$wanted', lit(input.wanted)] }] },
-              handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
-              title: title === null ? keep('title', null) : lit(title),
-              leaseOwner: keep('leaseOwner', null),
-              leaseExpiresAt: keep('leaseExpiresAt', null),
-              claimedWanted: keep('claimedWanted', null),
-              lastCrawlAt: keep('lastCrawlAt', null),
-              lastOutcome: keep('lastOutcome', null),
-              lastError: keep('lastError', null),
-              consecutiveFailures: keep('consecutiveFailures', 0),
-              createdAt: keep('createdAt', now),
-              coveredWanted: keep('coveredWanted', null),
+export function channelsCollection(db: Db) {
+  const col: Collection<ChannelDoc> = db.collection<ChannelDoc>('channels');
+  return {
+    /**
+     * One upsert pipeline: every expression reads the document as it was before this update, so
+     * `$wanted` is the old value. An insert is told apart explicitly ($type "missing") instead of
+     * leaning on how $gt/$max treat a missing operand. A title, even an empty one, replaces the
+     * stored one as in SQLite's COALESCE(excluded.title, title); only null/undefined keeps it.
+     */
+    async registerChannel(input, now) {
+      const title = input.title ?? null;
+      const isInsert = { $eq: [{ $type: '$createdAt' }, 'missing'] };
+      const grew = { $gt: [lit(input.wanted), '$wanted'] };
+      const doc = await retryOnDuplicateKey(() =>
+        col.findOneAndUpdate(
+          { _id: input.channelId },
+          [
+            {
+              $set: {
+                dueAt: { $cond: [isInsert, lit(now), { $cond: [grew, { $min: ['$dueAt', lit(now)] }, '$dueAt'] }] },
+                wanted: { $cond: [isInsert, lit(input.wanted), { $max: ['$wanted', lit(input.wanted)] }] },
+                handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
+                title: title === null ? keep('title', null) : lit(title),
+                leaseOwner: keep('leaseOwner', null),
+                leaseExpiresAt: keep('leaseExpiresAt', null),
+                claimedWanted: keep('claimedWanted', null),
+                lastCrawlAt: keep('lastCrawlAt', null),
+                lastOutcome: keep('lastOutcome', null),
+                lastError: keep('lastError', null),
+                consecutiveFailures: keep('consecutiveFailures', 0),
+                createdAt: keep('createdAt', now),
+                coveredWanted: keep('coveredWanted', null),
+              },
             },
+          ],
+          { upsert: true, returnDocument: 'after' },
+        ),
+      );
+      if (!doc) throw new Error(`registerChannel ${input.channelId}: upsert returned no document`);
+      return toRecord(doc);
+    },
+
+    async getChannel(channelId) {
+      const doc = await col.findOne({ _id: channelId });
+      return doc ? toRecord(doc) : null;
+    },
+
+    async claimDueChannel(owner, leaseMs, now) {
+      const doc = await col.findOneAndUpdate(
+        { dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] },
+        [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: lit(new Date(now.getTime() + leaseMs)), claimedWanted: '$wanted' } }],
+        { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
+      );
+      return doc ? toRecord(doc) : null;
+    },
+
+    /** Succeeds while nobody took the channel over, even a little after the lease expired. */
+    async renewLease(channelId, owner, leaseMs, now) {
+      const res = await col.updateOne(
+        { _id: channelId, leaseOwner: owner },
+        { $set: { leaseExpiresAt: new Date(now.getTime() + leaseMs) } },
+      );
+      return res.matchedCount === 1;
+    },
+
+    async releaseChannel(channelId, owner, result, now) {
+      const title = result.title ?? null;
+      const grewDuringLease = { $gt: ['$wanted', { $ifNull: ['$claimedWanted', '$wanted'] }] };
+      const res = await col.updateOne({ _id: channelId, leaseOwner: owner }, [
+        {
+          $set: {
+            dueAt: { $cond: [grewDuringLease, { $min: [lit(result.nextDueAt), lit(now)] }, lit(result.nextDueAt)] },
+            leaseOwner: lit(null),
+            leaseExpiresAt: lit(null),
+            claimedWanted: lit(null),
+            lastCrawlAt: lit(now),
+            lastOutcome: lit(result.outcome),
+            lastError: lit(result.error ?? null),
+            consecutiveFailures: lit(result.consecutiveFailures),
+            title: title === null ? '$title' : lit(title),
+            coveredWanted: lit(result.coveredWanted ?? null),
           },
-        ],
-        { upsert: true, returnDocument: 'after' },
-      ),
-    );
-    if (!doc) throw new Error(`registerChannel ${input.channelId}: upsert returned no document`);
-    return toRecord(doc);
-  }
-
-  async getChannel(channelId: string): Promise<ChannelRecord | null> {
-    const doc = await this.col.findOne({ _id: channelId });
-    return doc ? toRecord(doc) : null;
-  }
-
-  async claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null> {
-    const doc = await this.col.findOneAndUpdate(
-      { dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] },
-      [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: lit(new Date(now.getTime() + leaseMs)), claimedWanted: '$wanted' } }],
-      { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
-    );
-    return doc ? toRecord(doc) : null;
-  }
-
-  /** Succeeds while nobody took the channel over, even a little after the lease expired. */
-  async renewLease(channelId: string, owner: string, leaseMs: number, now: Date): Promise<boolean> {
-    const res = await this.col.updateOne(
-      { _id: channelId, leaseOwner: owner },
-      { $set: { leaseExpiresAt: new Date(now.getTime() + leaseMs) } },
-    );
-    return res.matchedCount === 1;
-  }
-
-  async releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean> {
-    const title = result.title ?? null;
-    const grewDuringLease = { $gt: ['$wanted', { $ifNull: ['$claimedWanted', '$wanted'] }] };
-    const res = await this.col.updateOne({ _id: channelId, leaseOwner: owner }, [
-      {
-        $set: {
-          dueAt: { $cond: [grewDuringLease, { $min: [lit(result.nextDueAt), lit(now)] }, lit(result.nextDueAt)] },
-          leaseOwner: lit(null),
-          leaseExpiresAt: lit(null),
-          claimedWanted: lit(null),
-          lastCrawlAt: lit(now),
-          lastOutcome: lit(result.outcome),
-          lastError: lit(result.error ?? null),
-          consecutiveFailures: lit(result.consecutiveFailures),
-          title: title === null ? '$title' : lit(title),
-          coveredWanted: lit(result.coveredWanted ?? null),
         },
-      },
-    ]);
-    return res.matchedCount === 1;
-  }
+      ]);
+      return res.matchedCount === 1;
+    },
 
-  /** Returns how many channels were moved earlier (those already due are left alone). */
-  async markAllDue(now: Date): Promise<number> {
-    const res = await this.col.updateMany({ dueAt: { $gt: now } }, { $set: { dueAt: now } });
-    return res.modifiedCount;
-  }
+    /** Returns how many channels were moved earlier (those already due are left alone). */
+    async markAllDue(now) {
+      const res = await col.updateMany({ dueAt: { $gt: now } }, { $set: { dueAt: now } });
+      return res.modifiedCount;
+    },
+  } satisfies Partial<BackendMethods>;
 }

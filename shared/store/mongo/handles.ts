@@ -1,7 +1,8 @@
 // The handles collection: a cache of handle → channel id, keyed by the lower-cased handle.
 
 import type { Collection, Db } from 'mongodb';
-import { normalizeHandle } from '../normalize';
+import type { BackendMethods } from '../call';
+import { normalizeHandle } from '../rules';
 import { retryOnDuplicateKey } from './errors';
 
 interface HandleDoc {
@@ -10,20 +11,17 @@ interface HandleDoc {
   resolvedAt: Date;
 }
 
-export class HandlesCollection {
-  private readonly col: Collection<HandleDoc>;
+export function handlesCollection(db: Db) {
+  const col: Collection<HandleDoc> = db.collection<HandleDoc>('handles');
+  return {
+    async getHandle(handle) {
+      const doc = await col.findOne({ _id: normalizeHandle(handle) });
+      return doc ? doc.channelId : null;
+    },
 
-  constructor(db: Db) {
-    this.col = db.collection<HandleDoc>('handles');
-  }
-
-  async getHandle(handle: string): Promise<string | null> {
-    const doc = await this.col.findOne({ _id: normalizeHandle(handle) });
-    return doc ? doc.channelId : null;
-  }
-
-  async putHandle(handle: string, channelId: string, now: Date): Promise<void> {
-    const key = normalizeHandle(handle);
-    await retryOnDuplicateKey(() => this.col.updateOne({ _id: key }, { $set: { channelId, resolvedAt: now } }, { upsert: true }));
-  }
+    async putHandle(handle, channelId, now) {
+      const key = normalizeHandle(handle);
+      await retryOnDuplicateKey(() => col.updateOne({ _id: key }, { $set: { channelId, resolvedAt: now } }, { upsert: true }));
+    },
+  } satisfies Partial<BackendMethods>;
 }

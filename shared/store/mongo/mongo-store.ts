@@ -1,16 +1,17 @@
-// The scale-out store: MongoDB 6+ through the official driver. Composes one class per collection;
-// this class owns the client, creates the indexes at start, and maps "cannot reach the server"
-// (and any call after close) to StoreUnavailableError.
+// The scale-out store: MongoDB 6+ through the official driver, made of one file per collection
+// (channels, videos, handles, rate limits). This file owns the client and creates the indexes at
+// start; store/call.ts maps "cannot reach the server" (and any call after close) to
+// StoreUnavailableError.
 
 import { MongoClient } from 'mongodb';
 import type { Logger } from '../../logger';
-import { TableStore } from '../table-store';
-import { StoreUnavailableError } from '../types';
-import { ChannelsCollection } from './channels';
+import { assembleStore, type BackendMethods } from '../call';
+import type { Store } from '../types';
+import { channelsCollection, channelsIndexes } from './channels';
 import { toStoreError } from './errors';
-import { HandlesCollection } from './handles';
-import { RateLimitsCollection } from './rate-limits';
-import { VideosCollection } from './videos';
+import { handlesCollection } from './handles';
+import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
+import { videosCollection, videosIndexes } from './videos';
 
 export interface MongoStoreOptions {
   logger: Logger;
@@ -29,72 +30,36 @@ export function dbNameFromUrl(url: string): string | null {
   return name === '' ? null : name;
 }
 
-interface MongoCollections {
-  channels: ChannelsCollection;
-  videos: VideosCollection;
-  handles: HandlesCollection;
-  rateLimits: RateLimitsCollection;
-}
-
-export class MongoStore extends TableStore<MongoCollections> {
-  readonly kind = 'mongodb' as const;
-  private closed = false;
-
-  private constructor(
-    private readonly client: MongoClient,
-    private readonly logger: Logger,
-    collections: MongoCollections,
-  ) {
-    super(collections);
+export async function connectMongoStore(url: string, opts: MongoStoreOptions): Promise<Store> {
+  const client = new MongoClient(url, {
+    serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000,
+    appName: 'transcript-feed',
+  });
+  const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
+  try {
+    await client.connect();
+    await Promise.all([channelsIndexes(db), videosIndexes(db), rateLimitsIndexes(db)]);
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    throw toStoreError(err);
   }
-
-  static async connect(url: string, opts: MongoStoreOptions): Promise<MongoStore> {
-    const client = new MongoClient(url, {
-      serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS ?? 5000,
-      appName: 'transcript-feed',
-    });
-    try {
-      await client.connect();
-      const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
-      const collections: MongoCollections = {
-        channels: new ChannelsCollection(db),
-        videos: new VideosCollection(db),
-        handles: new HandlesCollection(db),
-        rateLimits: new RateLimitsCollection(db),
-      };
-      await Promise.all([collections.channels.ensureIndexes(), collections.videos.ensureIndexes(), collections.rateLimits.ensureIndexes()]);
-      const store = new MongoStore(client, opts.logger, collections);
-      opts.logger.debug({ db: db.databaseName }, 'mongodb store open');
-      return store;
-    } catch (err) {
-      await client.close().catch(() => undefined);
-      throw toStoreError(err);
-    }
-  }
-
-  protected async call<T>(work: () => T | Promise<T>): Promise<T> {
-    // Driver 7 refuses a closed client itself (MongoNotConnectedError, mapped too); checking first
-    // keeps a closed store closed without a driver round trip and with a plain message.
-    if (this.closed) throw new StoreUnavailableError('MongoDB store is closed');
-    try {
-      return await work();
-    } catch (err) {
-      const mapped = toStoreError(err);
-      if (mapped instanceof StoreUnavailableError) this.logger.warning({ err: (err as Error).message }, 'mongodb store unavailable');
-      throw mapped;
-    }
-  }
-
-  override ping(): Promise<void> {
-    return this.call(async () => {
-      await this.client.db('admin').command({ ping: 1 });
-    });
-  }
-
-  /** Closing twice is harmless. */
-  override async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.client.close();
-  }
+  // Driver 7 refuses a closed client itself (MongoNotConnectedError, mapped too); the flag keeps a
+  // closed store closed without a driver round trip and with a plain message.
+  let closed = false;
+  const methods: BackendMethods = {
+    ...channelsCollection(db),
+    ...videosCollection(db),
+    ...handlesCollection(db),
+    ...rateLimitsCollection(db),
+    ping: async () => {
+      await client.db('admin').command({ ping: 1 });
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+  opts.logger.debug({ db: db.databaseName }, 'mongodb store open');
+  return assembleStore({ kind: 'mongodb', logger: opts.logger, isOpen: () => !closed, toStoreError }, methods);
 }

@@ -3,8 +3,8 @@
 // after its last hit, so nothing has to prune them.
 
 import type { Collection, Db } from 'mongodb';
-import type { RateLimitResult } from '../types';
-import { RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
+import type { BackendMethods } from '../call';
+import { checkedHits, RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
 import { retryOnDuplicateKey } from './errors';
 
 interface RateLimitDoc {
@@ -23,34 +23,25 @@ interface RateLimitDoc {
  */
 const IDLE_EXPIRY_SECONDS = (2 * RATE_WINDOW_MS) / 1000;
 
-export class RateLimitsCollection {
-  private readonly col: Collection<RateLimitDoc>;
+export async function rateLimitsIndexes(db: Db): Promise<void> {
+  await db.collection<RateLimitDoc>('rate_limits').createIndexes([{ key: { touchedAt: 1 }, name: 'touched_ttl', expireAfterSeconds: IDLE_EXPIRY_SECONDS }]);
+}
 
-  constructor(db: Db) {
-    this.col = db.collection<RateLimitDoc>('rate_limits');
-  }
-
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndexes([{ key: { touchedAt: 1 }, name: 'touched_ttl', expireAfterSeconds: IDLE_EXPIRY_SECONDS }]);
-  }
-
-  /** `hits` is already checked (a positive integer) by the store. */
-  async hitRateLimit(keyId: string, limit: number, now: Date, hits: number): Promise<RateLimitResult> {
-    const windowStart = windowStartOf(now);
-    const count = await this.increment(`${keyId}:${windowStart}`, hits);
-    return rateLimitResult(count, limit, windowStart);
-  }
-
+export function rateLimitsCollection(db: Db) {
+  const col: Collection<RateLimitDoc> = db.collection<RateLimitDoc>('rate_limits');
   /** $inc and $currentDate touch different fields, so the update is valid on insert and on match. */
-  private async increment(id: string, hits: number): Promise<number> {
+  const increment = async (id: string, hits: number): Promise<number> => {
     const doc = await retryOnDuplicateKey(() =>
-      this.col.findOneAndUpdate(
-        { _id: id },
-        { $inc: { count: hits }, $currentDate: { touchedAt: true } },
-        { upsert: true, returnDocument: 'after' },
-      ),
+      col.findOneAndUpdate({ _id: id }, { $inc: { count: hits }, $currentDate: { touchedAt: true } }, { upsert: true, returnDocument: 'after' }),
     );
     if (!doc) throw new Error('rate-limit upsert returned no document');
     return doc.count;
-  }
+  };
+  return {
+    async hitRateLimit(keyId, limit, now, hits = 1) {
+      const windowStart = windowStartOf(now);
+      const count = await increment(`${keyId}:${windowStart}`, checkedHits(hits));
+      return rateLimitResult(count, limit, windowStart);
+    },
+  } satisfies Partial<BackendMethods>;
 }

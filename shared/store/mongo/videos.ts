@@ -2,9 +2,10 @@
 // bulkWrite of upserts, so a batch replayed after a crash changes nothing. `inFeed` is derived on
 // write so that the feed and its version are read through one compound index each.
 
-import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { BackendMethods } from '../call';
+import { asksNothing, inInputOrder, inRetryWindow, isFeedEntry, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
 import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoRecord, type VideoState } from '../types';
-import { isFeedEntry, needsWork } from '../normalize';
 import { retryOnDuplicateKey } from './errors';
 
 export interface VideoDoc {
@@ -58,96 +59,76 @@ function toUpsert(v: VideoRecord): AnyBulkWriteOperation<VideoDoc> {
   return { updateOne: { filter: { _id: v.videoId }, update: { $set: fields }, upsert: true } };
 }
 
-export class VideosCollection {
-  private readonly col: Collection<VideoDoc>;
+export async function videosIndexes(db: Db): Promise<void> {
+  await db.collection<VideoDoc>('videos').createIndexes([
+    { key: { channelId: 1, publishedAt: -1 }, name: 'channel_published' },
+    { key: { channelId: 1, inFeed: 1, publishedAt: -1, _id: 1 }, name: 'feed' },
+    { key: { channelId: 1, inFeed: 1, fetchedAt: -1 }, name: 'feed_version' },
+    // Due retries: a range on nextAttemptAt up to now. Null (never retried) sorts below every
+    // date, so the range never reaches the channel's ready and given-up videos.
+    { key: { channelId: 1, nextAttemptAt: 1 }, name: 'retry' },
+  ]);
+}
 
-  constructor(db: Db) {
-    this.col = db.collection<VideoDoc>('videos');
-  }
+export function videosCollection(db: Db) {
+  const col: Collection<VideoDoc> = db.collection<VideoDoc>('videos');
+  return {
+    /**
+     * Without transactions the batch is not all-or-nothing, but each write is idempotent, so the
+     * whole batch may be sent again after a lost insert race.
+     */
+    async upsertVideos(videos) {
+      if (asksNothing(videos)) return;
+      const ops = videos.map(toUpsert);
+      await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
+    },
 
-  async ensureIndexes(): Promise<void> {
-    await this.col.createIndexes([
-      { key: { channelId: 1, publishedAt: -1 }, name: 'channel_published' },
-      { key: { channelId: 1, inFeed: 1, publishedAt: -1, _id: 1 }, name: 'feed' },
-      { key: { channelId: 1, inFeed: 1, fetchedAt: -1 }, name: 'feed_version' },
-      // Due retries: a range on nextAttemptAt up to now. Null (never retried) sorts below every
-      // date, so the range never reaches the channel's ready and given-up videos.
-      { key: { channelId: 1, nextAttemptAt: 1 }, name: 'retry' },
-    ]);
-  }
+    async listFeedEntries(channelId, limit) {
+      if (asksNothing(limit)) return [];
+      const docs = await col.find({ channelId, inFeed: true }).sort({ publishedAt: -1, _id: 1 }).limit(limit).toArray();
+      return docs.map(toRecord);
+    },
 
-  /**
-   * Without transactions the batch is not all-or-nothing, but each write is idempotent, so the
-   * whole batch may be sent again after a lost insert race.
-   */
-  async upsertVideos(videos: readonly VideoRecord[]): Promise<void> {
-    if (videos.length === 0) return;
-    const ops = videos.map(toUpsert);
-    await retryOnDuplicateKey(() => this.col.bulkWrite(ops, { ordered: false }));
-  }
+    async feedVersion(channelId) {
+      const doc = await col.findOne({ channelId, inFeed: true }, { sort: { fetchedAt: -1 }, projection: { fetchedAt: 1 } });
+      return doc ? doc.fetchedAt : null;
+    },
 
-  async listFeedEntries(channelId: string, limit: number): Promise<VideoRecord[]> {
-    if (limit <= 0) return []; // limit(0) means "no limit" to MongoDB
-    const docs = await this.col
-      .find({ channelId, inFeed: true })
-      .sort({ publishedAt: -1, _id: 1 })
-      .limit(limit)
-      .toArray();
-    return docs.map(toRecord);
-  }
+    async videosNeedingWork(videoIds, now) {
+      if (asksNothing(videoIds)) return [];
+      const docs = await col.find({ _id: { $in: [...videoIds] } }, { projection: { state: 1, nextAttemptAt: 1 } }).toArray();
+      const stored = new Map(docs.map((d) => [d._id, d]));
+      return inInputOrder(videoIds, (id) => {
+        const d = stored.get(id);
+        return d === undefined || needsWork(d.state, d.nextAttemptAt ?? null, now);
+      });
+    },
 
-  async feedVersion(channelId: string): Promise<Date | null> {
-    const doc = await this.col.findOne(
-      { channelId, inFeed: true },
-      { sort: { fetchedAt: -1 }, projection: { fetchedAt: 1 } },
-    );
-    return doc ? doc.fetchedAt : null;
-  }
+    async storedVideoIds(videoIds) {
+      if (asksNothing(videoIds)) return [];
+      const docs = await col.find({ _id: { $in: [...videoIds] } }, { projection: { _id: 1 } }).toArray();
+      const stored = new Set(docs.map((d) => d._id));
+      return inInputOrder(videoIds, (id) => stored.has(id));
+    },
 
-  async videosNeedingWork(videoIds: readonly string[], now: Date): Promise<string[]> {
-    if (videoIds.length === 0) return [];
-    const docs = await this.col
-      .find({ _id: { $in: [...videoIds] } }, { projection: { state: 1, nextAttemptAt: 1 } })
-      .toArray();
-    const stored = new Map(docs.map((d) => [d._id, d]));
-    return videoIds.filter((id) => {
-      const d = stored.get(id);
-      return d === undefined || needsWork(d.state, d.nextAttemptAt ? d.nextAttemptAt.getTime() : null, now.getTime());
-    });
-  }
+    async videosDueForRetry(channelId, now, limit) {
+      if (asksNothing(limit)) return [];
+      // The publish time of the window's edge, read from the channel_published index alone.
+      const edge = await col
+        .find({ channelId }, { projection: { _id: 0, publishedAt: 1 } })
+        .sort({ publishedAt: -1 })
+        .skip(retryEdgeOffset(limit))
+        .limit(1)
+        .toArray();
+      // Due videos are few: the retry index finds them; the retry window is applied to those found.
+      const docs = await col.find({ channelId, nextAttemptAt: { $lte: now }, state: { $ne: 'ready' } }).sort({ publishedAt: -1, _id: 1 }).toArray();
+      return docs.map(toRecord).filter((v) => inRetryWindow(v.publishedAt, edge[0]?.publishedAt, UNKNOWN_PUBLISHED_MS));
+    },
 
-  async storedVideoIds(videoIds: readonly string[]): Promise<string[]> {
-    if (videoIds.length === 0) return [];
-    const docs = await this.col.find({ _id: { $in: [...videoIds] } }, { projection: { _id: 1 } }).toArray();
-    const stored = new Set(docs.map((d) => d._id));
-    return videoIds.filter((id) => stored.has(id));
-  }
-
-  async videosDueForRetry(channelId: string, now: Date, limit: number): Promise<VideoRecord[]> {
-    if (limit <= 0) return [];
-    // The oldest publish time in the window, read from the channel_published index alone.
-    const edge = await this.col
-      .find({ channelId }, { projection: { _id: 0, publishedAt: 1 } })
-      .sort({ publishedAt: -1 })
-      .skip(limit - 1)
-      .limit(1)
-      .toArray();
-    const filter: Filter<VideoDoc> = { channelId, nextAttemptAt: { $lte: now }, state: { $ne: 'ready' } };
-    // Fewer than `limit` stored: the whole channel is the window.
-    const oldest = edge[0]?.publishedAt;
-    if (oldest !== undefined) filter.$or = [{ publishedAt: { $gte: oldest } }, { publishedAt: new Date(UNKNOWN_PUBLISHED_MS) }];
-    const docs = await this.col.find(filter).sort({ publishedAt: -1, _id: 1 }).toArray();
-    return docs.map(toRecord);
-  }
-
-  /** Records in the order of the ids asked for; unknown ids are left out. */
-  async getVideos(videoIds: readonly string[]): Promise<VideoRecord[]> {
-    if (videoIds.length === 0) return [];
-    const docs = await this.col.find({ _id: { $in: [...videoIds] } }).toArray();
-    const found = new Map(docs.map((d) => [d._id, d]));
-    return [...new Set(videoIds)].flatMap((id) => {
-      const d = found.get(id);
-      return d ? [toRecord(d)] : [];
-    });
-  }
+    async getVideos(videoIds) {
+      if (asksNothing(videoIds)) return [];
+      const docs = await col.find({ _id: { $in: [...videoIds] } }).toArray();
+      return recordsInInputOrder(videoIds, new Map(docs.map((d) => [d._id, toRecord(d)])));
+    },
+  } satisfies Partial<BackendMethods>;
 }

@@ -2,8 +2,9 @@
 // statement inside an immediate transaction), so each is atomic across processes.
 
 import type Database from 'better-sqlite3';
-import type { ChannelRecord, RegisterChannelInput, ReleaseInput } from '../types';
-import { normalizeHandle } from '../normalize';
+import type { BackendMethods } from '../call';
+import { normalizeHandle } from '../rules';
+import type { ChannelRecord } from '../types';
 
 interface ChannelRow {
   channel_id: string;
@@ -92,58 +93,55 @@ function prepare(db: Database.Database) {
   return { register, get, claimTx, renew, release, allDue };
 }
 
-export class ChannelsTable {
-  private readonly sql: ReturnType<typeof prepare>;
+export function channelsTable(db: Database.Database) {
+  const sql = prepare(db);
+  return {
+    registerChannel(input, now) {
+      const row = sql.register.get({
+        channelId: input.channelId,
+        handle: input.handle ? normalizeHandle(input.handle) : null,
+        title: input.title ?? null,
+        wanted: input.wanted,
+        now: now.getTime(),
+      });
+      if (!row) throw new Error(`registerChannel ${input.channelId}: upsert returned no row`);
+      return toRecord(row);
+    },
 
-  constructor(db: Database.Database) {
-    this.sql = prepare(db);
-  }
+    getChannel(channelId) {
+      const row = sql.get.get(channelId);
+      return row ? toRecord(row) : null;
+    },
 
-  registerChannel(input: RegisterChannelInput, now: Date): ChannelRecord {
-    const row = this.sql.register.get({
-      channelId: input.channelId,
-      handle: input.handle ? normalizeHandle(input.handle) : null,
-      title: input.title ?? null,
-      wanted: input.wanted,
-      now: now.getTime(),
-    });
-    if (!row) throw new Error(`registerChannel ${input.channelId}: upsert returned no row`);
-    return toRecord(row);
-  }
+    /** IMMEDIATE takes the write lock up front, so two processes never pick the same row. */
+    claimDueChannel(owner, leaseMs, now) {
+      const row = sql.claimTx.immediate(owner, now.getTime() + leaseMs, now.getTime());
+      return row ? toRecord(row) : null;
+    },
 
-  getChannel(channelId: string): ChannelRecord | null {
-    const row = this.sql.get.get(channelId);
-    return row ? toRecord(row) : null;
-  }
+    /** Succeeds while nobody took the channel over, even a little after the lease expired. */
+    renewLease(channelId, owner, leaseMs, now) {
+      return sql.renew.run({ channelId, owner, until: now.getTime() + leaseMs }).changes === 1;
+    },
 
-  /** IMMEDIATE takes the write lock up front, so two processes never pick the same row. */
-  claimDueChannel(owner: string, leaseMs: number, now: Date): ChannelRecord | null {
-    const row = this.sql.claimTx.immediate(owner, now.getTime() + leaseMs, now.getTime());
-    return row ? toRecord(row) : null;
-  }
+    releaseChannel(channelId, owner, result, now) {
+      const info = sql.release.run({
+        channelId,
+        owner,
+        now: now.getTime(),
+        nextDueAt: result.nextDueAt.getTime(),
+        outcome: result.outcome,
+        error: result.error ?? null,
+        failures: result.consecutiveFailures,
+        title: result.title ?? null,
+        covered: result.coveredWanted ?? null,
+      });
+      return info.changes === 1;
+    },
 
-  /** Succeeds while nobody took the channel over, even a little after the lease expired. */
-  renewLease(channelId: string, owner: string, leaseMs: number, now: Date): boolean {
-    return this.sql.renew.run({ channelId, owner, until: now.getTime() + leaseMs }).changes === 1;
-  }
-
-  releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): boolean {
-    const info = this.sql.release.run({
-      channelId,
-      owner,
-      now: now.getTime(),
-      nextDueAt: result.nextDueAt.getTime(),
-      outcome: result.outcome,
-      error: result.error ?? null,
-      failures: result.consecutiveFailures,
-      title: result.title ?? null,
-      covered: result.coveredWanted ?? null,
-    });
-    return info.changes === 1;
-  }
-
-  /** Returns how many channels were moved earlier (those already due are left alone). */
-  markAllDue(now: Date): number {
-    return this.sql.allDue.run(now.getTime(), now.getTime()).changes;
-  }
+    /** Returns how many channels were moved earlier (those already due are left alone). */
+    markAllDue(now) {
+      return sql.allDue.run(now.getTime(), now.getTime()).changes;
+    },
+  } satisfies Partial<BackendMethods>;
 }

@@ -1,7 +1,8 @@
 // The handles table: a cache of handle → channel id, so a handle is resolved on the platform once.
 
 import type Database from 'better-sqlite3';
-import { normalizeHandle } from '../normalize';
+import type { BackendMethods } from '../call';
+import { normalizeHandle } from '../rules';
 
 function prepare(db: Database.Database) {
   const get = db.prepare<[string], string>('SELECT channel_id FROM handles WHERE handle = ?').pluck();
@@ -11,18 +12,12 @@ function prepare(db: Database.Database) {
   return { get, put };
 }
 
-export class HandlesTable {
-  private readonly sql: ReturnType<typeof prepare>;
-
-  constructor(db: Database.Database) {
-    this.sql = prepare(db);
-  }
-
-  getHandle(handle: string): string | null {
-    return this.sql.get.get(normalizeHandle(handle)) ?? null;
-  }
-
-  putHandle(handle: string, channelId: string, now: Date): void {
-    this.sql.put.run(normalizeHandle(handle), channelId, now.getTime());
-  }
+export function handlesTable(db: Database.Database) {
+  const sql = prepare(db);
+  return {
+    getHandle: (handle) => sql.get.get(normalizeHandle(handle)) ?? null,
+    putHandle(handle, channelId, now) {
+      sql.put.run(normalizeHandle(handle), channelId, now.getTime());
+    },
+  } satisfies Partial<BackendMethods>;
 }

@@ -4,12 +4,7 @@
 
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
-
-/**
- * Which videos a feed shows. Written identically in the partial indexes and in the queries that
- * must use them: SQLite only picks a partial index when the query repeats its WHERE term.
- */
-export const FEED_ENTRY_SQL = `(state = 'ready' OR (state = 'no_transcript' AND next_attempt_at IS NULL))`;
+import { FEED_ENTRY_SQL } from '../rules';
 
 /** Videos that may be retried some day; repeated in the due-retry query for the same reason. */
 export const RETRY_SQL = `next_attempt_at IS NOT NULL`;

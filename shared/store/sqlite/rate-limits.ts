@@ -3,8 +3,8 @@
 // lose a count and never interleave inside one add.
 
 import type Database from 'better-sqlite3';
-import type { RateLimitResult } from '../types';
-import { RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
+import type { BackendMethods } from '../call';
+import { checkedHits, RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
 
 /** How often (per process) windows that can no longer be asked about are deleted. */
 const PRUNE_EVERY_MS = RATE_WINDOW_MS;
@@ -18,27 +18,22 @@ function prepare(db: Database.Database) {
   return { hit, prune };
 }
 
-export class RateLimitsTable {
-  private readonly sql: ReturnType<typeof prepare>;
-  private lastPruneAt = Number.NEGATIVE_INFINITY;
-
-  constructor(db: Database.Database) {
-    this.sql = prepare(db);
-  }
-
-  /** `hits` is already checked (a positive integer) by the store. */
-  hitRateLimit(keyId: string, limit: number, now: Date, hits: number): RateLimitResult {
-    const windowStart = windowStartOf(now);
-    const count = this.sql.hit.get(keyId, windowStart, hits);
-    if (count === undefined) throw new Error('rate-limit upsert returned no count');
-    this.pruneNowAndThen(windowStart);
-    return rateLimitResult(count, limit, windowStart);
-  }
-
+export function rateLimitsTable(db: Database.Database) {
+  const sql = prepare(db);
+  let lastPruneAt = Number.NEGATIVE_INFINITY;
   /** Keeps the previous window (a clock a little behind may still count into it); drops older ones. */
-  private pruneNowAndThen(windowStart: number): void {
-    if (windowStart - this.lastPruneAt < PRUNE_EVERY_MS) return;
-    this.lastPruneAt = windowStart;
-    this.sql.prune.run(windowStart - RATE_WINDOW_MS);
-  }
+  const pruneNowAndThen = (windowStart: number): void => {
+    if (windowStart - lastPruneAt < PRUNE_EVERY_MS) return;
+    lastPruneAt = windowStart;
+    sql.prune.run(windowStart - RATE_WINDOW_MS);
+  };
+  return {
+    hitRateLimit(keyId, limit, now, hits = 1) {
+      const windowStart = windowStartOf(now);
+      const count = sql.hit.get(keyId, windowStart, checkedHits(hits));
+      if (count === undefined) throw new Error('rate-limit upsert returned no count');
+      pruneNowAndThen(windowStart);
+      return rateLimitResult(count, limit, windowStart);
+    },
+  } satisfies Partial<BackendMethods>;
 }

@@ -3,9 +3,10 @@
 // migrations.ts, which keeps them as cheap at 100k stored videos as at 1k.
 
 import type Database from 'better-sqlite3';
+import type { BackendMethods } from '../call';
+import { asksNothing, FEED_ENTRY_SQL, inInputOrder, inRetryWindow, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
 import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoRecord, type VideoState } from '../types';
-import { needsWork } from '../normalize';
-import { FEED_ENTRY_SQL, RETRY_SQL } from './migrations';
+import { RETRY_SQL } from './migrations';
 
 interface VideoRow {
   video_id: string;
@@ -102,67 +103,62 @@ function prepare(db: Database.Database) {
     SELECT published_at FROM videos WHERE channel_id = ?
     ORDER BY published_at DESC LIMIT 1 OFFSET ?`).pluck();
   // Due videos are few: the partial index (RETRY_SQL repeated so SQLite may use it) finds them
-  // without touching the channel's ready ones; sorting the handful found is cheap.
-  const dueRetries = db.prepare<{ channelId: string; now: number; edge: number; unknown: number }, VideoRow>(`
+  // without touching the channel's ready ones; the retry window (rules.ts) is applied to the few found.
+  const dueRetries = db.prepare<{ channelId: string; now: number }, VideoRow>(`
     SELECT ${COLUMNS} FROM videos
     WHERE channel_id = @channelId AND ${RETRY_SQL} AND next_attempt_at <= @now AND state <> 'ready'
-      AND (published_at >= @edge OR published_at = @unknown)
     ORDER BY published_at DESC, video_id`);
 
   return { upsertAll, feed, version, states, byIds, storedIds, windowEdge, dueRetries };
 }
 
-export class VideosTable {
-  private readonly sql: ReturnType<typeof prepare>;
+export function videosTable(db: Database.Database) {
+  const sql = prepare(db);
+  return {
+    upsertVideos(videos) {
+      if (asksNothing(videos)) return;
+      sql.upsertAll.immediate(videos.map(toParams));
+    },
 
-  constructor(db: Database.Database) {
-    this.sql = prepare(db);
-  }
+    listFeedEntries(channelId, limit) {
+      if (asksNothing(limit)) return [];
+      return sql.feed.all(channelId, limit).map(toRecord);
+    },
 
-  upsertVideos(videos: readonly VideoRecord[]): void {
-    if (videos.length === 0) return;
-    this.sql.upsertAll.immediate(videos.map(toParams));
-  }
+    feedVersion(channelId) {
+      const ms = sql.version.get(channelId);
+      return ms === undefined ? null : new Date(ms);
+    },
 
-  listFeedEntries(channelId: string, limit: number): VideoRecord[] {
-    if (limit <= 0) return []; // a negative LIMIT means "no limit" to SQLite
-    return this.sql.feed.all(channelId, limit).map(toRecord);
-  }
+    videosNeedingWork(videoIds, now) {
+      if (asksNothing(videoIds)) return [];
+      const stored = new Map(sql.states.all(JSON.stringify(videoIds)).map((r) => [r.video_id, r]));
+      return inInputOrder(videoIds, (id) => {
+        const r = stored.get(id);
+        return r === undefined || needsWork(r.state, r.next_attempt_at, now);
+      });
+    },
 
-  feedVersion(channelId: string): Date | null {
-    const ms = this.sql.version.get(channelId);
-    return ms === undefined ? null : new Date(ms);
-  }
+    storedVideoIds(videoIds) {
+      if (asksNothing(videoIds)) return [];
+      const stored = new Set(sql.storedIds.all(JSON.stringify(videoIds)));
+      return inInputOrder(videoIds, (id) => stored.has(id));
+    },
 
-  videosNeedingWork(videoIds: readonly string[], now: Date): string[] {
-    if (videoIds.length === 0) return [];
-    const stored = new Map(this.sql.states.all(JSON.stringify(videoIds)).map((r) => [r.video_id, r]));
-    return videoIds.filter((id) => {
-      const r = stored.get(id);
-      return r === undefined || needsWork(r.state, r.next_attempt_at, now.getTime());
-    });
-  }
+    videosDueForRetry(channelId, now, limit) {
+      if (asksNothing(limit)) return [];
+      const edgeMs = sql.windowEdge.get(channelId, retryEdgeOffset(limit));
+      const edge = edgeMs === undefined ? undefined : new Date(edgeMs);
+      return sql.dueRetries
+        .all({ channelId, now: now.getTime() })
+        .map(toRecord)
+        .filter((v) => inRetryWindow(v.publishedAt, edge, UNKNOWN_PUBLISHED_MS));
+    },
 
-  storedVideoIds(videoIds: readonly string[]): string[] {
-    if (videoIds.length === 0) return [];
-    const stored = new Set(this.sql.storedIds.all(JSON.stringify(videoIds)));
-    return videoIds.filter((id) => stored.has(id));
-  }
-
-  videosDueForRetry(channelId: string, now: Date, limit: number): VideoRecord[] {
-    if (limit <= 0) return [];
-    // Fewer than `limit` stored: the whole channel is the window.
-    const edge = this.sql.windowEdge.get(channelId, limit - 1) ?? Number.MIN_SAFE_INTEGER;
-    return this.sql.dueRetries.all({ channelId, now: now.getTime(), edge, unknown: UNKNOWN_PUBLISHED_MS }).map(toRecord);
-  }
-
-  /** Records in the order of the ids asked for; unknown ids are left out. */
-  getVideos(videoIds: readonly string[]): VideoRecord[] {
-    if (videoIds.length === 0) return [];
-    const found = new Map(this.sql.byIds.all(JSON.stringify(videoIds)).map((r) => [r.video_id, r]));
-    return [...new Set(videoIds)].flatMap((id) => {
-      const r = found.get(id);
-      return r ? [toRecord(r)] : [];
-    });
-  }
+    getVideos(videoIds) {
+      if (asksNothing(videoIds)) return [];
+      const found = new Map(sql.byIds.all(JSON.stringify(videoIds)).map((r) => [r.video_id, toRecord(r)]));
+      return recordsInInputOrder(videoIds, found);
+    },
+  } satisfies Partial<BackendMethods>;
 }

@@ -1,0 +1,45 @@
+// How a backend becomes a Store: its table files supply every method (SQLite's answer at once,
+// MongoDB's with a promise), and one `call` runs each of them, refusing a closed store and mapping
+// "the database cannot serve right now" to StoreUnavailableError (the API answers 503, the crawler
+// pauses). Adding a Store method is the interface, one function per backend, and a contract test.
+
+import type { Logger } from '../logger';
+import { StoreUnavailableError, type Store } from './types';
+
+type Awaitable<T> = T | Promise<T>;
+type StoreMethods = Omit<Store, 'kind'>;
+
+/** Every Store method as a backend's table files write it. */
+export type BackendMethods = {
+  [K in keyof StoreMethods]: (...args: Parameters<StoreMethods[K]>) => Awaitable<Awaited<ReturnType<StoreMethods[K]>>>;
+};
+
+export interface Backend {
+  readonly kind: Store['kind'];
+  readonly logger: Logger;
+  isOpen(): boolean;
+  /** The backend's own "cannot serve right now" errors as StoreUnavailableError; others as they are. */
+  toStoreError(err: unknown): unknown;
+}
+
+const LABEL: Record<Store['kind'], string> = { sqlite: 'SQLite', mongodb: 'MongoDB' };
+
+async function call<T>(backend: Backend, work: () => Awaitable<T>): Promise<T> {
+  if (!backend.isOpen()) throw new StoreUnavailableError(`${LABEL[backend.kind]} store is closed`);
+  try {
+    return await work();
+  } catch (err) {
+    const mapped = backend.toStoreError(err);
+    if (mapped instanceof StoreUnavailableError) backend.logger.warning({ err: (err as Error).message }, `${backend.kind} store unavailable`);
+    throw mapped;
+  }
+}
+
+/** The Store: every method run through `call`, except close (closing twice is harmless). */
+export function assembleStore(backend: Backend, methods: BackendMethods): Store {
+  const store: Record<string, unknown> = { kind: backend.kind };
+  for (const [name, method] of Object.entries(methods) as [string, (...args: unknown[]) => unknown][]) {
+    store[name] = name === 'close' ? async () => method() : (...args: unknown[]) => call(backend, () => method(...args));
+  }
+  return store as unknown as Store;
+}

@@ -1,0 +1,74 @@
+// The rules both store backends (and the API's feed model) follow, written once: which videos a
+// feed shows, which need work, the retry window, input-order answers and the guards on empty
+// questions. A backend's queries select by these rules; the contract suite checks both agree.
+
+import type { VideoRecord } from './types';
+
+/** Lower-cased handle without a leading `@`: "@SomeName" and "somename" are one key everywhere. */
+export function normalizeHandle(handle: string): string {
+  return handle.trim().replace(/^@/, '').toLowerCase();
+}
+
+// ── which videos a feed shows ──────────────────────────────────────────────
+
+/** Whether a video is shown in its channel's feed: `ready`, or `no_transcript` given up for good. */
+export function isFeedEntry(state: string, nextAttemptAt: Date | number | null): boolean {
+  return state === 'ready' || (state === 'no_transcript' && nextAttemptAt === null);
+}
+
+/**
+ * The same rule as SQL, for SQLite's partial indexes and the queries that must use them (SQLite
+ * only picks a partial index when the query repeats its WHERE term).
+ */
+export const FEED_ENTRY_SQL = `(state = 'ready' OR (state = 'no_transcript' AND next_attempt_at IS NULL))`;
+
+/** The transcript a feed entry shows; null = the entry shows the "no transcript" note instead. */
+export function shownTranscript(v: Pick<VideoRecord, 'state' | 'transcriptHtml'>): string | null {
+  return v.state === 'ready' ? v.transcriptHtml : null;
+}
+
+// ── which videos need work ─────────────────────────────────────────────────
+
+/**
+ * Whether a video still needs a fetch attempt at `now`: it is not `ready` and its retry time has
+ * come. A null nextAttemptAt means never (final state, or given up).
+ */
+export function needsWork(state: string, nextAttemptAt: Date | number | null, now: Date): boolean {
+  const at = nextAttemptAt instanceof Date ? nextAttemptAt.getTime() : nextAttemptAt;
+  return state !== 'ready' && at !== null && at <= now.getTime();
+}
+
+/**
+ * The retry window of videosDueForRetry: a due video counts when it is among the channel's `limit`
+ * newest stored ones (published at or after `edge`, the publish time of the limit-th newest;
+ * `edge` undefined = fewer than `limit` stored, the whole channel), or when its publish date is
+ * unknown (its place in the channel is not known). `RETRY_EDGE_OFFSET(limit)` is the edge's rank.
+ */
+export const retryEdgeOffset = (limit: number): number => limit - 1;
+
+export function inRetryWindow(publishedAt: Date, edge: Date | undefined, unknownPublishedMs: number): boolean {
+  return edge === undefined || publishedAt.getTime() >= edge.getTime() || publishedAt.getTime() === unknownPublishedMs;
+}
+
+// ── answers and guards ─────────────────────────────────────────────────────
+
+/**
+ * Nothing to ask the database: an empty id list, or a limit below 1 (which would mean "no limit"
+ * to both SQLite's LIMIT -1 and MongoDB's limit(0)).
+ */
+export function asksNothing(question: number | readonly unknown[]): boolean {
+  return typeof question === 'number' ? question <= 0 : question.length === 0;
+}
+
+/** The ids asked for that pass `keep`, in the order they were asked. */
+export function inInputOrder(ids: readonly string[], keep: (id: string) => boolean): string[] {
+  return ids.filter(keep);
+}
+
+/** The found records in the order of the ids asked for, each once; unknown ids are left out. */
+export function recordsInInputOrder<T>(ids: readonly string[], found: ReadonlyMap<string, T>): T[] {
+  return [...new Set(ids)].flatMap((id) => {
+    const r = found.get(id);
+    return r === undefined ? [] : [r];
+  });
+}
