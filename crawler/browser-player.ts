@@ -7,9 +7,9 @@
 
 import type { Page, Response } from 'playwright';
 import { classifyPlayer, type Verdict } from '../shared/platform/classify';
-import { renderParagraphs } from '../shared/platform/paragraphs';
 import { parseTimedText } from '../shared/platform/timedtext';
 import type { Transcript } from '../shared/platform/types';
+import { buildTranscript } from '../shared/transcript/build';
 
 /** The video id of a watch path (`/watch?v=<id>`), or null for any other page. */
 export function watchedVideo(path: string): string | null {
@@ -47,10 +47,9 @@ export function transcriptFromPlayerAnswer(requestUrl: string, body: string): Tr
   const spoken = cues.filter((c) => c.text !== '');
   if (spoken.length === 0) return null;
   const q = new URL(requestUrl).searchParams;
-  return {
-    html: renderParagraphs(spoken),
-    language: q.get('tlang') ?? q.get('lang') ?? 'und',
-    kind: q.get('kind') === 'asr' ? 'automatic' : 'manual',
-    cueCount: spoken.length,
-  };
+  const language = q.get('tlang') ?? q.get('lang') ?? 'und';
+  const kind = q.get('kind') === 'asr' ? 'automatic' : 'manual';
+  // The web player's timed-text answer comes without the description: no chapters on this path.
+  const { html } = buildTranscript(spoken, { videoId: q.get('v') ?? '', language, kind, description: null, durationSeconds: null });
+  return { html, language, kind, cueCount: spoken.length };
 }

@@ -19,26 +19,50 @@ export const DEFAULT_PARAGRAPHS: ParagraphOptions = { pauseMs: 2000, softChars: 
 
 const SENTENCE_END = /[.!?…]["'”’)\]]*$/;
 
+/** One paragraph and the start of its first cue, so that it can link to that moment. */
+export interface TimedParagraph {
+  startMs: number;
+  /** Plain text (not escaped). */
+  text: string;
+}
+
 /** Paragraph texts (unescaped), for tests and for the renderer. */
 export function groupParagraphs(cues: readonly Cue[], opts: ParagraphOptions = DEFAULT_PARAGRAPHS): string[] {
-  const out: string[] = [];
+  return timedParagraphs(cues, [], opts).map((p) => p.text);
+}
+
+/**
+ * Paragraphs with their start times. `boundariesMs` (chapter starts) always begin a new paragraph,
+ * so that no paragraph straddles a chapter boundary.
+ */
+export function timedParagraphs(cues: readonly Cue[], boundariesMs: readonly number[] = [], opts: ParagraphOptions = DEFAULT_PARAGRAPHS): TimedParagraph[] {
+  const out: TimedParagraph[] = [];
   let parts: string[] = [];
+  let startMs = 0;
   let length = 0;
   let prevEnd: number | null = null;
   let prevText = '';
+  const bounds = [...boundariesMs].sort((a, b) => a - b);
+  let nextBound = 0;
   const flush = (): void => {
-    if (parts.length) out.push(parts.join(' '));
+    if (parts.length) out.push({ startMs, text: parts.join(' ') });
     parts = [];
     length = 0;
   };
   for (const cue of cues) {
     if (cue.text === '') continue;
+    let crossed = false;
+    while (nextBound < bounds.length && bounds[nextBound]! <= cue.startMs) {
+      nextBound += 1;
+      crossed = true;
+    }
     if (parts.length) {
       // Without a duration the cue's end is unknown, so no pause can be seen before the next one.
       const pause = prevEnd !== null && cue.startMs - prevEnd >= opts.pauseMs;
       const sentenceDone = length >= opts.softChars && SENTENCE_END.test(prevText);
-      if (pause || sentenceDone || length + cue.text.length > opts.hardChars) flush();
+      if (crossed || pause || sentenceDone || length + cue.text.length > opts.hardChars) flush();
     }
+    if (!parts.length) startMs = cue.startMs;
     parts.push(cue.text);
     length += cue.text.length + 1;
     prevEnd = cue.durMs === null ? null : cue.startMs + cue.durMs;

@@ -8,7 +8,8 @@ import { classifyTimedText } from './classify';
 import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import type { InnertubeClient } from './innertube';
-import { renderParagraphs } from './paragraphs';
+import { buildTranscript } from '../transcript/build';
+import { asString, dig } from './page-data';
 import { fetchPlayer } from './player';
 import { parseTimedText } from './timedtext';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
@@ -41,12 +42,12 @@ export async function fetchTranscript(http: PlatformHttp, videoId: string, opts:
       opts.log.debug({ videoId, client: client.name, reason }, 'no usable caption track from this client; trying the next');
       continue;
     }
-    return fetchTrack(http, videoId, track);
+    return fetchTrack(http, videoId, track, json);
   }
   throw lastMiss ?? new PlatformError('no_captions', 'no player client configured');
 }
 
-async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTrack): Promise<Transcript> {
+async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTrack, player: unknown): Promise<Transcript> {
   const a = await http.send({
     method: 'GET', target: plainTimedTextUrl(track.baseUrl), kind: 'xhr', referer: watchPath(videoId), what: 'timed text',
   });
@@ -54,5 +55,18 @@ async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTra
   const { cues } = parseTimedText(body);
   const spoken = cues.filter((c) => c.text !== '');
   if (spoken.length === 0) throw new PlatformError('no_captions', `the ${track.languageCode} caption track is empty`);
-  return { html: renderParagraphs(spoken), language: track.languageCode, kind: track.kind, cueCount: spoken.length };
+  // The description and length come with the player answer already (docs/crawler.md §3): chapters
+  // cost no request.
+  const { html } = buildTranscript(spoken, {
+    videoId, language: track.languageCode, kind: track.kind,
+    description: asString(dig(player, 'videoDetails', 'shortDescription')),
+    durationSeconds: secondsOf(dig(player, 'videoDetails', 'lengthSeconds')),
+  });
+  return { html, language: track.languageCode, kind: track.kind, cueCount: spoken.length };
+}
+
+/** `lengthSeconds` is a decimal string in player answers. */
+function secondsOf(v: unknown): number | null {
+  const s = asString(v);
+  return s !== null && /^\d{1,7}$/.test(s) ? Number(s) : null;
 }

@@ -30,7 +30,7 @@ function videoDetails(video: FakeVideoSpec, channel: FakeChannelSpec, videoId = 
     keywords: [channel.title, 'tutorial'],
     channelId: channel.channelId,
     isOwnerViewing: false,
-    shortDescription: `${video.title}\n\nMore videos: https://www.youtube.com/@${channel.handle}`,
+    shortDescription: video.description ?? `${video.title}\n\nMore videos: https://www.youtube.com/@${channel.handle}`,
     isCrawlable: true,
     thumbnail: {
       thumbnails: [

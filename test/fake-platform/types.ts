@@ -33,6 +33,8 @@ export interface FakeVideoSpec {
   cues?: FakeCue[];
   /** A Short: in the channel feed (link `/shorts/<id>`), left out of the Videos tab. */
   short?: boolean;
+  /** `videoDetails.shortDescription` (chapters live here); a generated one when left out. */
+  description?: string;
 }
 
 export interface FakeChannelSpec {

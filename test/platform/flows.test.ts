@@ -42,8 +42,13 @@ const BIG = makeChannel({ handle: 'bigchannel', count: 120, seed: 7, captionsMix
 const MIXED = makeChannel({ handle: 'withshorts', count: 60, seed: 11, shortsRatio: 0.3, captionsMix: { manual: 1 } });
 const MID = makeChannel({ handle: 'midchannel', count: 40, seed: 5, captionsMix: { manual: 1 } });
 
+/**
+ * Rendered paragraphs without the track note and the start-time links that open each paragraph,
+ * still escaped: what is left must be the cues' text and `<p>` alone.
+ */
+const spokenHtml = (html: string): string => html.replace(/^<p><small>[^<]*<\/small><\/p>\n?/, '').replace(/<a href="[^"]*">\d+(?::\d{2})+<\/a> /g, '');
 /** Text content of rendered paragraphs, for comparing with the cues that went in. */
-const textOfHtml = (html: string): string => decodeHtml(html.replace(/<\/?p>/g, ' ')).replace(/\s+/g, ' ').trim();
+const textOfHtml = (html: string): string => decodeHtml(spokenHtml(html).replace(/<\/?p>/g, ' ')).replace(/\s+/g, ' ').trim();
 const textOfCues = (cues: FakeCue[]): string => cues.map((c) => c.text.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim()).filter(Boolean).join(' ');
 
 describe('platform client flows against the fake platform', function () {
@@ -219,7 +224,9 @@ describe('platform client flows against the fake platform', function () {
       const t = await clientFor().fetchTranscript('manual00001');
       expect(t).to.include({ language: 'en', kind: 'manual', cueCount: 4 });
       expect(t.html).to.equal(
-        '<p>It&#39;s simple &amp; quick. if x &lt; 10, stop Say &quot;hello&quot; now — done.</p>\n<p>After a pause.</p>',
+        '<p><small>Transcript: English (en), manual captions</small></p>\n'
+        + '<p><a href="https://youtube.com/watch?v=manual00001&amp;t=0s">0:00</a> It&#39;s simple &amp; quick. if x &lt; 10, stop Say &quot;hello&quot; now — done.</p>\n'
+        + '<p><a href="https://youtube.com/watch?v=manual00001&amp;t=12s">0:12</a> After a pause.</p>',
       );
       expect(fake.counters).to.include({ player: 1, timedtext: 1, total: 2 });
     });
@@ -239,7 +246,7 @@ describe('platform client flows against the fake platform', function () {
       const t = await clientFor().fetchTranscript(v.videoId);
       expect(textOfHtml(t.html)).to.equal(textOfCues(v.cues!));
       expect(t.html).to.match(/^<p>[\s\S]*<\/p>$/);
-      expect(t.html.replace(/<\/?p>/g, '')).not.to.match(/[<>]/);
+      expect(spokenHtml(t.html).replace(/<\/?p>/g, '')).not.to.match(/[<>]/);
     });
 
     it('parses the fake\'s plain, srv3 and json3 bodies of one track to the same text', async () => {

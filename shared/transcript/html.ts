@@ -1,0 +1,67 @@
+// A timed transcript → the HTML inside a feed entry: one line saying which language and kind of
+// track it is, the creator's chapters as headings, and paragraphs that each open with their start
+// time as a link to that moment of the video. Every text is escaped; the only markup is `<p>`,
+// `<h3>`, `<a href>` and `<small>`, which every feed reader keeps.
+
+import { escapeHtml } from '../platform/entities';
+import type { TimedParagraph } from '../platform/paragraphs';
+import type { Chapter } from './chapters';
+import { deepLink, formatTimestamp } from './timestamps';
+
+/** Manual and automatic are the video's own tracks; translated is the platform's machine translation. */
+export type TrackKind = 'manual' | 'automatic' | 'translated';
+
+export interface TimedTranscript {
+  readonly videoId: string;
+  /** BCP 47 code of the text as shown (the target language of a translation). */
+  readonly language: string;
+  readonly kind: TrackKind;
+  readonly paragraphs: readonly TimedParagraph[];
+  readonly chapters: readonly Chapter[];
+}
+
+const KIND_WORDS: Readonly<Record<TrackKind, string>> = {
+  manual: 'manual captions',
+  automatic: 'automatic captions',
+  translated: 'machine-translated captions',
+};
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+
+/** "English" for `en`; the code itself when the runtime does not know it. */
+export function languageName(code: string): string {
+  try {
+    return LANGUAGE_NAMES.of(code) ?? code;
+  } catch {
+    // Intl throws on codes that are not well-formed BCP 47; the stored code is then shown as is.
+    return code;
+  }
+}
+
+/** The one-line note: "Transcript: English (en), manual captions". */
+export function trackNote(language: string, kind: TrackKind): string {
+  return `Transcript: ${languageName(language)} (${language}), ${KIND_WORDS[kind]}`;
+}
+
+function stamp(videoId: string, seconds: number): string {
+  return `<a href="${escapeHtml(deepLink(videoId, seconds))}">${formatTimestamp(seconds)}</a>`;
+}
+
+export function renderTranscriptHtml(t: TimedTranscript): string {
+  const out: string[] = [`<p><small>${escapeHtml(trackNote(t.language, t.kind))}</small></p>`];
+  const chapters = [...t.chapters].sort((a, b) => a.startSeconds - b.startSeconds);
+  let next = 0;
+  const headingsUpTo = (ms: number): void => {
+    while (next < chapters.length && chapters[next]!.startSeconds * 1000 <= ms) {
+      const c = chapters[next]!;
+      out.push(`<h3>${stamp(t.videoId, c.startSeconds)} ${escapeHtml(c.title)}</h3>`);
+      next += 1;
+    }
+  };
+  for (const p of t.paragraphs) {
+    headingsUpTo(p.startMs);
+    out.push(`<p>${stamp(t.videoId, Math.floor(p.startMs / 1000))} ${escapeHtml(p.text)}</p>`);
+  }
+  headingsUpTo(Number.POSITIVE_INFINITY);
+  return out.join('\n');
+}

@@ -1,0 +1,74 @@
+// The platform client against the fake platform over HTTP: the transcript it builds links each
+// paragraph to the start of its first cue, and turns the description's chapters into headings.
+
+import { expect } from 'chai';
+import { createPlatformClient } from '../../shared/platform';
+import { silentLogger } from '../../shared/logger';
+import { startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatform } from '../fake-platform';
+import { platformConfig } from '../platform/support';
+
+const CUES: FakeCue[] = [
+  { start: 0.4, dur: 3, text: 'Welcome.' },
+  { start: 3.5, dur: 2, text: 'Today: bread.' },
+  { start: 20.25, dur: 3, text: 'First the flour.' },
+  { start: 23.5, dur: 3, text: 'Then water.' },
+  { start: 62.9, dur: 2, text: 'Knead it well.' },
+  { start: 65, dur: 3, text: 'Still kneading.' },
+  { start: 3725, dur: 2, text: 'An hour later: bake.' },
+];
+
+const DESCRIPTION = 'Bread from scratch 🍞\n\n0:00 Intro\n0:20 Flour & water → https://example.com/?a=1&b=2\n1:04 Kneading\n1:02:00 Baking\n\nSee you at 5:00 in part two';
+
+const CHANNEL: FakeChannelSpec = {
+  channelId: 'UCchapters00000000000001',
+  handle: 'chapters',
+  title: 'Bakery',
+  videos: [
+    { videoId: 'chapters001', title: 'Bread', publishedAt: new Date('2026-07-10T10:00:00Z'), captions: 'manual', cues: CUES, description: DESCRIPTION },
+    { videoId: 'nochapter01', title: 'Plain', publishedAt: new Date('2026-07-09T10:00:00Z'), captions: 'automatic', cues: CUES, description: '0:00 Intro\n0:05 Too short\n1:00 End' },
+  ],
+};
+
+const link = (id: string, s: number): string => `<a href="https://youtube.com/watch?v=${id}&amp;t=${s}s">`;
+
+describe('transcripts fetched from the fake platform carry start times and chapters', () => {
+  let fake: FakePlatform;
+  before(async () => {
+    fake = await startFakePlatform({ channels: [CHANNEL] });
+  });
+  after(() => fake.close());
+  const client = () => createPlatformClient(platformConfig(fake.url, { platformTimeoutMs: 3000 }), silentLogger());
+
+  it('each paragraph links to its first cue\'s start; chapters are headings and cut paragraphs', async () => {
+    fake.resetCounters();
+    const t = await client().fetchTranscript('chapters001');
+    expect(t.html.split('\n')).to.deep.equal([
+      '<p><small>Transcript: English (en), manual captions</small></p>',
+      `<h3>${link('chapters001', 0)}0:00</a> Intro</h3>`,
+      `<p>${link('chapters001', 0)}0:00</a> Welcome. Today: bread.</p>`,
+      `<h3>${link('chapters001', 20)}0:20</a> Flour &amp; water → https://example.com/?a=1&amp;b=2</h3>`,
+      `<p>${link('chapters001', 20)}0:20</a> First the flour. Then water.</p>`,
+      // 62.9 s lies before the chapter at 1:04, so the pause alone starts this paragraph.
+      `<p>${link('chapters001', 62)}1:02</a> Knead it well.</p>`,
+      `<h3>${link('chapters001', 64)}1:04</a> Kneading</h3>`,
+      `<p>${link('chapters001', 65)}1:05</a> Still kneading.</p>`,
+      `<h3>${link('chapters001', 3720)}1:02:00</a> Baking</h3>`,
+      `<p>${link('chapters001', 3725)}1:02:05</a> An hour later: bake.</p>`,
+    ]);
+    // The description came with the player answer: chapters cost no request.
+    expect(fake.counters).to.include({ player: 1, timedtext: 1 });
+  });
+
+  it('every paragraph time is the start of a cue', async () => {
+    const t = await client().fetchTranscript('chapters001');
+    const stamps = [...t.html.matchAll(/<p><a href="[^"]*t=(\d+)s">/g)].map((m) => Number(m[1]));
+    expect(stamps).to.have.length.above(3);
+    for (const s of stamps) expect(CUES.some((c) => Math.floor(c.start) === s), `${s}s`).to.equal(true);
+  });
+
+  it('a description that breaks the platform\'s rule gives no headings', async () => {
+    const t = await client().fetchTranscript('nochapter01');
+    expect(t.html).not.to.include('<h3>');
+    expect(t.html.split('\n')[0]).to.equal('<p><small>Transcript: English (en), automatic captions</small></p>');
+  });
+});
