@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { runChannel } from '../../crawler/channel-run';
 import { RequestBudget } from '../../crawler/request-budget';
 import { PROFILES } from '../../shared/config/crawl-profile';
-import { ConfigError, loadConfig } from '../../shared/config/load';
+import { ConfigError, describeConfig, loadConfig } from '../../shared/config/load';
 import { createPlatformClient, type PlatformSession } from '../../shared/platform';
 import { proxyFailure, proxyLabel } from '../../shared/platform/proxies';
 import { FakeTiming } from '../crawler/support/fake-timing';
@@ -147,6 +147,13 @@ describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
       expect(err).to.be.instanceOf(ConfigError);
       expect((err as Error).message).to.match(/^PLATFORM_PROXY_URLS: entry 2 \(127\.0\.0\.1\)/).and.not.include(PASSWORD);
     }
+  });
+
+  it('the start-up line of the effective configuration holds no proxy credential', () => {
+    const urls = [`http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:3128`, `https://${USER}2:${encodeURIComponent(PASSWORD)}@proxy.example:8443`];
+    const shown = JSON.stringify(describeConfig(loadConfig({ PLATFORM_PROXY_URLS: urls.join(',') }, ts.dir)));
+    expect(shown).to.include('PLATFORM_PROXY_URLS');
+    for (const secret of [PASSWORD, encodeURIComponent(PASSWORD), USER]) expect(shown).to.not.include(secret);
   });
 
   it('tells a proxy failure from a platform failure', () => {
