@@ -4,7 +4,7 @@
 
 import path from 'node:path';
 import { bootstrap, exitOnStartupError, StartupError } from '../shared/bootstrap';
-import { KeyRing } from '../shared/config/security';
+import { KeyRing } from './key-ring';
 import { categoryLogger } from '../shared/logger';
 import { createPlatformClient } from '../shared/platform';
 import { createApp } from './create-app';

@@ -4,9 +4,10 @@
 // carries X-RateLimit-Remaining, errors included.
 //
 // The key comes from the X-API-Key header or the api_key query parameter; when both are sent, the
-// header wins (README "Decisions"). The candidate is compared with every configured key through
-// SHA-256 digests and timingSafeEqual, touching all keys every time, so neither timing nor position
-// says how close a guess was.
+// header wins (README "Decisions"). The candidate's SHA-256 digest selects at most one configured
+// key from an index, and that key's digest is then compared with timingSafeEqual: a lookup costs
+// the same with ten keys or fifty thousand, and since the index is keyed by a digest, neither its
+// timing nor anything else says how close a guess was to a real key.
 //
 // The limit is counted in the store so that it holds across API processes. The requests of one
 // key that reach the limiter in the same event-loop turn become ONE store call adding all their
@@ -57,15 +58,23 @@ export function presentedKey(req: Request, query: Readonly<Record<string, unknow
   return typeof param === 'string' && param !== '' ? param : null;
 }
 
+/** Digest (hex) → key, per key set; a reload swaps the set, so its index is built on first use. */
+const indexes = new WeakMap<readonly ApiKey[], Map<string, ApiKey>>();
+
+function indexOf(keys: readonly ApiKey[]): Map<string, ApiKey> {
+  let index = indexes.get(keys);
+  if (!index) {
+    index = new Map(keys.map((k) => [k.digest.toString('hex'), k]));
+    indexes.set(keys, index);
+  }
+  return index;
+}
+
 /** The enabled key matching `candidate`, or null. Constant time in the candidate's content. */
 export function matchKey(candidate: string, keys: readonly ApiKey[]): ApiKey | null {
   const digest = sha256(candidate);
-  let found: ApiKey | null = null;
-  for (const key of keys) {
-    const same = timingSafeEqual(digest, key.digest);
-    found = same && found === null ? key : found;
-  }
-  return found !== null && found.enabled ? found : null;
+  const found = indexOf(keys).get(digest.toString('hex'));
+  return found !== undefined && timingSafeEqual(digest, found.digest) && found.enabled ? found : null;
 }
 
 // ── the rate limit, coalesced per event-loop turn ─────────────────────────

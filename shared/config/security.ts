@@ -1,16 +1,12 @@
-// API keys from config/security.yaml (spec: security > api_keys > KEY → {name, rate_limit, enabled}).
-// Parsing is strict and every message names a key by its label (or position), never by the key
-// itself, because messages end up in logs. After parsing only digests of the keys are kept.
-// KeyRing watches the file and swaps in a new key set on every good edit; a broken edit keeps the
-// last good set and logs an ERROR, so a typo never locks every client out.
+// The API key file's text → validated keys (spec: security > api_keys > KEY → {name, rate_limit,
+// enabled}). Pure: no file, no clock, no logger; the API's KeyRing (api/key-ring.ts) reads and
+// watches the file. Parsing is strict and every message names a key by its label (or position),
+// never by the key itself, because messages end up in logs: the YAML parser's own text can quote a
+// line of the file, so only a reason from a fixed list and the line/column are ever passed on.
+// After parsing only digests of the keys are kept.
 
 import { createHash, hash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
-import { readFileSync, watch, watchFile, unwatchFile, type FSWatcher } from 'node:fs';
-import path from 'node:path';
 import yaml from 'js-yaml';
-import { ConfigError } from './settings';
-import { categoryLogger, type Logger } from '../logger';
 
 export interface ApiKey {
   /** The operator's label; safe to log. */
@@ -76,14 +72,72 @@ const fail = (message: string): never => {
   throw new SecurityConfigError(message);
 };
 
-function parseYaml(text: string): unknown {
+/**
+ * Reasons js-yaml states without quoting the document. Any other reason may interpolate text of the
+ * file (an unknown tag or alias is quoted whole, and an unquoted key starting with `!` or `*` is
+ * one), so it is reported as a bare "syntax error" at its line and column.
+ */
+const SAFE_YAML_REASONS = new Set([
+  'duplicated mapping key',
+  'bad indentation of a mapping entry',
+  'bad indentation of a sequence entry',
+  'end of the stream or a document separator is expected',
+  'unexpected end of the stream within a flow collection',
+  'unexpected end of the stream within a single quoted scalar',
+  'unexpected end of the stream within a double quoted scalar',
+  'missed comma between flow collection entries',
+  'can not read a block mapping entry; a multiline key may not be an implicit key',
+  'incomplete explicit mapping pair; a key node is missed; or followed by a non-tabulated empty line',
+]);
+
+/** A node as js-yaml's listener reports it: enough to see which mapping keys were not strings. */
+interface YamlNode {
+  kind: string | null;
+  result: unknown;
+  line: number;
+  children: YamlNode[];
+}
+
+function parseYaml(text: string): { doc: unknown; root: YamlNode | null } {
+  const stack: YamlNode[][] = [[]];
   try {
-    return yaml.load(text, { schema: yaml.CORE_SCHEMA });
+    const doc = yaml.load(text, {
+      schema: yaml.CORE_SCHEMA,
+      listener(event, state) {
+        if (event === 'open') stack.push([]);
+        else stack.at(-2)?.push({ kind: state.kind, result: state.result, line: state.line, children: stack.pop()! });
+      },
+    });
+    return { doc, root: stack[0]?.[0] ?? null };
   } catch (err) {
-    // The exception's message quotes the offending line, which may be a key: keep reason + position only.
     const e = err as yaml.YAMLException;
+    const reason = e.reason !== undefined && SAFE_YAML_REASONS.has(e.reason) ? e.reason : 'syntax error';
     const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : '';
-    return fail(`not valid YAML: ${e.reason ?? 'syntax error'}${where}`);
+    return fail(`not valid YAML: ${reason}${where}`);
+  }
+}
+
+/** The value node under `name` in a mapping node, if any. */
+function child(node: YamlNode | undefined, name: string): YamlNode | undefined {
+  if (node?.kind !== 'mapping') return undefined;
+  for (let i = 0; i + 1 < node.children.length; i += 2) if (node.children[i]!.result === name) return node.children[i + 1];
+  return undefined;
+}
+
+/**
+ * Keys the YAML read as something other than a string (a number, a boolean, null): the parser
+ * turns them into different text (`0x…deadbeef` becomes `3735928559`, a 20-digit key loses
+ * digits), so the key a client sends would silently stop matching. Refused, naming the record.
+ */
+function refuseNonStringKeys(root: YamlNode | null): void {
+  const keys = child(child(root ?? undefined, 'security'), 'api_keys');
+  if (keys?.kind !== 'mapping') return;
+  for (let i = 0; i + 1 < keys.children.length; i += 2) {
+    const keyNode = keys.children[i]!;
+    if (typeof keyNode.result === 'string') continue;
+    const name = child(keys.children[i + 1], 'name')?.result;
+    const label = typeof name === 'string' && name.trim() !== '' ? `key "${name.trim()}"` : `key #${i / 2 + 1}`;
+    fail(`${label} (line ${keyNode.line + 1}): the key is read as a ${keyNode.result === null ? 'null' : typeof keyNode.result}, not as text; put it in quotes`);
   }
 }
 
@@ -115,7 +169,8 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
 
 /** Parse and validate the file's text. Throws SecurityConfigError naming the record at fault. */
 export function parseSecurityConfig(text: string, opts: SecurityOptions): ApiKey[] {
-  const doc = parseYaml(text);
+  const { doc, root } = parseYaml(text);
+  refuseNonStringKeys(root);
   if (!isMap(doc)) return fail('must be a map with a "security" section');
   for (const k of Object.keys(doc)) if (k !== 'security') fail(`top level: ${unknownField(k, ['security'])}`);
   const security = doc.security;
@@ -125,130 +180,4 @@ export function parseSecurityConfig(text: string, opts: SecurityOptions): ApiKey
   const keys = security.api_keys ?? {};
   if (!isMap(keys)) return fail('"security.api_keys" must be a map from API key to {name, rate_limit, enabled}');
   return Object.entries(keys).map(([key, record], i) => parseRecord(key, record, i + 1, opts));
-}
-
-/** Read and parse the file; any problem becomes a ConfigError naming SECURITY_CONFIG (start-up). */
-export function loadSecurityConfig(file: string, opts: SecurityOptions): ApiKey[] {
-  try {
-    return parseSecurityConfig(readText(file), opts);
-  } catch (err) {
-    throw new ConfigError(`SECURITY_CONFIG ${file}: ${(err as Error).message}`);
-  }
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return fail(code === 'ENOENT' ? 'file does not exist' : `cannot be read (${code ?? 'error'})`);
-  }
-}
-
-export interface KeyRingOptions extends SecurityOptions {
-  /** Root logger; the ring logs under category `api.auth`. */
-  readonly logger: Logger;
-  /** Quiet time after the last change event before reading; editors write in several steps. */
-  readonly debounceMs?: number;
-  /** Stat polling interval, the fallback for file systems where fs.watch sees nothing. */
-  readonly pollMs?: number;
-}
-
-/**
- * The live key set. Events: `reload` (keys) after a good edit, `reload-failed` (error) after a bad
- * one. Watches the directory, not the file, so editors that replace the file are followed.
- */
-export class KeyRing extends EventEmitter {
-  private current: readonly ApiKey[];
-  private lastText: string;
-  private timer: NodeJS.Timeout | null = null;
-  private watcher: FSWatcher | null = null;
-  private closed = false;
-  private readonly log: Logger;
-
-  private constructor(readonly file: string, private readonly opts: KeyRingOptions, text: string, keys: ApiKey[]) {
-    super();
-    this.current = keys;
-    this.lastText = text;
-    this.log = categoryLogger(opts.logger, 'api.auth');
-  }
-
-  /** Load the file (ConfigError naming SECURITY_CONFIG when it is broken) and start watching it. */
-  static open(file: string, opts: KeyRingOptions): KeyRing {
-    let text: string;
-    let keys: ApiKey[];
-    try {
-      text = readText(file);
-      keys = parseSecurityConfig(text, opts);
-    } catch (err) {
-      throw new ConfigError(`SECURITY_CONFIG ${file}: ${(err as Error).message}`);
-    }
-    const ring = new KeyRing(file, opts, text, keys);
-    ring.describe('API keys loaded');
-    ring.watch();
-    return ring;
-  }
-
-  /** Every configured key, enabled or not (lookups must touch all of them to stay constant-time). */
-  get keys(): readonly ApiKey[] {
-    return this.current;
-  }
-
-  /** Re-read the file now. True when a new key set was applied. */
-  reload(): boolean {
-    if (this.closed) return false;
-    let text: string;
-    try {
-      text = readText(this.file);
-      if (text === this.lastText) return false;
-      const keys = parseSecurityConfig(text, this.opts);
-      this.current = keys;
-      this.lastText = text;
-    } catch (err) {
-      this.log.error({ file: this.file, err: (err as Error).message }, `API key file rejected, keeping the previous keys: ${(err as Error).message}`);
-      this.emit('reload-failed', err);
-      return false;
-    }
-    this.describe('API keys reloaded');
-    this.emit('reload', this.current);
-    return true;
-  }
-
-  close(): void {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.watcher?.close();
-    unwatchFile(this.file, this.schedule);
-  }
-
-  private describe(message: string): void {
-    const enabled = this.current.filter((k) => k.enabled).length;
-    const fields = { file: this.file, keys: this.current.length, enabled, names: this.current.map((k) => k.name) };
-    if (enabled === 0) this.log.warning(fields, `${message}: no enabled key, every keyed request gets 401`);
-    else this.log.info(fields, message);
-  }
-
-  private schedule = (): void => {
-    if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.reload();
-    }, this.opts.debounceMs ?? 100);
-    this.timer.unref();
-  };
-
-  private watch(): void {
-    const dir = path.dirname(this.file);
-    const base = path.basename(this.file);
-    try {
-      this.watcher = watch(dir, { persistent: false }, (_event, name) => {
-        if (name === null || name === base) this.schedule();
-      });
-      this.watcher.on('error', (err) => this.log.warning({ err: err.message }, 'watching the API key directory failed; polling continues'));
-    } catch (err) {
-      this.log.warning({ err: (err as Error).message }, 'cannot watch the API key directory; polling only');
-    }
-    watchFile(this.file, { persistent: false, interval: this.opts.pollMs ?? 2000 }, this.schedule);
-  }
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp } from '../../api/create-app';
 import { listen, type Listening } from '../../api/server';
-import { KeyRing } from '../../shared/config/security';
+import { KeyRing } from '../../api/key-ring';
 import { createLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
 import { ConfigError } from '../../shared/config/settings';
-import { KeyRing, loadSecurityConfig, parseSecurityConfig, rateLimitId, sha256, SecurityConfigError, type ApiKey } from '../../shared/config/security';
+import { KeyRing, readKeyFile } from '../../api/key-ring';
+import { matchKey } from '../../api/http/keyed';
+import { parseSecurityConfig, rateLimitId, sha256, SecurityConfigError, type ApiKey } from '../../shared/config/security';
 import { createLogger, silentLogger } from '../../shared/logger';
 
 const opts = { defaultRateLimit: 60 };
@@ -91,6 +93,46 @@ describe('API key file (config/security.yaml)', () => {
     }
   });
 
+  describe('key material never reaches a message (#11 item 6)', () => {
+    const leaky: { why: string; text: string; secret: string }[] = [
+      { why: 'an unquoted key starting with *', text: 'security:\n  api_keys:\n    *secretalias-0001:\n      name: Star\n      enabled: true\n', secret: 'secretalias' },
+      { why: 'an unquoted key starting with !', text: 'security:\n  api_keys:\n    !secret-tag-0001:\n      name: Bang\n      enabled: true\n', secret: 'secret-tag' },
+      { why: 'an unknown tag on a value', text: 'security:\n  api_keys:\n    plain-key-0001: !secret-val-0001 {name: x}\n', secret: 'secret-val' },
+    ];
+    for (const c of leaky) {
+      it(`reports ${c.why} by line and column only`, () => {
+        const message = parseError(c.text);
+        expect(message).to.match(/^not valid YAML: syntax error at line \d+, column \d+$/);
+        expect(message).not.to.contain(c.secret);
+      });
+    }
+
+    const changed: { why: string; key: string; says: RegExp }[] = [
+      { why: 'a hex number', key: '0x00000000deadbeef', says: /key "Hex" \(line 3\): the key is read as a number, not as text; put it in quotes/ },
+      { why: 'a 20-digit number', key: '12345678901234567890', says: /key "Hex" \(line 3\): the key is read as a number/ },
+      { why: 'a float', key: '1234567.5e3', says: /key "Hex" \(line 3\): the key is read as a number/ },
+    ];
+    for (const c of changed) {
+      it(`refuses a key the YAML reads as ${c.why}, naming its label, not the key or what it became`, () => {
+        const message = parseError(yamlOf({ [c.key]: 'name: Hex\nenabled: true' }));
+        expect(message).to.match(c.says);
+        expect(message).not.to.contain(c.key);
+        expect(message).not.to.contain('3735928559');
+      });
+    }
+
+    it('names a refused key by position when it has no usable name', () => {
+      expect(parseError(yamlOf({ 'good-key-00001': 'name: Good\nenabled: true', '0x1234567890abcdef': 'enabled: true' }))).to.match(/^key #2 \(line 6\): the key is read as a number/);
+    });
+
+    it('accepts the same keys quoted, exactly as written', () => {
+      const keys = parseSecurityConfig(yamlOf({ '"0x00000000deadbeef"': 'name: Hex\nenabled: true', "'12345678901234567890'": 'name: Long\nenabled: true' }), opts);
+      expect(keys.map((k) => k.name)).to.deep.equal(['Hex', 'Long']);
+      expect(keys[0]!.digest.equals(sha256('0x00000000deadbeef'))).to.equal(true);
+      expect(keys[1]!.digest.equals(sha256('12345678901234567890'))).to.equal(true);
+    });
+  });
+
   describe('loading at start-up', () => {
     let dir: string;
     beforeEach(() => {
@@ -101,7 +143,7 @@ describe('API key file (config/security.yaml)', () => {
     it('turns a broken file into one ConfigError line naming SECURITY_CONFIG and the key label', () => {
       const file = path.join(dir, 'security.yaml');
       writeFileSync(file, yamlOf({ 'secret-key-0001': 'name: My Laptop\nrate_limit: -5\nenabled: true' }));
-      for (const load of [() => loadSecurityConfig(file, opts), () => KeyRing.open(file, { ...opts, logger: silentLogger() })]) {
+      for (const load of [() => KeyRing.open(file, { ...opts, logger: silentLogger() })]) {
         expect(load).to.throw(ConfigError, /^SECURITY_CONFIG .*security\.yaml: key "My Laptop": rate_limit/);
         try {
           load();
@@ -112,8 +154,38 @@ describe('API key file (config/security.yaml)', () => {
       }
     });
 
+    it('refuses a file over the size cap at start, naming the cap, and reads one under it', () => {
+      const file = path.join(dir, 'security.yaml');
+      writeFileSync(file, yamlOf({ 'first-key-0001': 'name: One\nenabled: true' }) + `# ${'x'.repeat(2000)}\n`);
+      expect(() => KeyRing.open(file, { ...opts, logger: silentLogger(), maxBytes: 1000 })).to.throw(ConfigError, /SECURITY_CONFIG .*: file is \d+ bytes, more than the 1000 bytes/);
+      expect(readKeyFile(file, 4000)).to.contain('first-key-0001');
+      expect(() => readKeyFile(file, 1000)).to.throw(SecurityConfigError, /more than the 1000 bytes/);
+    });
+
+    it('loads tens of thousands of keys, and finding one reads the index, not every key', () => {
+      const file = path.join(dir, 'security.yaml');
+      const lines = ['security:', '  api_keys:'];
+      for (let i = 0; i < 20_000; i++) lines.push(`    k${String(i).padStart(10, '0')}: {name: n${i}, enabled: true}`);
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      const ring = KeyRing.open(file, { ...opts, logger: silentLogger() });
+      try {
+        expect(ring.keys).to.have.length(20_000);
+        expect(matchKey('k0000019999', ring.keys)?.name).to.equal('n19999');
+        // After the index is built, a lookup touches no element of the key list.
+        let reads = 0;
+        const counted = new Proxy(ring.keys as ApiKey[], { get: (t, p, r) => (typeof p === 'string' && /^\d+$/.test(p) && reads++, Reflect.get(t, p, r)) });
+        matchKey('k0000000000', counted);
+        reads = 0;
+        expect(matchKey('k0000000007', counted)?.name).to.equal('n7');
+        expect(matchKey('k0000000007x', counted)).to.equal(null);
+        expect(reads).to.equal(0);
+      } finally {
+        ring.close();
+      }
+    });
+
     it('names a missing file', () => {
-      expect(() => loadSecurityConfig(path.join(dir, 'nope.yaml'), opts)).to.throw(ConfigError, /SECURITY_CONFIG .*nope\.yaml: file does not exist/);
+      expect(() => KeyRing.open(path.join(dir, 'nope.yaml'), { ...opts, logger: silentLogger() })).to.throw(ConfigError, /SECURITY_CONFIG .*nope\.yaml: file does not exist/);
     });
   });
 
@@ -177,6 +249,23 @@ describe('API key file (config/security.yaml)', () => {
       writeFileSync(file, yamlOf({ 'first-key-0001': 'name: One again\nenabled: true' }));
       await reloaded;
       expect(names(ring.keys)).to.deep.equal(['One again:true']);
+    });
+
+    it('logs a reload ERROR for an unquoted * key by line and column, never the key', async () => {
+      const failed = next(ring, 'reload-failed');
+      writeFileSync(file, 'security:\n  api_keys:\n    *secretalias-0001:\n      name: Star\n      enabled: true\n');
+      await failed;
+      expect(names(ring.keys)).to.deep.equal(['One:true']);
+      const errorLine = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.level === 'ERROR');
+      expect(String(errorLine!.msg)).to.match(/not valid YAML: syntax error at line 3/);
+      expect(logs.join('')).not.to.contain('secretalias');
+    });
+
+    it('keeps the keys when the file grows past the cap', async () => {
+      const failed = next(ring, 'reload-failed');
+      writeFileSync(file, yamlOf({ 'first-key-0001': 'name: One\nenabled: true' }) + `# ${'x'.repeat(1024 * 1024)}\n`);
+      expect(((await failed) as Error).message).to.match(/more than the 1048576 bytes/);
+      expect(names(ring.keys)).to.deep.equal(['One:true']);
     });
 
     it('keeps the keys when the file disappears, and takes it back when it returns', async () => {
