@@ -27,6 +27,8 @@ export interface AppDeps {
   trustProxy?: boolean | number | string;
   /** Byte budget of the process's one cache, rendered feeds included (default 32 MiB). */
   renderCacheBytes?: number;
+  /** Feeds listed and rendered at once (API_MAX_RENDERS, default 2). */
+  maxRenders?: number;
 }
 
 /** GET /health: liveness only, no key, no store (spec), so a load balancer keeps routing to a process that can still explain a store outage. */
@@ -49,7 +51,7 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(frontDoor(deps.logger));
 
-  const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache });
+  const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders });
   // The feed first: it is nearly all the traffic, and the router tries routes in order.
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler));
   app.get('/health', health);

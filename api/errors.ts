@@ -112,6 +112,12 @@ export const CATALOGUE = {
     error: text('İzin verilmeyen HTTP metodu'),
     message: text('Yalnızca GET (ve HEAD, OPTIONS) desteklenir'),
   },
+  // 400, not 417: the spec's status codes are kept (README "Decisions").
+  unsupportedExpect: {
+    status: 400,
+    error: text('Desteklenmeyen Expect başlığı'),
+    message: text("Yalnızca 'Expect: 100-continue' desteklenir; istekler gövde taşımaz"),
+  },
 } as const satisfies Record<string, Entry>;
 
 export type ErrorName = keyof typeof CATALOGUE;

@@ -21,16 +21,22 @@ async function main(): Promise<void> {
     throw err;
   }
   // The API only resolves handles with it: plain HTTP, no browser, no challenge proxy.
-  const app = createApp({ store, keys, platform: createPlatformClient(config, logger), logger, trustProxy: config.trustProxy });
+  const app = createApp({ store, keys, platform: createPlatformClient(config, logger), logger, trustProxy: config.trustProxy, maxRenders: config.apiMaxRenders });
   let server: Awaited<ReturnType<typeof listen>>;
   try {
-    server = await listen(app, config.port, config.host);
+    server = await listen(app, config.port, config.host, {
+      logger,
+      maxConnections: config.apiMaxConnections,
+      headersTimeoutMs: config.apiHeadersTimeoutMs,
+      requestTimeoutMs: config.apiRequestTimeoutMs,
+      sendTimeoutMs: config.apiSendTimeoutMs,
+    });
   } catch (err) {
     keys.close();
     await store.close();
     throw new StartupError(`PORT/HOST: cannot listen on ${config.host}:${config.port} (${(err as Error).message})`);
   }
-  log.info({ host: config.host, port: server.port, store: store.kind }, `API listening on http://${config.host}:${server.port}`);
+  log.info({ host: config.host, port: server.port, store: store.kind, maxConnections: server.server.maxConnections }, `API listening on http://${config.host}:${server.port}`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {

@@ -1,10 +1,15 @@
-// Listening and stopping. Node answers requests it cannot parse before Express sees them; this
-// makes that answer a JSON 400 too, and gives shutdown a close that also ends idle keep-alives.
+// Listening and stopping, and what Node's HTTP server decides before Express sees a request:
+// the connection bound, the header/request/send timeouts, requests Node cannot parse, `Expect`
+// headers and CONNECT. Every answer given here is the same JSON error body with the same security
+// headers as the app's. Shutdown gets a close that also ends idle keep-alives.
 
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Express } from 'express';
-import { errorBody } from './errors';
+import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
+import { errorBody, type ErrorName } from './errors';
+import { staticHeaders } from './http/front-door';
 
 export interface Listening {
   server: Server;
@@ -12,22 +17,125 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+export interface ServerOptions {
+  /** Root logger; the server logs under category `api.http`. */
+  logger?: Logger;
+  /** Open connections accepted at once (API_MAX_CONNECTIONS); null/undefined = from the fd limit. */
+  maxConnections?: number | null;
+  /** API_HEADERS_TIMEOUT_MS */
+  headersTimeoutMs?: number;
+  /** API_REQUEST_TIMEOUT_MS */
+  requestTimeoutMs?: number;
+  /** API_SEND_TIMEOUT_MS: a connection with no byte moving either way for this long is closed. */
+  sendTimeoutMs?: number;
+}
+
+export const DEFAULTS = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, sendTimeoutMs: 30_000 } as const;
+
 /** PM2 waits 10 s (kill_timeout) before SIGKILL; stay inside it. */
 const CLOSE_GRACE_MS = 8000;
+/** Descriptors kept free for the store, log files, the key-file watcher and platform requests. */
+const FD_RESERVE = 100;
+/** At most one WARNING line per kind in this interval; it carries how many events it stands for. */
+const WARN_INTERVAL_MS = 10_000;
 
-const BAD_REQUEST = JSON.stringify(errorBody('badRequest'));
+/** The soft open-file limit of this process (Linux /proc), or null where it cannot be read. */
+export function openFileLimit(): number | null {
+  try {
+    const m = /^Max open files\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    return m && m[1] !== 'unlimited' ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
 
-export function listen(app: Express, port: number, host: string): Promise<Listening> {
-  const server = createServer(app);
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-    if (err.code === 'ECONNRESET' || !socket.writable) {
+/** The default connection bound: 80% of the fd limit minus a reserve (1024 assumed when unknown). */
+export function connectionBound(fdLimit: number | null = openFileLimit()): number {
+  return Math.max(16, Math.floor((fdLimit ?? 1024) * 0.8) - FD_RESERVE);
+}
+
+/** Logs the first event at once, then at most one line per interval with the count since. */
+function rateLimitedWarning(log: Logger, message: string, fields: Record<string, unknown>): () => void {
+  let last = Number.NEGATIVE_INFINITY;
+  let suppressed = 0;
+  return () => {
+    const now = Date.now();
+    if (now - last < WARN_INTERVAL_MS) {
+      suppressed++;
+      return;
+    }
+    log.warning({ ...fields, events: suppressed + 1 }, message);
+    last = now;
+    suppressed = 0;
+  };
+}
+
+/** Marks a socket on which a response has started: a later parse error must not get another. */
+const RESPONDED = Symbol('responded');
+type Marked = Socket & { [RESPONDED]?: true };
+
+function rawResponse(status: number, reason: string, name: ErrorName, headers: ReadonlyArray<readonly [string, string]>): string {
+  const body = JSON.stringify(errorBody(name));
+  const lines = [`HTTP/1.1 ${status} ${reason}`, ...headers.map(([k, v]) => `${k}: ${v}`), 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
+  return `${lines.join('\r\n')}\r\n\r\n${body}`;
+}
+
+export function listen(app: Express, port: number, host: string, opts: ServerOptions = {}): Promise<Listening> {
+  const log = categoryLogger(opts.logger ?? silentLogger(), 'api.http');
+  const headersTimeout = opts.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs;
+  // Node checks header/request timeouts on this interval (30 s by default, which would stretch a
+  // 10 s header timeout to 40 s).
+  const server = createServer(
+    {
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 2))),
+      headersTimeout,
+      // Node requires the request timeout to be larger than the header timeout.
+      requestTimeout: Math.max(opts.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs, headersTimeout + 1),
+    },
+    app,
+  );
+  server.timeout = opts.sendTimeoutMs ?? DEFAULTS.sendTimeoutMs;
+  server.maxConnections = opts.maxConnections ?? connectionBound();
+  const headers = staticHeaders();
+
+  const dropped = rateLimitedWarning(log, `connection limit reached (${server.maxConnections} open): new connections are refused; put a reverse proxy in front or raise API_MAX_CONNECTIONS`, { maxConnections: server.maxConnections });
+  server.on('drop', dropped);
+
+  const stalled = rateLimitedWarning(log, `closed connections on which nothing moved for ${server.timeout} ms (a client stopped reading or sending)`, { sendTimeoutMs: server.timeout });
+  server.on('timeout', (socket: Socket) => {
+    stalled();
+    socket.destroy();
+  });
+
+  server.on('request', (req: IncomingMessage) => {
+    (req.socket as Marked)[RESPONDED] = true;
+  });
+
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Marked) => {
+    // After a response on this connection, the bytes that follow cannot be answered in order:
+    // close, never append a second answer the client would take for the next request's.
+    if (err.code === 'ECONNRESET' || !socket.writable || socket[RESPONDED]) {
       socket.destroy();
       return;
     }
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(BAD_REQUEST)}\r\nConnection: close\r\n\r\n${BAD_REQUEST}`,
-    );
+    socket.end(rawResponse(400, 'Bad Request', 'badRequest', headers));
   });
+
+  // `Expect` other than 100-continue: Node would answer a bare 417 without our headers.
+  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify(errorBody('unsupportedExpect'));
+    for (const [k, v] of headers) res.setHeader(k, v);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.setHeader('Connection', 'close');
+    res.writeHead(400).end(body);
+  });
+
+  // CONNECT never reaches Express; without a listener Node just drops the connection.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(rawResponse(405, 'Method Not Allowed', 'methodNotAllowed', [...headers, ['Allow', 'GET, HEAD, OPTIONS']]));
+  });
+
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -60,23 +60,43 @@ export interface ModelInput {
   selfUrl: string;
 }
 
-/** Stored records → the feed model. The only place that knows how a store record maps to an entry. */
-export function buildFeedModel(input: ModelInput): FeedModel {
-  return {
-    channelId: input.channelId,
-    title: `${FEED_TITLE_PREFIX} - ${input.channelId}`,
-    author: input.channelTitle?.trim() || input.channelId,
-    updated: input.updated,
-    link: `https://${PUBLIC_VIDEO_HOST}/channel/${input.channelId}`,
-    selfUrl: input.selfUrl,
-    entries: input.videos.map((v) => ({
+/** What makes a stored record unrenderable; the record is skipped, the same way in every format. */
+export type SkipReason = 'video id' | 'published date';
+
+const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
+const validDate = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(d.getTime());
+
+/**
+ * Stored records → the feed model. The only place that knows how a store record maps to an entry.
+ * A record that cannot be rendered (an id that is not a platform video id, a corrupt date) is left
+ * out and reported through `onSkip`, so one bad row never breaks the whole document.
+ */
+export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, reason: SkipReason) => void): FeedModel {
+  const entries: FeedEntry[] = [];
+  for (const v of input.videos) {
+    const reason: SkipReason | null = typeof v.videoId !== 'string' || !VIDEO_ID.test(v.videoId) ? 'video id' : !validDate(v.publishedAt) ? 'published date' : null;
+    if (reason !== null) {
+      onSkip?.(v, reason);
+      continue;
+    }
+    entries.push({
       videoId: v.videoId,
-      title: v.title,
+      title: typeof v.title === 'string' ? v.title : '',
       link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
       html: shownTranscript(v) ?? NO_TRANSCRIPT_NOTE,
       published: v.publishedAt,
       updated: v.publishedAt,
-    })),
+    });
+  }
+  return {
+    channelId: input.channelId,
+    title: `${FEED_TITLE_PREFIX} - ${input.channelId}`,
+    author: input.channelTitle?.trim() || input.channelId,
+    // A corrupt version must not break the document either: fall back to the newest entry.
+    updated: validDate(input.updated) ? input.updated : (entries[0]?.published ?? new Date(0)),
+    link: `https://${PUBLIC_VIDEO_HOST}/channel/${input.channelId}`,
+    selfUrl: input.selfUrl,
+    entries,
   };
 }
 
@@ -111,9 +131,14 @@ export function fingerprintOf(videos: readonly VideoRecord[]): string {
 export class FeedStateReader {
   private readonly known: CacheSlot<Remembered>;
 
+  /**
+   * `gate` runs each listing: the feed route passes its render queue, so only a few feeds' records
+   * are in memory at once however many requests miss the cache together.
+   */
   constructor(
     private readonly store: Pick<Store, 'feedVersion' | 'listFeedEntries'>,
     cache: ApiCache = new ApiCache(),
+    private readonly gate: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {
     this.known = cache.slot('feed-state');
   }
@@ -134,7 +159,7 @@ export class FeedStateReader {
 
   /** List the entries now (a render-cache miss needs them) and remember what was seen. */
   async list(channelId: string, maxItems: number, version: Date, now: Date): Promise<FeedState | null> {
-    const videos = await this.store.listFeedEntries(channelId, maxItems);
+    const videos = await this.gate(() => this.store.listFeedEntries(channelId, maxItems));
     if (videos.length === 0) return null;
     const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), videos };
     this.known.set(`${channelId}\n${maxItems}`, { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, at: now.getTime() });

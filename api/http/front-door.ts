@@ -116,25 +116,45 @@ function accessLogger(root: Logger): (res: Response) => void {
 }
 
 // ── redaction ──────────────────────────────────────────────────────────────
-// A request URL without its api_key parameter(s): what every log line records. Names are compared
-// after decoding, so `api%5Fkey=` is caught too.
+// A request URL without any parameter that could carry an API key: what every log line records.
+// A name is compared after percent-decoding (repeatedly, so `%2561pi_key` is caught too), without
+// case, bracket suffixes (`api_key[]`, `api_key[0]`) or separators, so `%61pi_key`, `ap%69_key`,
+// `API-KEY`, `apikey` and `x-api-key` are all dropped: Express decodes `%61pi_key` to `api_key`
+// and accepts the key, and any other spelling may still be a key a client meant to send.
+
+const KEY_NAME = /^x?apikey$/;
 
 function decodedName(pair: string): string {
   const eq = pair.indexOf('=');
-  const name = (eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
-  try {
-    return decodeURIComponent(name).toLowerCase();
-  } catch {
-    return name.toLowerCase();
+  let name = (eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
+  for (let i = 0; i < 4 && name.includes('%'); i++) {
+    try {
+      const next = decodeURIComponent(name);
+      if (next === name) break;
+      name = next;
+    } catch {
+      // Not valid percent-encoding as a whole: decode what is decodable, leave the rest.
+      name = name.replace(/%[0-9A-Fa-f]{2}/g, (h) => String.fromCharCode(parseInt(h.slice(1), 16)));
+    }
   }
+  return name;
+}
+
+/** True when a parameter name, however spelled, names an API key. */
+export function isKeyParameter(pair: string): boolean {
+  const name = decodedName(pair)
+    .toLowerCase()
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/[\s_\-.]/g, '');
+  return KEY_NAME.test(name);
 }
 
 export function withoutApiKey(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  // Cheap exit for the common case; the check is on the raw text, the removal on decoded names.
   const query = url.slice(q + 1);
-  if (!/api(?:_|%5f)key/i.test(query)) return url;
-  const kept = query.split('&').filter((pair) => decodedName(pair) !== 'api_key');
+  // Cheap exit for the common case: no "api" and no percent-encoding anywhere in the query.
+  if (!/api|%/i.test(query)) return url;
+  const kept = query.split('&').filter((pair) => !isKeyParameter(pair));
   return kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join('&')}`;
 }

@@ -4,16 +4,17 @@
 // the app's one cache, so cache-warm requests skip rendering.
 
 import type { Request, Response } from 'express';
+import PQueue from 'p-queue';
+import { categoryLogger, type Logger } from '../../shared/logger';
 import type { PlatformClient } from '../../shared/platform/types';
 import type { ChannelRecord, RegisterChannelInput, Store } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
 import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedState, type Validators } from '../feed/state';
-import { withoutApiKey } from '../http/front-door';
 import type { Handler } from '../http/keyed';
 import { queryOf, setChannelId } from '../http/locals';
-import { validateFeedQuery } from '../query/feed-query';
+import { validateFeedQuery, type FeedQuery, type RawQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
 
 export interface FeedDeps {
@@ -21,6 +22,9 @@ export interface FeedDeps {
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
   cache: ApiCache;
+  logger: Logger;
+  /** Feeds listed and rendered at once (API_MAX_RENDERS). */
+  maxRenders?: number;
 }
 
 /**
@@ -33,23 +37,41 @@ export const FEED_CACHE_CONTROL = 'private, max-age=60';
 const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 
 /**
- * This request's own URL, minus api_key, for link rel="self". `req.protocol` and `req.host` follow
- * X-Forwarded-Proto/Host only when TRUST_PROXY trusts the peer.
+ * This request's own URL for link rel="self", rebuilt from the validated query: only the spec's
+ * parameters, in one order and spelling. api_key and unknown parameters never reach it, so they
+ * can neither leak into the body nor make a new ETag that misses the render cache (spec: unknown
+ * parameters are ignored). `req.protocol` and `req.host` follow X-Forwarded-Proto/Host only when
+ * TRUST_PROXY trusts the peer.
  */
-function selfUrlOf(req: Request): string {
+function selfUrlOf(req: Request, q: FeedQuery, raw: RawQuery): string {
   const host = req.host !== undefined && HOST.test(req.host) ? req.host : 'localhost';
-  return `${req.protocol}://${host}${withoutApiKey(req.originalUrl)}`;
+  const params = [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`];
+  if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${q.format === 'rss' ? 'Rss' : 'Atom'}`);
+  if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${q.maxItems}`);
+  return `${req.protocol}://${host}/?${params.join('&')}`;
+}
+
+interface Rendered {
+  body: Buffer;
+  validators: Validators;
 }
 
 export function feed(deps: FeedDeps): Handler {
   const resolver = new ChannelResolver(deps.store, deps.platform);
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
-  const states = new FeedStateReader(deps.store, deps.cache);
+  // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings
+  // run a few at a time (rendering follows each synchronously), and requests for the same
+  // representation share one render.
+  const renders = new PQueue({ concurrency: deps.maxRenders ?? 2 });
+  const states = new FeedStateReader(deps.store, deps.cache, (work) => renders.add(work));
+  const inFlight = new Map<string, Promise<Rendered>>();
   const bodies = deps.cache.slot<Buffer>('body');
   const etags = deps.cache.slot<Validators>('validators');
+  const log = categoryLogger(deps.logger, 'api.feed');
 
   return async (req, res) => {
-    const checked = validateFeedQuery(queryOf(req));
+    const raw = queryOf(req);
+    const checked = validateFeedQuery(raw);
     if (!checked.ok) throw new ApiError(checked.error, checked.context);
     const { channel: ref, format, maxItems } = checked.value;
     const now = deps.clock();
@@ -57,10 +79,10 @@ export function feed(deps: FeedDeps): Handler {
     const { channelId, handle } = await resolver.resolve(ref, now);
     setChannelId(res, channelId);
     const channel = await registrar.register({ channelId, wanted: maxItems, handle }, now);
-    let state = await states.read(channelId, maxItems, now);
+    const state = await states.read(channelId, maxItems, now);
     if (state === null) throw new ApiError('noVideosYet', { channelId });
 
-    const selfUrl = selfUrlOf(req);
+    const selfUrl = selfUrlOf(req, checked.value, raw);
     const author = channel.title?.trim() || channelId;
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl }, etags);
     let v = validators(state);
@@ -73,15 +95,28 @@ export function feed(deps: FeedDeps): Handler {
 
     let body = bodies.get(v.etag);
     if (body === undefined) {
-      if (state.videos === null) {
-        // Render-cache miss on a remembered state: list now; if the entries moved meanwhile, the
-        // validators follow what is rendered.
-        state = (await states.list(channelId, maxItems, state.version, now)) ?? state;
-        v = validators(state);
+      const render = async (): Promise<Rendered> => {
+        let s = state;
+        if (s.videos === null) {
+          // Render-cache miss on a remembered state: list now; if the entries moved meanwhile, the
+          // validators follow what is rendered.
+          s = (await states.list(channelId, maxItems, s.version, now)) ?? s;
+        }
+        const sv = validators(s);
+        const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], updated: s.version, selfUrl }, (video, reason) =>
+          log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
+        );
+        const out = Buffer.from(format === 'rss' ? renderRss(model) : renderAtom(model), 'utf8');
+        bodies.set(sv.etag, out);
+        return { body: out, validators: sv };
+      };
+      let job = inFlight.get(v.etag);
+      if (job === undefined) {
+        const etag = v.etag;
+        job = render().finally(() => inFlight.delete(etag));
+        inFlight.set(etag, job);
       }
-      const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: state.videos ?? [], updated: state.version, selfUrl });
-      body = Buffer.from(format === 'rss' ? renderRss(model) : renderAtom(model), 'utf8');
-      bodies.set(v.etag, body);
+      ({ body, validators: v } = await job);
     }
     sendValidators(res, v);
     res.statusCode = 200;

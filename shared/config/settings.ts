@@ -168,6 +168,12 @@ export const SETTINGS = {
   browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
   trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),
   defaultRateLimit: setting({ name: 'DEFAULT_RATE_LIMIT', default: '60', secret: false, help: 'requests per minute for a key whose rate_limit is omitted', parse: parseInteger(1, 1000000) }),
+  // API hardening (README "Hardening"): connection bound, timeouts, render concurrency.
+  apiMaxConnections: setting({ name: 'API_MAX_CONNECTIONS', default: '', secret: false, help: 'open connections the API accepts at once; empty = derived from the open-file limit (80% of it, minus a reserve)', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(1, 1000000)(raw)) }),
+  apiHeadersTimeoutMs: setting({ name: 'API_HEADERS_TIMEOUT_MS', default: '10000', secret: false, help: 'time a client has to send the request headers', parse: parseInteger(100, 600000) }),
+  apiRequestTimeoutMs: setting({ name: 'API_REQUEST_TIMEOUT_MS', default: '30000', secret: false, help: 'time a client has to send the whole request', parse: parseInteger(100, 600000) }),
+  apiSendTimeoutMs: setting({ name: 'API_SEND_TIMEOUT_MS', default: '30000', secret: false, help: 'a connection on which nothing moves for this long (a client that stopped reading) is closed', parse: parseInteger(100, 3600000) }),
+  apiMaxRenders: setting({ name: 'API_MAX_RENDERS', default: '2', secret: false, help: 'feeds listed and rendered at once; further cache misses wait their turn', parse: parseInteger(1, 64) }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
   logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),
 } as const;

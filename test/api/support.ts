@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createApp } from '../../api/create-app';
-import { listen, type Listening } from '../../api/server';
+import { listen, type Listening, type ServerOptions } from '../../api/server';
 import { KeyRing } from '../../api/key-ring';
 import { createLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
@@ -61,6 +61,8 @@ export interface TestApi {
   securityFile: string;
   /** Every log line, raw JSON text. */
   logs: string[];
+  /** The listening server (connection bound, timeouts). */
+  server: Listening;
   /** The app's clock reads this. */
   now: Date;
   get(pathAndQuery: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
@@ -70,7 +72,9 @@ export interface TestApi {
 /** A fixed point in time, one second into a minute, so that rate-limit windows never roll mid-test. */
 export const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
 
-export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string>; trustProxy?: boolean | number | string } = {}): Promise<TestApi> {
+export async function startApi(
+  opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string>; trustProxy?: boolean | number | string; server?: Omit<ServerOptions, 'logger'>; maxRenders?: number } = {},
+): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-'));
   const securityFile = path.join(dir, 'security.yaml');
   writeFileSync(securityFile, securityYaml(opts.keys ?? DEFAULT_KEYS));
@@ -88,6 +92,7 @@ export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]
     dir,
     securityFile,
     logs,
+    server: undefined as unknown as Listening,
     now: T0,
     get: (p, init = {}) => {
       const headers = new Headers(init.headers);
@@ -102,9 +107,10 @@ export async function startApi(opts: { keys?: Parameters<typeof securityYaml>[0]
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy });
-  const server: Listening = await listen(app, 0, '127.0.0.1');
+  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders });
+  const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
+  api.server = server;
   return api;
 }
 

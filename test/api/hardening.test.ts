@@ -1,0 +1,258 @@
+// #11: each finding of the attack on the running API, reproduced the way the attacker caused it
+// (real sockets, real SQLite rows), then the behaviour that replaces it. Nothing here asserts a
+// duration: waits are for events (a socket closing, a log line appearing).
+
+import path from 'node:path';
+import { connect, type Socket } from 'node:net';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { connectionBound, openFileLimit } from '../../api/server';
+import { CHANNEL, KEY, startApi, video, type TestApi } from './support';
+
+/** Sends raw bytes on a fresh connection and collects everything until the server closes it. */
+function raw(api: TestApi, bytes: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(api.base).port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(bytes);
+  });
+}
+
+const parsedLogs = (api: TestApi, from = 0) => api.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** Resolves once a log line satisfies `test` (polls the captured lines; no fixed sleep decides). */
+async function logLine(api: TestApi, test: (l: Record<string, unknown>) => boolean, from = 0): Promise<Record<string, unknown>> {
+  for (;;) {
+    const found = parsedLogs(api, from).find(test);
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('hardening (#11)', () => {
+  describe('item 5: the key never leaks through percent-encoded or bracketed names', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startApi();
+      await api.store.upsertVideos([video(1)]);
+    });
+    after(() => api.close());
+
+    const spellings = ['%61pi_key', 'ap%69_key', 'api%5Fkey', 'API_KEY', '%2561pi_key', 'api_key[]', 'api_key[0]', 'api%5B%5D_key', 'api-key', 'apikey', 'x-api-key'];
+    for (const name of spellings) {
+      it(`${name}=KEY appears neither in the access log nor in the feed`, async () => {
+        const before = api.logs.length;
+        const res = await api.get(`/?channel_id=${CHANNEL}&${name}=${KEY}&format=Rss`, { key: null });
+        const body = await res.text();
+        expect(body).not.to.contain(KEY);
+        const line = await logLine(api, (l) => l.category === 'api.http', before);
+        expect(line.path).to.equal(`/?channel_id=${CHANNEL}&format=Rss`);
+        expect(api.logs.join('')).not.to.contain(KEY);
+      });
+    }
+
+    it('%61pi_key is still accepted as the key (Express decodes it), and redacted', async () => {
+      const res = await api.get(`/?channel_id=${CHANNEL}&%61pi_key=${KEY}`, { key: null });
+      expect(res.status).to.equal(200);
+      expect(await res.text()).to.contain(`/?channel_id=${CHANNEL}"`);
+    });
+  });
+
+  describe('item 4: junk parameters reach neither the self link nor the ETag', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startApi();
+      await api.store.upsertVideos([video(1), video(2)]);
+    });
+    after(() => api.close());
+
+    it('answers a request with unknown parameters with the same body and ETag, from the cache', async () => {
+      const plain = await api.get(`/?channel_id=${CHANNEL}&format=rss`);
+      const etag = plain.headers.get('etag')!;
+      const plainBody = await plain.text();
+      let lists = 0;
+      const list = api.store.listFeedEntries.bind(api.store);
+      api.store.listFeedEntries = (...args) => (lists++, list(...args));
+      for (let i = 0; i < 5; i++) {
+        const junk = await api.get(`/?x=${i}&format=RSS&channel_id=${CHANNEL}&utm_source=${'y'.repeat(i)}`);
+        expect(junk.headers.get('etag')).to.equal(etag);
+        expect(await junk.text()).to.equal(plainBody);
+      }
+      expect(lists).to.equal(0);
+      expect(plainBody).to.contain(`href="http://127.0.0.1:${new URL(api.base).port}/?channel_id=${CHANNEL}&amp;format=Rss"`);
+      const revalidated = await api.get(`/?channel_id=${CHANNEL}&format=Rss&junk=1`, { headers: { 'If-None-Match': etag } });
+      expect(revalidated.status).to.equal(304);
+    });
+
+    it('lists at most API_MAX_RENDERS feeds at once, and one request per representation lists', async () => {
+      const bounded = await startApi({ maxRenders: 1 });
+      try {
+        await bounded.store.upsertVideos(Array.from({ length: 12 }, (_, i) => video(i + 1)));
+        let running = 0;
+        let most = 0;
+        let lists = 0;
+        const list = bounded.store.listFeedEntries.bind(bounded.store);
+        bounded.store.listFeedEntries = async (...args) => {
+          lists++;
+          most = Math.max(most, ++running);
+          try {
+            return await list(...args);
+          } finally {
+            running--;
+          }
+        };
+        const urls = [1, 2, 3, 4, 5, 6].map((n) => `/?channel_id=${CHANNEL}&max_items=${n}`);
+        const answers = await Promise.all([...urls, ...urls].map((u) => bounded.get(u)));
+        expect(answers.map((r) => r.status)).to.deep.equal(Array(12).fill(200));
+        expect(most).to.equal(1);
+        expect(lists).to.be.at.most(6);
+      } finally {
+        await bounded.close();
+      }
+    });
+
+    it('closes a connection whose client stops reading, and logs a WARNING', async () => {
+      const slow = await startApi({ server: { sendTimeoutMs: 300 } });
+      try {
+        // Long transcripts: about 12 MB of feed, far more than the socket buffers hold.
+        const big = `<p>${'word '.repeat(120_000)}</p>`;
+        await slow.store.upsertVideos(Array.from({ length: 20 }, (_, i) => video(i + 1, { transcriptHtml: big })));
+        const socket: Socket = connect(Number(new URL(slow.base).port), '127.0.0.1');
+        let received = 0;
+        let stalled = true;
+        socket.on('data', (c) => {
+          received += c.length;
+          if (stalled) socket.pause(); // read one chunk, then stop reading
+        });
+        socket.on('error', () => undefined);
+        const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+        socket.write(`GET /?channel_id=${CHANNEL}&max_items=20 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n\r\n`);
+        const line = await logLine(slow, (l) => l.level === 'WARNING' && String(l.msg).includes('nothing moved'));
+        expect(line).to.include({ category: 'api.http', sendTimeoutMs: 300 });
+        // Reading again now only drains what was already sent: the server has cut the response.
+        stalled = false;
+        socket.resume();
+        await closed;
+        expect(received).to.be.above(0).and.below(12_000_000);
+        expect((await slow.get('/health', { key: null })).status).to.equal(200);
+      } finally {
+        await slow.close();
+      }
+    });
+  });
+
+  describe('item 3: a client holding connections cannot take them all', () => {
+    it('refuses connections beyond the bound with a WARNING, and frees slow-header ones', async () => {
+      const api = await startApi({ server: { maxConnections: 3, headersTimeoutMs: 400, requestTimeoutMs: 400 } });
+      try {
+        const port = Number(new URL(api.base).port);
+        const slowClosed: Promise<void>[] = [];
+        for (let i = 0; i < 3; i++) {
+          const s = connect(port, '127.0.0.1');
+          s.on('error', () => undefined);
+          s.resume(); // read the server's answer when it gives up on the headers
+          s.write('GET /health HTTP/1.1\r\nHost: x\r\n'); // headers never finished
+          slowClosed.push(new Promise((r) => s.on('close', () => r())));
+          await new Promise((r) => s.once('ready', r));
+        }
+        await new Promise((r) => setTimeout(r, 50)); // let the server count them
+        const refused = await raw(api, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+        expect(refused).to.equal('');
+        const line = await logLine(api, (l) => l.level === 'WARNING' && String(l.msg).includes('connection limit reached'));
+        expect(line).to.include({ category: 'api.http', maxConnections: 3 });
+        // The header timeout frees the slots; then /health answers again.
+        await Promise.all(slowClosed);
+        expect((await api.get('/health', { key: null })).status).to.equal(200);
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('derives the default bound from the open-file limit', () => {
+      const limit = openFileLimit();
+      expect(connectionBound(limit)).to.be.below(limit ?? 1024);
+      expect(connectionBound(20_000)).to.equal(15_900);
+      expect(connectionBound(64)).to.equal(16);
+    });
+  });
+
+  describe('items 7 and 11: what Node answers before Express', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startApi();
+      await api.store.upsertVideos([video(1)]);
+    });
+    after(() => api.close());
+
+    it('sends no second answer after a response on the same connection (Transfer-Encoding: gzip on a GET)', async () => {
+      const answer = await raw(api, `GET /?channel_id=${CHANNEL} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nTransfer-Encoding: gzip\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const statusLines = answer.match(/HTTP\/1\.1 \d{3}/g) ?? [];
+      expect(statusLines.length, answer.slice(0, 200)).to.be.at.most(1);
+      expect(statusLines.join()).not.to.contain('400');
+    });
+
+    it('still answers a malformed first request with the JSON 400', async () => {
+      const answer = await raw(api, 'GET / HTTP/1.1\r\nHost x\r\n\r\n');
+      expect(answer).to.match(/^HTTP\/1\.1 400/);
+      expect(answer).to.contain('X-Frame-Options: DENY');
+      expect(answer).to.contain('"error":"Geçersiz istek"');
+    });
+
+    it('answers an Expect other than 100-continue with a JSON error and the security headers', async () => {
+      const answer = await raw(api, `GET /?channel_id=${CHANNEL} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nExpect: something-else\r\nConnection: close\r\n\r\n`);
+      expect(answer).to.match(/^HTTP\/1\.1 400/);
+      expect(answer).to.contain('X-Frame-Options: DENY');
+      expect(answer).to.contain('X-Content-Type-Options: nosniff');
+      expect(answer).to.contain('X-XSS-Protection: 1; mode=block');
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
+      expect(body.error).to.equal('Desteklenmeyen Expect başlığı');
+    });
+
+    it('answers CONNECT with a JSON 405 and the security headers', async () => {
+      const answer = await raw(api, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      expect(answer).to.match(/^HTTP\/1\.1 405/);
+      expect(answer).to.contain('X-Frame-Options: DENY');
+      expect(answer).to.contain('X-Content-Type-Options: nosniff');
+      expect(answer).to.contain('Allow: GET, HEAD, OPTIONS');
+      const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
+      expect(body.error).to.equal('İzin verilmeyen HTTP metodu');
+    });
+  });
+
+  describe('item 8 (render side): a stored record that cannot be rendered is skipped and logged', () => {
+    let api: TestApi;
+    before(async () => {
+      api = await startApi();
+      await api.store.upsertVideos([video(1), video(2), video(3), video(4)]);
+      // Corrupt two rows the way a bad write or an old bug would leave them.
+      const db = new Database(path.join(api.dir, 'api.db'));
+      db.prepare('UPDATE videos SET video_id = ? WHERE video_id = ?').run('vid\u000100002', video(2).videoId);
+      db.prepare("UPDATE videos SET published_at = 'not a date' WHERE video_id = ?").run(video(3).videoId);
+      db.close();
+    });
+    after(() => api.close());
+
+    it('serves well-formed Atom and RSS with the same entries, skipping both records', async () => {
+      const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' });
+      const atom = await api.get(`/?channel_id=${CHANNEL}`);
+      const rss = await api.get(`/?channel_id=${CHANNEL}&format=Rss`);
+      expect([atom.status, rss.status]).to.deep.equal([200, 200]);
+      const [atomText, rssText] = [await atom.text(), await rss.text()];
+      expect(XMLValidator.validate(atomText)).to.equal(true);
+      expect(XMLValidator.validate(rssText)).to.equal(true);
+      expect(rssText).not.to.contain('NaN');
+      type Entry = { id: string };
+      type Item = { guid: { '#text': string } };
+      const atomIds = ((xml.parse(atomText) as { feed: { entry: Entry[] } }).feed.entry).map((e) => e.id);
+      const rssIds = ((xml.parse(rssText) as { rss: { channel: { item: Item[] } } }).rss.channel.item).map((i) => i.guid['#text']);
+      expect(atomIds).to.deep.equal([video(1).videoId, video(4).videoId]);
+      expect(rssIds).to.deep.equal(atomIds);
+      const warnings = parsedLogs(api).filter((l) => l.level === 'WARNING' && l.category === 'api.feed');
+      expect(warnings.map((w) => w.reason).sort()).to.deep.equal(['published date', 'published date', 'video id', 'video id']);
+    });
+  });
+});
