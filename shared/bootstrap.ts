@@ -1,6 +1,6 @@
 // What both entry points do first, the same way: configuration → logger → store. A start-up failure
-// becomes ONE line on stderr naming the variable and exit code 1, so nothing half-starts and an
-// operator reading `pm2 logs` sees the cause at once.
+// becomes one line on stderr per problem, each naming its variable, and exit code 1, so nothing
+// half-starts and an operator reading `pm2 logs` sees every cause at once.
 
 import { ConfigError, describeConfig, loadConfig, type Config } from './config/load';
 import { categoryLogger, createLogger, type Logger } from './logger';
@@ -34,10 +34,13 @@ export async function bootstrap(name: ProcessName, env: NodeJS.ProcessEnv = proc
   return { config, logger, store };
 }
 
-/** Print a start-up failure as one line and exit 1. Unknown errors keep their message only. */
+/**
+ * Print a start-up failure and exit 1: one line per configuration problem (all of them at once),
+ * else one line. Unknown errors keep their message only, never a stack.
+ */
 export function exitOnStartupError(name: ProcessName, err: unknown): never {
-  const message = err instanceof ConfigError || err instanceof StartupError ? err.message : `start-up failed: ${oneLine(err)}`;
-  process.stderr.write(`transcript-feed ${name}: ${message}\n`);
+  const lines = err instanceof ConfigError ? err.problems : [err instanceof StartupError ? err.message : `start-up failed: ${oneLine(err)}`];
+  process.stderr.write(lines.map((line) => `transcript-feed ${name}: ${oneLine(line)}\n`).join(''));
   process.exit(1);
 }
 

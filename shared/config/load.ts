@@ -1,6 +1,6 @@
 // Builds the frozen Config both processes run on: environment over config/settings.yaml over the
-// declared defaults. A bad value throws ConfigError naming the variable; main() turns that into one
-// line on stderr and exit code 1, so nothing half-starts.
+// declared defaults. Bad values throw one ConfigError listing every problem, each naming its
+// variable; main() prints one line per problem on stderr and exits 1, so nothing half-starts.
 
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,46 +21,60 @@ export interface Config extends RawSettings {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-function readSettingsFile(file: string): Record<string, unknown> {
+/** The settings file's values; what is wrong with it goes to `problems`, one line each. */
+function readSettingsFile(file: string, problems: string[]): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = yaml.load(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new ConfigError(`CONFIG_FILE ${file}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+    problems.push(`CONFIG_FILE ${file}: not valid YAML (${(err as Error).message.split('\n')[0]})`);
+    return {};
   }
   if (doc === undefined || doc === null) return {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new ConfigError(`CONFIG_FILE ${file}: must be a map of VARIABLE: value`);
-  const known = new Set(Object.values(SETTINGS).map((s) => s.name));
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    problems.push(`CONFIG_FILE ${file}: must be a map of VARIABLE: value`);
+    return {};
+  }
+  const known = new Set(Object.values(SETTINGS).filter((s) => !s.envOnly).map((s) => s.name));
   for (const k of Object.keys(doc)) {
-    if (!known.has(k)) throw new ConfigError(`CONFIG_FILE ${file}: unknown setting "${k}"`);
+    if (k === SETTINGS.configFile.name) problems.push(`CONFIG_FILE ${file}: CONFIG_FILE can only be set in the environment`);
+    else if (!known.has(k)) problems.push(`CONFIG_FILE ${file}: unknown setting "${k}"`);
   }
   return doc as Record<string, unknown>;
 }
 
+/**
+ * Every problem is collected before anything is thrown, so an operator fixes them all in one go:
+ * the ConfigError carries one line per bad variable (outline's config habit).
+ */
 export function loadConfig(env: Env = process.env, rootDir: string = process.cwd()): Config {
-  const explicit = env.CONFIG_FILE;
-  const candidate = path.resolve(rootDir, explicit ?? 'config/settings.yaml');
-  if (explicit && !existsSync(candidate)) throw new ConfigError(`CONFIG_FILE: file ${explicit} does not exist`);
-  const fromFile = existsSync(candidate) ? readSettingsFile(candidate) : {};
+  const problems: string[] = [];
+  const explicit = env[SETTINGS.configFile.name];
+  const configFile = explicit ?? SETTINGS.configFile.default ?? '';
+  const candidate = path.resolve(rootDir, configFile);
+  const found = existsSync(candidate);
+  if (explicit !== undefined && !found) problems.push(`CONFIG_FILE: file ${explicit} does not exist`);
+  const fromFile = found ? readSettingsFile(candidate, problems) : {};
 
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const s = SETTINGS[key];
-    const fileValue = fromFile[s.name];
+    const fileValue = s.envOnly ? undefined : fromFile[s.name];
     const raw = env[s.name] ?? (fileValue === undefined || fileValue === null ? undefined : String(fileValue)) ?? s.default ?? '';
     try {
       out[key] = s.parse(raw);
     } catch (err) {
-      if (err instanceof ConfigError) throw new ConfigError(`${s.name}: ${err.message}`);
-      throw err;
+      if (!(err instanceof ConfigError)) throw err;
+      problems.push(...err.problems.map((p) => `${s.name}: ${p}`));
     }
   }
+  if (problems.length > 0) throw new ConfigError(problems);
   const raw = out as unknown as RawSettings;
   const config: Config = {
     ...raw,
     crawl: resolveCrawlProfile(raw),
     rootDir,
-    settingsFile: existsSync(candidate) ? candidate : null,
+    settingsFile: found ? candidate : null,
   };
   return deepFreeze(config);
 }
@@ -73,13 +87,14 @@ function deepFreeze<T>(o: T): T {
   return o;
 }
 
-/** The effective configuration for the start-up log line, secrets masked. */
+/** The effective configuration for the start-up log line: secrets masked, and credentials in any URL. */
 export function describeConfig(config: Config): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const s = SETTINGS[key];
+    const show = (v: unknown): unknown => (typeof v !== 'string' ? v : s.secret ? maskSecret(v) : maskUrlCredentials(v));
     const v = config[key];
-    out[s.name] = s.secret && v !== null ? maskSecret(String(v)) : v;
+    out[s.name] = Array.isArray(v) ? v.map(show) : show(v);
   }
   out.crawl = config.crawl;
   return out;
@@ -91,4 +106,16 @@ export function maskSecret(value: string): string {
   if (!m) return '***';
   const hostPart = (m[3] ?? '').replace(/^[^@]*@/, '***@');
   return value.startsWith('sqlite:') ? value : `${m[1]}${m[2] ?? ''}${hostPart}/***`;
+}
+
+/**
+ * Any URL-shaped value (a base URL, a proxy, each entry of a list) loses its user:password and its
+ * query (where tokens travel); scheme, host, port and path stay, which is what an operator checks.
+ * Generic on purpose: a URL setting added later is masked without anyone remembering to.
+ */
+export function maskUrlCredentials(value: string): string {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)([?#].*)?$/i.exec(value);
+  if (!m) return value;
+  const host = (m[2] ?? '').replace(/^.*@/, '***@');
+  return `${m[1]}${host}${m[3] ?? ''}${m[4] ? '?***' : ''}`;
 }

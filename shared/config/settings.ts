@@ -3,8 +3,15 @@
 
 import { validate as validateCron } from 'node-cron';
 
+/** One or more problems with the configuration, each a line naming its variable. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  readonly problems: readonly string[];
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.join('\n'));
+    this.problems = list;
+  }
 }
 
 export interface Setting<T> {
@@ -13,6 +20,8 @@ export interface Setting<T> {
   readonly default: string | undefined;
   readonly secret: boolean;
   readonly help: string;
+  /** Read from the environment only (CONFIG_FILE: it says where the file is). */
+  readonly envOnly?: boolean;
   /** Parse a raw string; throw ConfigError with what is wrong (the caller adds the name). */
   readonly parse: (raw: string) => T;
 }
@@ -57,7 +66,8 @@ function parseUrl(protocols: string[]) {
     try {
       u = new URL(raw.trim());
     } catch {
-      return fail(`must be a URL, got "${raw}"`);
+      // Not echoed: a URL setting may carry credentials.
+      return fail('must be a URL like https://host[:port][/path]');
     }
     if (!protocols.includes(u.protocol)) fail(`must use ${protocols.join(' or ')}, got "${u.protocol}"`);
     return raw.trim().replace(/\/+$/, '');
@@ -130,6 +140,10 @@ function parseTrustProxy(raw: string): boolean | number | string {
 const optionalPath = (raw: string): string | null => (raw.trim() === '' ? null : raw.trim());
 
 export const SETTINGS = {
+  configFile: setting({
+    name: 'CONFIG_FILE', default: 'config/settings.yaml', secret: false, envOnly: true,
+    help: 'the settings file (VARIABLE: value per line); environment only; a missing default file is fine, a missing named one is an error', parse: str,
+  }),
   port: setting({ name: 'PORT', default: '5000', secret: false, help: 'API listen port', parse: parseInteger(0, 65535) }),
   host: setting({ name: 'HOST', default: '0.0.0.0', secret: false, help: 'API listen address', parse: str }),
   databaseUrl: setting({

@@ -95,6 +95,59 @@ describe('configuration', () => {
     });
   }
 
+  const problemsOf = (work: () => unknown): readonly string[] => {
+    try {
+      work();
+    } catch (err) {
+      expect(err).to.be.instanceOf(ConfigError);
+      return (err as ConfigError).problems;
+    }
+    return expect.fail('expected a ConfigError');
+  };
+
+  it('reports every bad variable at once, one line each, from the environment and the file', () => {
+    mkdirSync(path.join(dir, 'config'));
+    writeFileSync(path.join(dir, 'config/settings.yaml'), 'CRAWL_PROFILE: turbo\nPROT: 6000\nCONFIG_FILE: other.yaml\n');
+    const problems = problemsOf(() => load({ PORT: 'eighty', LOG_LEVEL: 'loud', CRAWL_BATCH_WAIT: '90-60' }));
+    expect(problems).to.have.length(6);
+    expect(problems.join('\n')).to.match(/^PORT: must be a whole number/m);
+    expect(problems.join('\n')).to.match(/^LOG_LEVEL: must be one of/m);
+    expect(problems.join('\n')).to.match(/^CRAWL_BATCH_WAIT: range/m);
+    expect(problems.join('\n')).to.match(/^CRAWL_PROFILE: must be one of fast, gentle/m);
+    expect(problems.join('\n')).to.match(/unknown setting "PROT"/);
+    expect(problems.join('\n')).to.match(/CONFIG_FILE can only be set in the environment/);
+    problems.forEach((p) => expect(p).not.to.contain('\n'));
+  });
+
+  it('declares CONFIG_FILE in the settings table: a named file must exist, the default may be missing', () => {
+    expect(SETTINGS.configFile).to.deep.include({ name: 'CONFIG_FILE', default: 'config/settings.yaml', envOnly: true });
+    expect(load().settingsFile).to.equal(null);
+    expect(load().configFile).to.equal('config/settings.yaml');
+    writeFileSync(path.join(dir, 'mine.yaml'), 'PORT: 6001\n');
+    const c = load({ CONFIG_FILE: 'mine.yaml' });
+    expect(c).to.deep.include({ port: 6001, configFile: 'mine.yaml', settingsFile: path.join(dir, 'mine.yaml') });
+    expect(problemsOf(() => load({ CONFIG_FILE: 'missing.yaml', PORT: 'x' }))).to.deep.equal([
+      'CONFIG_FILE: file missing.yaml does not exist',
+      'PORT: must be a whole number, got "x"',
+    ]);
+  });
+
+  it('masks credentials in every URL setting of the start-up line, lists included', () => {
+    const c = load({
+      PLATFORM_BASE_URL: 'https://baseuser:basepass@platform.example:8443/root?token=basetoken',
+      CHALLENGE_PROXY_URL: 'http://solver:solverpass@solver.example:8191/v1',
+      PLATFORM_PROXY_URLS: 'http://p1user:p1pass@proxy1.example:3128, https://p2user:p2pass@proxy2.example:443',
+    });
+    const shown = describeConfig(c);
+    const text = JSON.stringify(shown);
+    for (const secret of ['baseuser', 'basepass', 'basetoken', 'solver:', 'solverpass', 'p1user', 'p1pass', 'p2user', 'p2pass']) expect(text).not.to.contain(secret);
+    expect(shown.PLATFORM_BASE_URL).to.equal('https://***@platform.example:8443/root?***');
+    expect(shown.CHALLENGE_PROXY_URL).to.equal('http://***@solver.example:8191/v1');
+    expect(shown.PLATFORM_PROXY_URLS).to.deep.equal(['http://***@proxy1.example:3128/***', 'https://***@proxy2.example:443/***']);
+    // A URL without credentials is shown as it is.
+    expect(describeConfig(load()).PLATFORM_BASE_URL).to.equal('https://www.youtube.com');
+  });
+
   it('rejects unknown keys in the settings file', () => {
     mkdirSync(path.join(dir, 'config'));
     writeFileSync(path.join(dir, 'config/settings.yaml'), 'PROT: 6000\n');
@@ -107,7 +160,10 @@ describe('configuration', () => {
     // Uncommented, the example must load (no unknown key) and give exactly the defaults.
     writeFileSync(path.join(dir, 'config/settings.yaml'), example.replace(/^# ([A-Z_]+:)/gm, '$1'));
     const fromExample = load();
-    for (const s of Object.values(SETTINGS)) expect(example, s.name).to.match(new RegExp(`^# ${s.name}: `, 'm'));
+    for (const s of Object.values(SETTINGS)) {
+      // An environment-only setting is documented without the "# " that would make it a file key.
+      expect(example, s.name).to.match(new RegExp(s.envOnly ? `^#   ${s.name}: ${s.default}$` : `^# ${s.name}: `, 'm'));
+    }
     const defaults = loadConfig({}, mkdtempSync(path.join(tmpdir(), 'tf-config-')));
     expect({ ...fromExample, settingsFile: null, rootDir: '' }).to.deep.equal({ ...defaults, settingsFile: null, rootDir: '' });
   });
