@@ -107,6 +107,7 @@ const crawlerMemoryBenchmark: Benchmark = async (): Promise<BenchSection> => {
   progress(`crawler peak ${mb(plain.peakCrawlerKb).toFixed(1)} MB, ${plain.stored} stored in ${plain.seconds.toFixed(1)} s`);
   const rows: BenchRow[] = [
     {
+      readme: 'crawler memory, no browser',
       metric: `crawler peak resident memory crawling ${MEMORY_CHANNEL_VIDEOS} videos, no browser (BROWSER_EXECUTABLE_PATH=off); lower is better`,
       value: round(mb(plain.peakCrawlerKb), 1),
       unit: 'MB',
@@ -127,6 +128,7 @@ const crawlerMemoryBenchmark: Benchmark = async (): Promise<BenchSection> => {
     progress(`crawler + Chromium peak ${mb(browser.peakTreeKb).toFixed(1)} MB (${browser.peakChildren} children), ${browser.stored} stored in ${browser.seconds.toFixed(1)} s`);
     const used = browser.browserCleared > 0 && browser.peakChildren > 0;
     rows.push({
+      readme: 'crawler + Chromium memory (summed RSS of every process)',
       metric: `crawler + its Chromium processes, peak of the summed VmRSS, crawling ${MEMORY_CHANNEL_VIDEOS} videos behind the JS challenge (browser fallback active); lower is better`,
       value: round(mb(browser.peakTreeKb), 1),
       unit: 'MB',

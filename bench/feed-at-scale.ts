@@ -162,6 +162,7 @@ const feedAtScaleBenchmark: Benchmark = async (): Promise<BenchSection> => {
       title: 'End to end: the feed at 1k vs 100k stored videos, and API memory (compiled API process, SQLite)',
       rows: [
         {
+          readme: 'feed latency over HTTP at 100k stored videos, median (autocannon, 10 conn.)',
           metric: 'feed latency over HTTP, median at 100k stored videos (10 items, plain GET, 10 connections); lower is better',
           value: round(p(plain, 100_000), 3),
           unit: 'ms',
@@ -171,6 +172,7 @@ const feedAtScaleBenchmark: Benchmark = async (): Promise<BenchSection> => {
           met: plainRatio <= 1.3,
         },
         {
+          readme: 'the same, every request rendered (render cache bypassed)',
           metric: 'feed latency over HTTP, median at 100k stored videos, every request rendered (render cache bypassed); lower is better',
           value: round(p(busted, 100_000), 3),
           unit: 'ms',
@@ -180,6 +182,7 @@ const feedAtScaleBenchmark: Benchmark = async (): Promise<BenchSection> => {
           met: bustRatio <= 1.3,
         },
         {
+          readme: 'API memory after 100k feed requests at 100k stored videos',
           metric: `API resident memory (VmRSS) after ${served.toLocaleString('en-US')} plain feed GETs at 100k stored videos, fresh process; lower is better`,
           value: round(mb(after.rss), 1),
           unit: 'MB',

@@ -62,6 +62,7 @@ const requestCountsBenchmark: Benchmark = async (): Promise<BenchSection> => {
       title: 'End to end: platform requests per stored video (api + crawler processes, fake platform)',
       rows: [
         {
+          readme: 'platform requests per new video, steady state, its share of the listing included',
           metric: `platform requests per stored video, steady state (${NEW_UPLOADS} new uploads after a refresh, wanted ${COUNT_CHANNEL_WANTED}, listing included); lower is better`,
           value: round(steadyPer, 2),
           unit: 'requests',
@@ -74,6 +75,7 @@ const requestCountsBenchmark: Benchmark = async (): Promise<BenchSection> => {
           met: steadyPer <= 2 + 1 / Math.max(1, steadyStored) + 1e-9,
         },
         {
+          readme: 'platform requests per new video, steady state, its own requests only',
           metric: `platform requests per stored video, steady state, the videos' own requests only (watch + player + timed text; listing left out); lower is better`,
           value: round(steadyVideoPer, 2),
           unit: 'requests',
@@ -90,6 +92,7 @@ const requestCountsBenchmark: Benchmark = async (): Promise<BenchSection> => {
           ratio: round(firstPer / 2, 2),
         },
         {
+          readme: 'platform requests to learn an unchanged channel has nothing new',
           metric: `platform requests to learn an unchanged channel (wanted ${COUNT_CHANNEL_WANTED}) has nothing new; lower is better`,
           value: idleCounters.total,
           unit: 'requests',

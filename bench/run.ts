@@ -1,11 +1,12 @@
 // `npm run bench`: runs every benchmark in one process, one after another (never in parallel, so
 // they do not steal each other's cores), and prints one Markdown table: the README's figures.
 // `npm run bench -- store api` runs only the named ones; `end-to-end` names the four that start the
-// compiled service as processes.
+// compiled service as processes. A full run (no names) also rewrites the README's benchmark table.
 
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { readmeTable, writeReadmeTable } from './readme-table';
 import { toMarkdown } from './support';
 import type { Benchmark, BenchSection } from './types';
 
@@ -41,6 +42,11 @@ async function main(): Promise<void> {
   const file = path.join(__dirname, 'RESULTS.md');
   writeFileSync(file, `<!-- written by \`npm run bench\` on ${new Date().toISOString()} -->\n\n${md}`);
   console.error(`bench: table written to ${path.relative(process.cwd(), file)}; ${missed} target(s) missed; ${total.toFixed(0)} s in all`);
+  if (wanted.length === 0) {
+    const readme = path.join(__dirname, '..', 'README.md');
+    const written = writeReadmeTable(readme, readmeTable(sections, summary));
+    console.error(written ? 'bench: README benchmark table rewritten' : 'bench: README has no bench:table markers; not rewritten');
+  }
 }
 
 if (require.main === module) {

@@ -21,7 +21,8 @@ export const percentile = (xs: readonly number[], p: number): number => {
 
 export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
-function fmt(n: number): string {
+/** A figure as the tables print it: fewer decimals the larger it is. */
+export function fmt(n: number): string {
   if (!Number.isFinite(n)) return String(n);
   const abs = Math.abs(n);
   const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : abs >= 1 ? 2 : 3;

@@ -5,6 +5,8 @@
 export interface BenchRow {
   /** What was measured, e.g. "feed 10 items, req/s". */
   metric: string;
+  /** A short label for the README's table (rows with a target are listed there); `metric` when absent. */
+  readme?: string;
   /** The measured value, in `unit`. */
   value: number;
   unit: string;
