@@ -86,7 +86,7 @@ export const CATALOGUE = {
   invalidFormat: {
     status: 400,
     error: text('Geçersiz format değeri'),
-    message: text("format 'Atom' (varsayılan) ya da 'Rss' olmalıdır"),
+    message: text("format 'Atom' (varsayılan), 'Rss' ya da 'Json' (JSON Feed 1.1) olmalıdır"),
     usage: true,
   },
   invalidMaxItems: {

@@ -22,12 +22,12 @@ export const USAGE: Usage = Object.freeze({
   channel_id: 'Channel id: starts with UC, 24 characters (letters, digits, _ and -). Example: UCuAXFkgsw1L7xaCfnd5JJOw',
   channel: 'Channel handle, with or without a leading @: at most 30 letters, digits, _ or -. Example: @veritasium',
   channel_url: 'Channel URL: https://www.youtube.com/channel/UC…, https://www.youtube.com/@handle, or the same without www.',
-  format: 'Atom (default) or Rss, case-insensitive.',
+  format: 'Atom (default), Rss or Json (JSON Feed 1.1), case-insensitive.',
   max_items: 'Number of newest videos in the feed: a whole number from 1 to 100, default 10.',
 });
 
 export const ENDPOINTS: Readonly<Record<string, string>> = Object.freeze({
-  '/': 'Feed of a channel with each video\'s transcript (Atom or RSS 2.0). Requires an API key.',
+  '/': 'Feed of a channel with each video\'s transcript (Atom, RSS 2.0 or JSON Feed 1.1). Requires an API key.',
   '/health': 'Liveness check. No API key needed.',
   '/info': 'This description. Requires an API key.',
 });
@@ -35,6 +35,7 @@ export const ENDPOINTS: Readonly<Record<string, string>> = Object.freeze({
 export const EXAMPLES: readonly string[] = Object.freeze([
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw',
   '/?channel=@veritasium&format=Rss',
+  '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Json',
   '/?channel_url=https%3A%2F%2Fwww.youtube.com%2F%40veritasium&max_items=25',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Atom&max_items=50&api_key=YOUR_KEY',
 ]);

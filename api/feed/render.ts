@@ -1,14 +1,19 @@
 // The two renderers: pure functions from the feed model to an Atom 1.0 or RSS 2.0 document, exactly
 // as the spec's tables, plus what validators and readers require beyond them (Atom: feed
 // author/name, entry updated, link rel="self"; RSS: description, language, guid
-// isPermaLink="false", atom:link rel="self"). One configured fast-xml-parser builder does all
-// escaping (processEntities on), never code here.
+// isPermaLink="false", atom:link rel="self"), and what readers show beside the transcript in
+// elements the spec does not name: the channel's name (Atom subtitle, RSS description), per entry
+// a Media RSS thumbnail, the duration (media:content) and a plain-text summary (Atom summary, RSS
+// description) — never in place of content / content:encoded. One configured fast-xml-parser
+// builder does all escaping (processEntities on), never code here.
 
 import { XMLBuilder } from 'fast-xml-parser';
-import type { FeedModel } from './state';
+import { escapeHtml } from '../../shared/platform/entities';
+import type { FeedEntry, FeedModel } from './state';
 
 export const ATOM_CONTENT_TYPE = 'application/atom+xml';
 export const RSS_CONTENT_TYPE = 'application/rss+xml';
+export const MEDIA_RSS_NS = 'http://search.yahoo.com/mrss/';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -27,8 +32,10 @@ export function renderAtom(feed: FeedModel): string {
     feed: {
       '@_xmlns': 'http://www.w3.org/2005/Atom',
       '@_xml:lang': 'en',
+      '@_xmlns:media': MEDIA_RSS_NS,
       id: feed.channelId,
       title: xmlSafe(feed.title),
+      subtitle: xmlSafe(feed.description),
       updated: atomDate(feed.updated),
       link: [{ '@_href': feed.link }, { '@_rel': 'self', '@_type': ATOM_CONTENT_TYPE, '@_href': xmlSafe(feed.selfUrl) }],
       author: { name: xmlSafe(feed.author) },
@@ -39,6 +46,8 @@ export function renderAtom(feed: FeedModel): string {
         link: { '@_href': e.link },
         published: atomDate(e.published),
         updated: atomDate(e.updated),
+        ...(e.summary === null ? {} : { summary: { '@_type': 'text', '#text': xmlSafe(e.summary) } }),
+        ...mediaOf(e),
       })),
     },
   };
@@ -51,10 +60,11 @@ export function renderRss(feed: FeedModel): string {
       '@_version': '2.0',
       '@_xmlns:content': 'http://purl.org/rss/1.0/modules/content/',
       '@_xmlns:atom': 'http://www.w3.org/2005/Atom',
+      '@_xmlns:media': MEDIA_RSS_NS,
       channel: {
         title: xmlSafe(feed.title),
         link: feed.link,
-        description: xmlSafe(`Transcripts of the newest videos of ${feed.author}`),
+        description: xmlSafe(feed.description),
         language: 'en',
         lastBuildDate: rssDate(feed.updated),
         'atom:link': { '@_href': xmlSafe(feed.selfUrl), '@_rel': 'self', '@_type': RSS_CONTENT_TYPE },
@@ -64,11 +74,26 @@ export function renderRss(feed: FeedModel): string {
           link: e.link,
           pubDate: rssDate(e.published),
           guid: { '@_isPermaLink': 'false', '#text': e.videoId },
+          // RSS readers take description as HTML: the plain summary is escaped once for HTML here
+          // (and once more for XML by the builder), so `<3` stays text.
+          ...(e.summary === null ? {} : { description: xmlSafe(escapeHtml(e.summary)) }),
+          ...mediaOf(e),
         })),
       },
     },
   };
   return XML_DECLARATION + xmlBuilder.build(doc);
+}
+
+/**
+ * Media RSS: the thumbnail, and the video itself with its duration when it is known (readers such
+ * as Inoreader and Feedly show both).
+ */
+function mediaOf(e: FeedEntry): Record<string, unknown> {
+  return {
+    'media:thumbnail': { '@_url': e.thumbnail, '@_width': '480', '@_height': '360' },
+    ...(e.durationSeconds === null ? {} : { 'media:content': { '@_url': e.link, '@_medium': 'video', '@_duration': String(e.durationSeconds) } }),
+  };
 }
 
 // ── dates: the two forms the spec fixes, always UTC, whole seconds ────────

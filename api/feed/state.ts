@@ -29,6 +29,12 @@ export interface FeedEntry {
   readonly published: Date;
   /** Atom entry `updated`: the publish time, so re-crawls never make readers resurface entries. */
   readonly updated: Date;
+  /** https://i.ytimg.com/vi/<id>/hqdefault.jpg (480×360, present for every video). */
+  readonly thumbnail: string;
+  /** Short plain text from the video's description; null when none is stored. */
+  readonly summary: string | null;
+  /** Length of the video; null when not stored (records from before it was). */
+  readonly durationSeconds: number | null;
 }
 
 export interface FeedModel {
@@ -37,6 +43,8 @@ export interface FeedModel {
   readonly title: string;
   /** Channel title when the crawler has seen it, else the channel id (Atom author/name). */
   readonly author: string;
+  /** One line naming the channel (Atom subtitle, RSS and JSON Feed description). */
+  readonly description: string;
   /** Newest stored change of the feed (feedVersion). */
   readonly updated: Date;
   /** https://youtube.com/channel/<id> */
@@ -86,18 +94,28 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
       html: shownTranscript(v) ?? NO_TRANSCRIPT_NOTE,
       published: v.publishedAt,
       updated: v.publishedAt,
+      thumbnail: thumbnailOf(v.videoId),
+      summary: null,
+      durationSeconds: null,
     });
   }
+  const author = input.channelTitle?.trim() || input.channelId;
   return {
     channelId: input.channelId,
     title: `${FEED_TITLE_PREFIX} - ${input.channelId}`,
-    author: input.channelTitle?.trim() || input.channelId,
+    author,
+    description: `Transcripts of the newest videos of ${author}`,
     // A corrupt version must not break the document either: fall back to the newest entry.
     updated: validDate(input.updated) ? input.updated : (entries[0]?.published ?? new Date(0)),
     link: `https://${PUBLIC_VIDEO_HOST}/channel/${input.channelId}`,
     selfUrl: input.selfUrl,
     entries,
   };
+}
+
+/** The platform's thumbnail that every video has (docs/crawler.md §3); maxresdefault is not always there. */
+export function thumbnailOf(videoId: string): string {
+  return `https://i.ytimg.com/vi/${encodeURIComponent(videoId)}/hqdefault.jpg`;
 }
 
 // ── feed state ─────────────────────────────────────────────────────────────

@@ -7,7 +7,7 @@
 import type { ErrorContext, ErrorName } from '../errors';
 import { parseChannelUrl, parseHandle, CHANNEL_ID, type ChannelRef } from '../../shared/channel-ref';
 
-export type FeedFormat = 'atom' | 'rss';
+export type FeedFormat = 'atom' | 'rss' | 'json';
 
 export interface FeedQuery {
   readonly channel: ChannelRef;
@@ -43,7 +43,7 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
   let format: FeedFormat = 'atom';
   if (v.format !== undefined) {
     const f = v.format.toLowerCase();
-    if (f !== 'atom' && f !== 'rss') return bad('invalidFormat');
+    if (f !== 'atom' && f !== 'rss' && f !== 'json') return bad('invalidFormat');
     format = f;
   }
 

@@ -10,11 +10,12 @@ import type { PlatformClient } from '../../shared/platform/types';
 import type { ChannelRecord, RegisterChannelInput, Store } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
+import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
-import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedState, type Validators } from '../feed/state';
+import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
 import type { Handler } from '../http/keyed';
 import { queryOf, setChannelId } from '../http/locals';
-import { validateFeedQuery, type FeedQuery, type RawQuery } from '../query/feed-query';
+import { validateFeedQuery, type FeedFormat, type FeedQuery, type RawQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
 
 export interface FeedDeps {
@@ -34,6 +35,13 @@ export interface FeedDeps {
  */
 export const FEED_CACHE_CONTROL = 'private, max-age=60';
 
+/** Each format: its renderer, Content-Type, and its name as the self link spells it. */
+const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string; contentType: string; name: string }>> = {
+  atom: { render: renderAtom, contentType: ATOM_CONTENT_TYPE, name: 'Atom' },
+  rss: { render: renderRss, contentType: RSS_CONTENT_TYPE, name: 'Rss' },
+  json: { render: renderJsonFeed, contentType: JSON_FEED_CONTENT_TYPE, name: 'Json' },
+};
+
 const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 
 /**
@@ -46,7 +54,7 @@ const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 function selfUrlOf(req: Request, q: FeedQuery, raw: RawQuery): string {
   const host = req.host !== undefined && HOST.test(req.host) ? req.host : 'localhost';
   const params = [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`];
-  if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${q.format === 'rss' ? 'Rss' : 'Atom'}`);
+  if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${RENDERERS[q.format].name}`);
   if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${q.maxItems}`);
   return `${req.protocol}://${host}/?${params.join('&')}`;
 }
@@ -55,6 +63,7 @@ interface Rendered {
   body: Buffer;
   validators: Validators;
 }
+
 
 export function feed(deps: FeedDeps): Handler {
   const resolver = new ChannelResolver(deps.store, deps.platform);
@@ -106,7 +115,7 @@ export function feed(deps: FeedDeps): Handler {
         const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], updated: s.version, selfUrl }, (video, reason) =>
           log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
-        const out = Buffer.from(format === 'rss' ? renderRss(model) : renderAtom(model), 'utf8');
+        const out = Buffer.from(RENDERERS[format].render(model), 'utf8');
         bodies.set(sv.etag, out);
         return { body: out, validators: sv };
       };
@@ -120,7 +129,7 @@ export function feed(deps: FeedDeps): Handler {
     }
     sendValidators(res, v);
     res.statusCode = 200;
-    res.setHeader('Content-Type', format === 'rss' ? RSS_CONTENT_TYPE : ATOM_CONTENT_TYPE);
+    res.setHeader('Content-Type', RENDERERS[format].contentType);
     res.setHeader('Content-Length', body.length);
     res.end(body);
   };

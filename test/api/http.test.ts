@@ -162,7 +162,7 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
     const cases: [string, string][] = [
       ['/?channel=has%20space', 'Geçersiz channel formatı'],
       ['/?channel_url=https%3A%2F%2Fevil.example%2F%40name', 'Geçersiz channel_url'],
-      [`/?channel_id=${CHANNEL}&format=json`, 'Geçersiz format değeri'],
+      [`/?channel_id=${CHANNEL}&format=xml`, 'Geçersiz format değeri'],
       [`/?channel_id=${CHANNEL}&max_items=0`, 'Geçersiz max_items değeri'],
       [`/?channel_id=${CHANNEL}&max_items=101`, 'Geçersiz max_items değeri'],
       [`/?channel_id=${CHANNEL}&max_items=2.5`, 'Geçersiz max_items değeri'],
