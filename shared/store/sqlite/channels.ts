@@ -97,7 +97,9 @@ export function channelsTable(db: Database.Database) {
   const sql = prepare(db);
   return {
     registerChannel(input, now) {
-      const row = sql.register.get({
+      // all(), never get(): get() hands back the RETURNING row before the autocommit and loses a
+      // failed commit (full disk, read-only file), reporting a channel that was never stored.
+      const [row] = sql.register.all({
         channelId: input.channelId,
         handle: input.handle ? normalizeHandle(input.handle) : null,
         title: input.title ?? null,

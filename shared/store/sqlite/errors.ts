@@ -5,7 +5,7 @@
 import Database from 'better-sqlite3';
 import { StoreUnavailableError } from '../types';
 
-const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL)/;
+const UNAVAILABLE_CODES = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/;
 
 export function toStoreError(err: unknown): unknown {
   if (err instanceof StoreUnavailableError) return err;

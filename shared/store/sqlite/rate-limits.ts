@@ -1,5 +1,5 @@
 // The rate_limits table: one counter row per (key, minute window). Counting (one hit or several
-// at once) is a single upsert-returning statement, so two processes hitting the same key never
+// at once) is a single upsert-returning statement, run to completion, so two processes hitting the same key never
 // lose a count and never interleave inside one add.
 
 import type Database from 'better-sqlite3';
@@ -30,7 +30,9 @@ export function rateLimitsTable(db: Database.Database) {
   return {
     hitRateLimit(keyId, limit, now, hits = 1) {
       const windowStart = windowStartOf(now);
-      const count = sql.hit.get(keyId, windowStart, checkedHits(hits));
+      // all(), never get(): get() hands back the RETURNING count before the autocommit and loses
+      // a failed commit (full disk, read-only file), so every hit would look like the first.
+      const [count] = sql.hit.all(keyId, windowStart, checkedHits(hits));
       if (count === undefined) throw new Error('rate-limit upsert returned no count');
       pruneNowAndThen(windowStart);
       return rateLimitResult(count, limit, windowStart);

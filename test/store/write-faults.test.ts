@@ -1,0 +1,126 @@
+// A store that cannot write must never look as if it did (#11 item 1). Real faults on real files:
+// a full disk (a filled tmpfs) and database files made immutable. Through the real Express app on
+// port 0, every keyed request then answers the spec's 500 JSON body and logs an ERROR, instead of
+// a 200 whose rate-limit count never moves; and registerChannel fails instead of reporting a
+// channel it never stored.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { expect } from 'chai';
+import { createApp } from '../../api/create-app';
+import { SERVER_ERROR_PREFIX } from '../../api/errors';
+import { KeyRing } from '../../api/key-ring';
+import { listen, type Listening } from '../../api/server';
+import { createLogger } from '../../shared/logger';
+import { openStore, StoreUnavailableError, type Store } from '../../shared/store';
+import { fullDiskFault, readOnlyFault, type StoreFault } from '../support/store-faults';
+
+const KEY = 'write-fault-key-0001';
+const LIMIT = 50;
+const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
+const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
+
+interface Running {
+  base: string;
+  store: Store;
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+async function startOn(databaseFile: string, keysDir: string): Promise<Running> {
+  const securityFile = path.join(keysDir, 'security.yaml');
+  writeFileSync(securityFile, `security:\n  api_keys:\n    ${KEY}:\n      name: faults\n      rate_limit: ${LIMIT}\n      enabled: true\n`);
+  const logs: Record<string, unknown>[] = [];
+  const stream = new Writable({ write: (chunk: Buffer, _enc, cb) => (logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>), cb()) });
+  const logger = createLogger({ level: 'debug', format: 'json', stream });
+  const store = await openStore(`sqlite:${databaseFile}`, { logger });
+  const keys = KeyRing.open(securityFile, { defaultRateLimit: 60, logger });
+  const app = createApp({ store, keys, platform: { resolveHandle: () => Promise.resolve(null) }, logger, clock: () => T0 });
+  const server: Listening = await listen(app, 0, '127.0.0.1', { logger });
+  return {
+    base: `http://127.0.0.1:${server.port}`,
+    store,
+    logs,
+    async close() {
+      await server.close();
+      keys.close();
+      await store.close();
+    },
+  };
+}
+
+const feed = (r: Running) => fetch(`${r.base}/?channel_id=${CHANNEL}&format=atom`, { headers: { 'X-API-Key': KEY } });
+
+const scenarios: { name: string; fault: (file: string) => StoreFault | string }[] = [
+  { name: 'a full disk', fault: () => fullDiskFault() },
+  { name: 'database files that refuse writes', fault: (file) => readOnlyFault(file) },
+];
+
+for (const scenario of scenarios) {
+  describe(`store writes on ${scenario.name}`, function () {
+    this.timeout(60_000);
+    let keysDir: string;
+    let fault: StoreFault;
+    let running: Running | null = null;
+
+    before(function () {
+      keysDir = mkdtempSync(path.join(tmpdir(), 'tf-faults-keys-'));
+      // The read-only fault works on the file; the full-disk one brings its own directory.
+      const made = scenario.fault(path.join(keysDir, 'db', 'api.db'));
+      if (typeof made === 'string') {
+        console.log(`      skipped: ${made}`);
+        this.skip();
+      }
+      fault = made as StoreFault;
+    });
+    after(async () => {
+      await running?.close();
+      fault?.cleanup();
+      rmSync(keysDir, { recursive: true, force: true });
+    });
+
+    it('every keyed request answers 500 with the spec body and an ERROR log; no request is let through', async () => {
+      running = await startOn(path.join(fault.dir, 'api.db'), keysDir);
+      // Healthy first: the key works and its first hit is counted (404: nothing stored yet).
+      const first = await feed(running);
+      expect(first.status).to.equal(404);
+      expect(first.headers.get('x-ratelimit-remaining')).to.equal(String(LIMIT - 1));
+
+      fault.apply();
+      const statuses: number[] = [];
+      for (let i = 0; i < 3 * LIMIT; i++) {
+        const res = await feed(running);
+        statuses.push(res.status);
+        expect(res.headers.get('content-type')).to.match(/^application\/json/);
+        const body = (await res.json()) as { error: string };
+        expect(body.error.startsWith(SERVER_ERROR_PREFIX), body.error).to.equal(true);
+        expect(res.headers.get('x-ratelimit-remaining'), 'no remaining count from a count never stored').to.equal(null);
+      }
+      expect(statuses.every((s) => s === 500), `statuses: ${[...new Set(statuses)].join(',')}`).to.equal(true);
+      const errors = running.logs.filter((l) => l.level === 'ERROR');
+      expect(errors.length).to.be.at.least(3 * LIMIT);
+      expect(JSON.stringify(errors)).not.to.contain(KEY);
+
+      fault.clear();
+      expect((await feed(running)).headers.get('x-ratelimit-remaining'), 'the count went on from the last stored hit').to.equal(String(LIMIT - 2));
+    });
+
+    it('registerChannel fails instead of reporting a channel it never stored', async () => {
+      const store = running!.store;
+      fault.apply();
+      let caught: unknown = null;
+      try {
+        await store.registerChannel({ channelId: 'UCnotstoredbecausefull01', wanted: 5 }, T0);
+      } catch (err) {
+        caught = err;
+      }
+      fault.clear();
+      expect(caught).to.be.instanceOf(StoreUnavailableError);
+      expect(await store.getChannel('UCnotstoredbecausefull01')).to.equal(null);
+      // Once the store can write again, the same call stores the channel.
+      expect((await store.registerChannel({ channelId: 'UCnotstoredbecausefull01', wanted: 5 }, T0)).wanted).to.equal(5);
+    });
+  });
+}
