@@ -2,6 +2,7 @@
 // whether it is secret. The environment wins over config/settings.yaml; see README "Configuration".
 
 import { validate as validateCron } from 'node-cron';
+import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides, type IdentityOverride } from '../platform/client-identities';
 
 /** One or more problems with the configuration, each a line naming its variable. */
 export class ConfigError extends Error {
@@ -97,11 +98,23 @@ function parseLanguages(raw: string): readonly string[] {
 /** "ANDROID:20.10.38,VISIONOS:1.02" → ordered player clients to try. */
 function parsePlayerClients(raw: string): readonly { name: string; version: string }[] {
   const clients = raw.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
-    const m = /^([A-Z_]+):([\w.]+)$/.exec(s);
-    return m ? { name: m[1]!, version: m[2]! } : fail(`entry "${s}" is not NAME:VERSION`);
+    const m = /^([A-Z_0-9]+)(?::([\w.]+))?$/.exec(s);
+    if (!m) return fail(`entry "${s}" is not NAME or NAME:VERSION`);
+    // Every client must have an identity record (shared/platform/client-identities.ts).
+    const identity = identityFor(m[1]!, m[2] ?? null);
+    if (!identity) return fail(`unknown client "${m[1]}" (known: ${KNOWN_CLIENTS.join(', ')})`);
+    return { name: identity.name, version: identity.version };
   });
   if (clients.length === 0) fail('must name at least one client');
   return clients;
+}
+
+function parseClientIdentities(raw: string): Readonly<Record<string, IdentityOverride>> {
+  try {
+    return parseIdentityOverrides(raw);
+  } catch (err) {
+    return fail(err instanceof Error ? err.message : String(err));
+  }
 }
 
 /**
@@ -177,7 +190,8 @@ export const SETTINGS = {
   crawlLeaseSeconds: setting({ name: 'CRAWL_LEASE_SECONDS', default: '300', secret: false, help: 'how long a claimed channel stays reserved without renewal', parse: parseInteger(10, 86400) }),
   crawlerId: setting({ name: 'CRAWLER_ID', default: '', secret: false, help: 'lease owner name; empty = hostname:pid', parse: str }),
   transcriptLanguages: setting({ name: 'TRANSCRIPT_LANGUAGES', default: 'en', secret: false, help: 'preferred caption languages, in order', parse: parseLanguages }),
-  playerClients: setting({ name: 'PLAYER_CLIENTS', default: 'ANDROID:20.10.38,VISIONOS:1.02', secret: false, help: 'InnerTube player clients to try, in order', parse: parsePlayerClients }),
+  playerClients: setting({ name: 'PLAYER_CLIENTS', default: DEFAULT_PLAYER_CLIENTS, secret: false, help: 'InnerTube player clients asked in order, NAME or NAME:VERSION (VISIONOS, ANDROID, TVHTML5, WEB_EMBEDDED_PLAYER, WEB)', parse: parsePlayerClients }),
+  playerClientIdentities: setting({ name: 'PLAYER_CLIENT_IDENTITIES', default: '', secret: false, help: 'JSON overrides of the built-in client identities, e.g. {"ANDROID":{"userAgent":"…/{version} …","context":{"osVersion":"16"}}}; empty = built-in', parse: parseClientIdentities }),
   platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),
   browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
   trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),

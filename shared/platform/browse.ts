@@ -7,7 +7,7 @@ import { isVideoId } from '../ids';
 import { classifyBrowse } from './classify';
 import { ENDPOINTS, readJson, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
-import { WEB_CLIENT, innertubeRequest } from './innertube';
+import { WEB_IDENTITY, innertubeRequest } from './innertube';
 import { asArray, asString, dig, textOf } from './page-data';
 import { PlatformError } from './types';
 
@@ -65,6 +65,24 @@ function fromLockup(l: unknown): BrowsedVideo | null {
   };
 }
 
+/**
+ * The next-page token of a grid item, in any of its 2026 shapes (docs/crawler.md §2): the classic
+ * continuationItemRenderer, or the continuationItemViewModel whose innertubeCommand holds the
+ * continuationCommand directly or wrapped in a commandExecutorCommand's list.
+ */
+export function continuationToken(item: unknown): string | null {
+  const classic = asString(dig(item, 'continuationItemRenderer', 'continuationEndpoint', 'continuationCommand', 'token'));
+  if (classic) return classic;
+  const command = dig(item, 'continuationItemViewModel', 'continuationCommand', 'innertubeCommand');
+  const direct = asString(dig(command, 'continuationCommand', 'token'));
+  if (direct) return direct;
+  for (const c of asArray(dig(command, 'commandExecutorCommand', 'commands'))) {
+    const wrapped = asString(dig(c, 'continuationCommand', 'token'));
+    if (wrapped) return wrapped;
+  }
+  return null;
+}
+
 export function parseBrowsePage(json: unknown): BrowsePage {
   const videos: BrowsedVideo[] = [];
   const dropped: string[] = [];
@@ -76,7 +94,7 @@ export function parseBrowsePage(json: unknown): BrowsePage {
       : fromVideoRenderer(dig(content, 'videoRenderer')) ?? fromLockup(dig(content, 'lockupViewModel'));
     if (v && isVideoId(v.videoId)) videos.push(v);
     else if (v) dropped.push(v.videoId.slice(0, 40));
-    const token = asString(dig(item, 'continuationItemRenderer', 'continuationEndpoint', 'continuationCommand', 'token'));
+    const token = continuationToken(item);
     if (token) continuation = token;
   }
   return { title: asString(dig(json, 'metadata', 'channelMetadataRenderer', 'title')), videos, dropped, continuation };
@@ -86,7 +104,7 @@ export function parseBrowsePage(json: unknown): BrowsePage {
 export async function browseVideos(http: PlatformHttp, channelId: string, continuation: string | null): Promise<BrowsePage> {
   const what = continuation === null ? 'browse' : 'browse continuation';
   const body = continuation === null ? { browseId: channelId, params: VIDEOS_TAB_PARAMS } : { continuation };
-  const a = await innertubeRequest(http, 'browse', WEB_CLIENT, body, what, `/channel/${channelId}/videos`);
+  const a = await innertubeRequest(http, { endpoint: 'browse', identity: WEB_IDENTITY, body, what, referer: `/channel/${channelId}/videos` });
   const rule = { ...ENDPOINTS.browse, what };
   const json = valueOf(readJson(a, rule), rule);
   const v = classifyBrowse(json);

@@ -121,6 +121,8 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
   const reason = playabilityReason(ps);
   // Both apostrophes occur; the platform writes U+2019 in the bot check.
   if (/not a bot/i.test(reason)) return { outcome: 'blocked', reason: `bot check: ${reason}` };
+  // The 2026 captcha before playback, whatever the status says (docs/crawler.md §4).
+  if (obj(ps.errorScreen).playerCaptchaViewModel !== undefined) return { outcome: 'blocked', reason: `captcha (playerCaptchaViewModel)${reason ? `: ${reason}` : ''}` };
   if (/content isn['’]t available, try again later/i.test(reason)) return { outcome: 'blocked', reason: `${SESSION_RATE_LIMITED}: ${reason}` };
   const details = obj(p.videoDetails);
   if (typeof details.videoId === 'string' && details.videoId !== videoId) {

@@ -9,7 +9,7 @@
 import type { Logger } from '../logger';
 import { classifyAnswer, type RawAnswer, type Verdict } from './classify';
 import type { CookieJar } from './cookie-jar';
-import { buildHeaders, type InnertubeClientHeaders, type RequestKind } from './headers';
+import { buildHeaders, type AppHeaders, type InnertubeClientHeaders, type RequestKind } from './headers';
 import type { ProxyHop, ProxyRotation } from './proxies';
 import { proxyFailure } from './proxies';
 import { PlatformError } from './types';
@@ -25,6 +25,8 @@ export interface HttpRequest {
   /** Path or URL of the page this request appears to come from. */
   referer?: string;
   client?: InnertubeClientHeaders;
+  /** For `app` requests: the app's User-Agent and visitorData (no browser identity, no cookies). */
+  app?: AppHeaders;
   /** Short name for reasons and logs: "player", "timed text", "channel feed"… */
   what: string;
 }
@@ -132,8 +134,10 @@ export class PlatformHttp {
     const pinned = this.jar.pinnedUserAgent();
     const identity = pinned !== null ? identityOf(pinned) : pickIdentity(this.random);
     const referer = req.referer === undefined ? undefined : this.platformUrl(req.referer).href;
+    // An app sends no browser cookies, except a clearance an unblocker won for this IP (docs/crawler.md §3).
+    const cookie = req.kind === 'app' && pinned === null ? undefined : this.jar.header();
     const headers = buildHeaders({
-      kind: req.kind, identity, base: this.baseUrl, referer, cookie: this.jar.header(), client: req.client,
+      kind: req.kind, identity, base: this.baseUrl, referer, cookie, client: req.client, app: req.app,
     });
     const path = loggablePath(url);
     const started = performance.now();
@@ -159,7 +163,7 @@ export class PlatformHttp {
         location: isRedirect ? res.headers.get('location') : null,
       };
       const ms = Math.round(performance.now() - started);
-      this.opts.logger.debug({ method, path, status: res.status, ms, bytes: body.length, browser: identity.family, proxy }, `${method} ${path} ${res.status}`);
+      this.opts.logger.debug({ method, path, status: res.status, ms, bytes: body.length, browser: req.kind === 'app' ? 'app' : identity.family, proxy }, `${method} ${path} ${res.status}`);
       return { ...raw, url: url.href, verdict: classifyAnswer(raw) };
     } catch (err) {
       const ms = Math.round(performance.now() - started);

@@ -12,18 +12,20 @@ import { PlatformHttp } from './http-client';
 import { createProxyRotation, type ProxyRotation } from './proxies';
 import { listFeed, listVideos } from './listing';
 import { resolveHandle } from './resolve';
+import { identityFor, type ClientIdentity } from './client-identities';
 import { fetchTranscript } from './transcript';
+import { VisitorSessions } from './visitor';
 import { PlatformError, type ChannelListing, type PlatformClient, type Transcript, type Unblocker } from './types';
-import { fetchPublishedAt } from './watch-page';
+import { fetchPublishedAt } from './publish-date';
 
-export { PlatformError } from './types';
+export { AllClientsRefusedError, PlatformError } from './types';
 export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, Transcript, Unblocker } from './types';
 export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
 export { watchPath } from './watch-page';
 
 /** The settings the platform client reads. */
 export type PlatformConfig = Pick<Config, 'platformBaseUrl' | 'transcriptLanguages' | 'playerClients' | 'platformTimeoutMs'>
-  & Partial<Pick<Config, 'platformProxyUrls'>>;
+  & Partial<Pick<Config, 'platformProxyUrls' | 'playerClientIdentities'>>;
 
 export interface PlatformClientOptions {
   /** [0, 1) source for the user-agent rotation (tests make it deterministic). */
@@ -63,7 +65,8 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     proxies: egress,
   });
   const log = categoryLogger(logger, 'platform');
-  const clients = config.playerClients.map((c) => ({ name: c.name, version: c.version }));
+  const clients = playerIdentities(config);
+  const visitors = new VisitorSessions(http, opts.now);
   const pinMs = opts.userAgentPinMs ?? DEFAULT_PIN_MS;
   return {
     baseUrl: http.baseUrl,
@@ -76,12 +79,21 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
       listVideos(http, channelId, limit, log, feed),
     fetchPublishedAt: async (videoId: string): Promise<Date | null> => fetchPublishedAt(http, checkedVideoId(videoId, log)),
     fetchTranscript: async (videoId: string): Promise<Transcript> =>
-      fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, log }),
+      fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log }),
     adoptSession(session: SessionInput): void {
       jar.adopt(session, pinMs);
       log.info({ cookies: session.cookies.length, pinnedUserAgent: session.userAgent !== null }, 'adopted a harvested session');
     },
   };
+}
+
+/** One identity record per configured player client (PLAYER_CLIENTS, PLAYER_CLIENT_IDENTITIES). */
+export function playerIdentities(config: Pick<PlatformConfig, 'playerClients' | 'playerClientIdentities'>): ClientIdentity[] {
+  return config.playerClients.map((c) => {
+    const identity = identityFor(c.name, c.version, config.playerClientIdentities ?? {});
+    if (!identity) throw new Error(`PLAYER_CLIENTS: no identity record for client "${c.name}"`);
+    return identity;
+  });
 }
 
 /** Only a real video id is ever put into a platform request; anything else is refused and logged. */

@@ -1,56 +1,64 @@
-// InnerTube request bodies and their matching client headers. The body's client and the
-// X-YouTube-Client-Name/Version headers must agree, or the answer is a bot signal.
+// InnerTube requests: the body's `context` and the headers that go with it, built from one client
+// identity (client-identities.ts) so that the two can never disagree. An app client's call carries
+// the app's own headers; a browser client's the browser set with X-YouTube-Client-Name/Version
+// matching the body (docs/crawler.md §3, §6).
 
-import type { PlatformHttp } from './http-client';
-import type { InnertubeClientHeaders } from './headers';
+import type { ClientIdentity } from './client-identities';
+import type { HttpAnswer, PlatformHttp } from './http-client';
 
-export interface InnertubeClient {
-  readonly name: string;
-  readonly version: string;
+export { WEB_IDENTITY } from './client-identities';
+
+export interface InnertubeCall {
+  /** `player`, `browse`, `navigation/resolve_url`, `visitor_id`. */
+  readonly endpoint: string;
+  readonly identity: ClientIdentity;
+  /** Members beside `context` (videoId, browseId, continuation…). */
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly what: string;
+  /** Path of the page a browser client's call appears to come from. */
+  readonly referer?: string;
+  /** This client session's visitorData (visitor.ts), once known. */
+  readonly visitorData?: string | null;
+  /** A `$fields` mask: comma-separated paths the answer is cut down to (§3). */
+  readonly fields?: string;
 }
 
-/** The web app's own client, used for resolve_url and browse (platform.md §1, §2). */
-export const WEB_CLIENT: InnertubeClient = { name: 'WEB', version: '2.20260708.00.00' };
-
-/** X-YouTube-Client-Name numbers of the clients worth configuring. */
-const CLIENT_IDS: Readonly<Record<string, number>> = {
-  WEB: 1, MWEB: 2, ANDROID: 3, IOS: 5, TVHTML5: 7, ANDROID_VR: 28, WEB_EMBEDDED_PLAYER: 56,
-  WEB_CREATOR: 62, TVHTML5_SIMPLY_EMBEDDED_PLAYER: 85, VISIONOS: 101,
-};
-
-/** Extra context fields some clients are expected to send with their name. */
-const CLIENT_EXTRAS: Readonly<Record<string, Record<string, unknown>>> = {
-  ANDROID: { androidSdkVersion: 30, osName: 'Android', osVersion: '11' },
-  VISIONOS: { deviceMake: 'Apple', deviceModel: 'RealityDevice14,1', osName: 'visionOS', osVersion: '1.3.21O771' },
-};
-
-export function clientHeaders(client: InnertubeClient): InnertubeClientHeaders | undefined {
-  const id = CLIENT_IDS[client.name];
-  return id === undefined ? undefined : { id, version: client.version };
-}
-
-export function innertubeContext(client: InnertubeClient): { client: Record<string, unknown> } {
+/** The `context` of a call, in the order and shape the recorded 2026 requests have. */
+export function innertubeContext(identity: ClientIdentity, visitorData: string | null = null): Record<string, unknown> {
+  const client: Record<string, unknown> = {
+    clientName: identity.name,
+    clientVersion: identity.version,
+    ...identity.context,
+    ...(identity.userAgent !== null ? { userAgent: identity.userAgent } : {}),
+    ...(visitorData ? { visitorData } : {}),
+    hl: 'en',
+    gl: 'US',
+    utcOffsetMinutes: 0,
+  };
   return {
-    client: { clientName: client.name, clientVersion: client.version, hl: 'en', gl: 'US', ...CLIENT_EXTRAS[client.name] },
+    client,
+    ...(identity.thirdParty ? { thirdParty: identity.thirdParty } : {}),
+    request: { internalExperimentFlags: [], useSsl: true },
+    user: { lockedSafetyMode: false },
   };
 }
 
-/** POST {base}/youtubei/v1/<endpoint>?prettyPrint=false with the client's context added to `body`. */
-export function innertubeRequest(
-  http: PlatformHttp,
-  endpoint: string,
-  client: InnertubeClient,
-  body: Record<string, unknown>,
-  what: string,
-  referer?: string,
-): ReturnType<PlatformHttp['send']> {
+/** POST {base}/youtubei/v1/<endpoint>?prettyPrint=false[&$fields=…] as the identity presents itself. */
+export function innertubeRequest(http: PlatformHttp, call: InnertubeCall): Promise<HttpAnswer> {
+  const { identity } = call;
+  const visitorData = call.visitorData ?? null;
+  const fields = call.fields ? `&$fields=${call.fields}` : '';
+  const body = { context: innertubeContext(identity, visitorData), ...call.body };
+  const target = `/youtubei/v1/${call.endpoint}?prettyPrint=false${fields}`;
+  if (identity.presents === 'app' && identity.userAgent !== null) {
+    return http.send({
+      method: 'POST', target, kind: 'app', body, what: call.what,
+      app: { userAgent: identity.userAgent, visitorData },
+    });
+  }
   return http.send({
-    method: 'POST',
-    target: `/youtubei/v1/${endpoint}?prettyPrint=false`,
-    kind: 'innertube',
-    body: { context: innertubeContext(client), ...body },
-    client: clientHeaders(client),
-    referer,
-    what,
+    method: 'POST', target, kind: 'innertube', body, what: call.what,
+    client: { id: identity.id, version: identity.version, visitorData },
+    referer: call.referer,
   });
 }

@@ -6,7 +6,7 @@ import { parseHandle } from '../channel-ref';
 import { CHANNEL_ID } from '../ids';
 import { ENDPOINTS, readJson, readText } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
-import { WEB_CLIENT, innertubeRequest } from './innertube';
+import { WEB_IDENTITY, innertubeRequest } from './innertube';
 import { asString, dig, extractPageJson } from './page-data';
 import { PlatformError } from './types';
 
@@ -26,16 +26,52 @@ export async function resolveHandle(http: PlatformHttp, rawHandle: string): Prom
   return resolveViaHandlePage(http, handle);
 }
 
-/** The id, null for an unknown handle, or undefined when resolve_url gave no usable answer. */
-async function resolveViaInnertube(http: PlatformHttp, handle: string): Promise<string | null | undefined> {
-  const a = await innertubeRequest(http, 'navigation/resolve_url', WEB_CLIENT, { url: `https://www.youtube.com/@${handle}` }, 'resolve_url');
-  const r = readJson(a, ENDPOINTS.resolveUrl);
-  if (r.kind === 'absent') return null;
-  if (r.kind === 'fallback') return undefined;
-  const json = r.value;
+/** NewPipe follows this many `urlEndpoint` redirects of resolve_url before giving up (docs/crawler.md §1). */
+export const MAX_RESOLVE_REDIRECTS = 3;
+
+/** What one resolve_url answer says: a channel id, a platform URL to resolve instead, or neither. */
+export function readResolveAnswer(json: unknown): { channelId: string } | { follow: string } | null {
   const pageType = asString(dig(json, 'endpoint', 'commandMetadata', 'webCommandMetadata', 'webPageType'));
   const browseId = asString(dig(json, 'endpoint', 'browseEndpoint', 'browseId'));
-  if (browseId !== null && CHANNEL_ID.test(browseId) && (pageType === null || pageType === 'WEB_PAGE_TYPE_CHANNEL')) return browseId;
+  const browsable = pageType === null || pageType === 'WEB_PAGE_TYPE_CHANNEL' || pageType === 'WEB_PAGE_TYPE_BROWSE';
+  if (browseId !== null && CHANNEL_ID.test(browseId) && browsable) return { channelId: browseId };
+  const next = platformUrl(asString(dig(json, 'endpoint', 'urlEndpoint', 'url')));
+  return next !== null && (pageType === null || pageType === 'WEB_PAGE_TYPE_UNKNOWN') ? { follow: next } : null;
+}
+
+/**
+ * A redirect target is only ever passed back to resolve_url as its `url` (never fetched), and only
+ * when it is a path on the platform's own host.
+ */
+function platformUrl(raw: string | null): string | null {
+  if (raw === null) return null;
+  let u: URL;
+  try {
+    u = new URL(raw, 'https://www.youtube.com');
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
+  if (!['www.youtube.com', 'youtube.com', 'm.youtube.com'].includes(u.hostname)) return null;
+  return `https://www.youtube.com${u.pathname}${u.search}`;
+}
+
+/** The id, null for an unknown handle, or undefined when resolve_url gave no usable answer. */
+async function resolveViaInnertube(http: PlatformHttp, handle: string): Promise<string | null | undefined> {
+  let url = `https://www.youtube.com/@${handle}`;
+  const seen = new Set([url]);
+  for (let hop = 0; hop <= MAX_RESOLVE_REDIRECTS; hop++) {
+    const a = await innertubeRequest(http, { endpoint: 'navigation/resolve_url', identity: WEB_IDENTITY, body: { url }, what: 'resolve_url' });
+    const r = readJson(a, ENDPOINTS.resolveUrl);
+    if (r.kind === 'absent') return null;
+    if (r.kind === 'fallback') return undefined;
+    const said = readResolveAnswer(r.value);
+    if (said === null) return undefined;
+    if ('channelId' in said) return said.channelId;
+    if (seen.has(said.follow)) return undefined;
+    seen.add(said.follow);
+    url = said.follow;
+  }
   return undefined;
 }
 

@@ -10,7 +10,7 @@ export interface CaptionTrack {
   languageCode: string;
   name: string;
   kind: TranscriptKind;
-  /** The URL carries exp=xpe: fetching it without a token the service cannot make is pointless. */
+  /** The URL carries exp=xpe or exp=xpv: fetching it without a token the service cannot make is pointless. */
   needsToken: boolean;
 }
 
@@ -18,7 +18,8 @@ export function needsToken(baseUrl: string): boolean {
   const q = baseUrl.indexOf('?');
   if (q < 0) return false;
   const exp = new URLSearchParams(baseUrl.slice(q + 1)).get('exp');
-  return exp !== null && exp.split(',').includes('xpe');
+  // yt-dlp checks both experiment flags: either means the URL answers nothing without a PO token.
+  return exp !== null && exp.split(',').some((e) => e === 'xpe' || e === 'xpv');
 }
 
 export function captionTracks(player: unknown): CaptionTrack[] {

@@ -1,50 +1,108 @@
-// One video's transcript (platform.md §3): player answers from the configured clients in order until
-// one lists a caption track we may fetch, then that track's plain timed text, parsed and rendered.
-// Two requests per video when the first client serves; a refusal anywhere is thrown, never turned
-// into an empty transcript.
+// One video's transcript (docs/crawler.md §3): the configured player clients are asked in order and
+// their answers judged together, as yt-dlp does. A client whose answer is about another video,
+// whose caption URLs all need a token (exp=xpe/xpv), that cannot play the video (made-for-kids
+// videos fail on some clients) or that has no captions is passed over for the next. The IP counts as
+// blocked only when every client asked gave a block signal; after a strong one (bot check, captcha,
+// "try again later", HTTP 429) only one more client is asked, so a flagged session is not hammered.
+// A video is unavailable only when every client asked said so. Two requests per video when the
+// first client serves (plus the amortised visitor_id call of its session).
 
 import type { Logger } from '../logger';
 import { classifyTimedText } from './classify';
+import type { ClientIdentity } from './client-identities';
 import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
-import type { InnertubeClient } from './innertube';
 import { buildTranscript } from '../transcript/build';
 import { asString, dig } from './page-data';
 import { fetchPlayer } from './player';
 import { parseTimedText } from './timedtext';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
-import { PlatformError, type Transcript } from './types';
+import { AllClientsRefusedError, PlatformError, type ClientAnswer, type Transcript } from './types';
+import type { VisitorSessions } from './visitor';
 import { watchPath } from './watch-page';
 
 export interface TranscriptOptions {
   languages: readonly string[];
-  clients: readonly InnertubeClient[];
+  clients: readonly ClientIdentity[];
+  visitors: VisitorSessions;
   log: Logger;
 }
 
+/** How one client's attempt ended, when it did not give a transcript. */
+type Miss = 'blocked' | 'strong_block' | 'no_captions' | 'token_only' | 'unavailable' | 'transient';
+
+/** Block signals that speak for the whole IP or session, not for one client's view of one video. */
+const isStrongBlock = (reason: string): boolean => !/poisoned/.test(reason);
+
 export async function fetchTranscript(http: PlatformHttp, videoId: string, opts: TranscriptOptions): Promise<Transcript> {
-  let lastMiss: PlatformError | null = null;
+  const misses: (ClientAnswer & { miss: Miss })[] = [];
+  let strongSeen = false;
   for (const client of opts.clients) {
-    const { json, verdict } = await fetchPlayer(http, videoId, client);
-    if (verdict.outcome === 'no_captions') {
-      lastMiss = new PlatformError('no_captions', verdict.reason);
-      opts.log.debug({ videoId, client: client.name, reason: verdict.reason }, 'no captions from this client; trying the next');
-      continue;
-    }
-    if (verdict.outcome !== 'ok') throw new PlatformError(verdict.outcome, verdict.reason);
-    const tracks = captionTracks(json);
-    const track = chooseTrack(tracks, opts.languages);
-    if (!track) {
-      const reason = tracks.length > 0
-        ? 'every caption URL needs a proof-of-origin token (exp=xpe)'
-        : 'the player lists no caption tracks';
-      lastMiss = new PlatformError('no_captions', reason);
-      opts.log.debug({ videoId, client: client.name, reason }, 'no usable caption track from this client; trying the next');
-      continue;
-    }
-    return fetchTrack(http, videoId, track, json);
+    const step = await askClient(http, videoId, client, opts);
+    if ('track' in step) return fetchTrack(http, videoId, step.track, step.player);
+    misses.push({ client: client.name, ...step });
+    opts.log.debug({ videoId, client: client.name, miss: step.miss, reason: step.reason }, 'player client passed over; asking the next');
+    if (step.miss === 'blocked' || step.miss === 'strong_block') opts.visitors.renew(client);
+    // One more client after a strong block signal, then the blocked path.
+    if (strongSeen) break;
+    if (step.miss === 'strong_block') strongSeen = true;
   }
-  throw lastMiss ?? new PlatformError('no_captions', 'no player client configured');
+  throw judge(videoId, misses);
+}
+
+/** Every client's miss together: blocked only if all were blocked; unavailable only if all said so. */
+function judge(videoId: string, misses: readonly (ClientAnswer & { miss: Miss })[]): PlatformError {
+  if (misses.length === 0) return new PlatformError('no_captions', 'no player client configured');
+  const first = (...kinds: Miss[]): (ClientAnswer & { miss: Miss }) | undefined => misses.find((m) => kinds.includes(m.miss));
+  const blocked = misses.filter((m) => m.miss === 'blocked' || m.miss === 'strong_block');
+  if (blocked.length === misses.length) return new AllClientsRefusedError(videoId, misses.map(({ client, reason }) => ({ client, reason })));
+  const noCaptions = first('no_captions');
+  if (noCaptions) return new PlatformError('no_captions', noCaptions.reason);
+  const retry = first('transient', 'blocked', 'strong_block');
+  if (retry) return new PlatformError('transient', `${retry.client}: ${retry.reason}`);
+  const tokenOnly = first('token_only');
+  if (tokenOnly) return new PlatformError('no_captions', tokenOnly.reason);
+  return new PlatformError('unavailable', misses[0]!.reason);
+}
+
+/** One client: its session's visitorData, its player answer, and a track we may fetch. */
+async function askClient(
+  http: PlatformHttp,
+  videoId: string,
+  client: ClientIdentity,
+  opts: TranscriptOptions,
+): Promise<{ track: CaptionTrack; player: unknown } | { miss: Miss; reason: string }> {
+  let answer;
+  try {
+    const visitorData = await opts.visitors.get(client);
+    answer = await fetchPlayer(http, videoId, client, { visitorData });
+  } catch (err) {
+    if (!(err instanceof PlatformError)) throw err;
+    if (err.outcome === 'consent') throw err;
+    if (err.outcome === 'blocked') return { miss: 'strong_block', reason: err.reason };
+    if (err.outcome === 'unavailable' || err.outcome === 'not_found') return { miss: 'unavailable', reason: err.reason };
+    return { miss: 'transient', reason: err.reason };
+  }
+  const { json, verdict } = answer;
+  switch (verdict.outcome) {
+    case 'ok':
+      break;
+    case 'blocked':
+      return { miss: isStrongBlock(verdict.reason) ? 'strong_block' : 'blocked', reason: verdict.reason };
+    case 'no_captions':
+      return { miss: 'no_captions', reason: verdict.reason };
+    case 'unavailable':
+    case 'not_found':
+      return { miss: 'unavailable', reason: verdict.reason };
+    default:
+      return { miss: 'transient', reason: verdict.reason };
+  }
+  const tracks = captionTracks(json);
+  const track = chooseTrack(tracks, opts.languages);
+  if (track) return { track, player: json };
+  return tracks.length > 0
+    ? { miss: 'token_only', reason: 'every caption URL needs a proof-of-origin token (exp=xpe/xpv)' }
+    : { miss: 'no_captions', reason: 'the player lists no caption tracks' };
 }
 
 async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTrack, player: unknown): Promise<Transcript> {

@@ -26,6 +26,27 @@ export class PlatformError extends Error {
   }
 }
 
+/** One player client's answer for a video, as the multi-client judgement saw it. */
+export interface ClientAnswer {
+  readonly client: string;
+  readonly reason: string;
+}
+
+/**
+ * Every player client asked for this video gave a block signal (bot check, captcha, "try again
+ * later", poisoned answers, HTTP 429): the IP or session is refused, so the crawler takes its
+ * blocked path, and a video still refused after it can be fetched by the browser instead
+ * (docs/crawler.md §3, §4). An ordinary `blocked` PlatformError for everyone else.
+ */
+export class AllClientsRefusedError extends PlatformError {
+  constructor(
+    readonly videoId: string,
+    readonly answers: readonly ClientAnswer[],
+  ) {
+    super('blocked', `every player client refused (${answers.map((a) => `${a.client}: ${a.reason}`).join('; ')})`);
+  }
+}
+
 export interface ListedVideo {
   videoId: string;
   title: string;
@@ -84,7 +105,7 @@ export interface PlatformClient {
    * twice; left out, the feed is fetched here.
    */
   listVideos(channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing>;
-  /** Exact publish time from the watch page, for videos listed without one. */
+  /** Exact publish time from the field-masked WEB player call, for videos listed without one. */
   fetchPublishedAt(videoId: string): Promise<Date | null>;
   /** The video's transcript; throws PlatformError (unavailable, no_captions, blocked, transient). */
   fetchTranscript(videoId: string): Promise<Transcript>;

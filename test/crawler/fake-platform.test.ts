@@ -159,9 +159,12 @@ describe('crawler against the fake platform (in process)', function () {
       await register(ch, 10);
       startCrawler();
     });
-    expect(first).to.include({ feed: 1, browse: 0, player: 10, total: 21 });
+    // One visitor_id starts the player client's session; it serves every later video.
+    expect(first).to.include({ feed: 1, browse: 0, visitorId: 1, player: 10, total: 22 });
     const grown = await costOfRun(async () => void (await register(ch, 50)));
-    expect(grown).to.include({ feed: 1, browse: 1, browseContinuation: 1, player: 40, timedtext: 40 });
+    // 40 transcripts; the 35 past the feed's 15 are listed undated by browse, so each costs one more
+    // (field-masked WEB) player call for its date, and no watch page.
+    expect(grown).to.include({ feed: 1, browse: 1, browseContinuation: 1, player: 40 + 35, timedtext: 40, watch: 0 });
     expect(lastRun()).to.deep.include({ outcome: 'ok', listing: 'deep', stored: 40 });
     expect((await ts.store.getVideos(newestIds(ch, 50))).filter((r) => r.state === 'ready')).to.have.length(50);
     expect(await refresh()).to.include({ feed: 1, total: 1 });
@@ -183,9 +186,10 @@ describe('crawler against the fake platform (in process)', function () {
     fake.scenario.feedOutage(500);
     const uploads = [0, 1].map((i) => fake.addUpload(ch.channelId, { title: `During the outage ${i}`, captions: 'manual' }));
     const cost = await refresh();
-    // The failed feed, browse pages, then per new upload: player, timed text, and the watch page for
-    // its date (browse gives none). Nothing for the gone videos: they back off.
-    expect(cost).to.include({ feed: 1, browse: 1, watch: 2, player: 2, timedtext: 2 });
+    // The failed feed, browse pages, then per new upload: player, timed text, and the field-masked
+    // WEB player call for its date (browse gives none); never the watch page. Nothing for the gone
+    // videos: they back off.
+    expect(cost).to.include({ feed: 1, browse: 1, watch: 0, player: 4, timedtext: 2 });
     expect(lastRun()).to.deep.include({ outcome: 'ok', listing: 'deep', stored: 2 });
     const rows = await ts.store.getVideos(uploads.map((u) => u.videoId));
     expect(rows.map((r) => r.state)).to.deep.equal(['ready', 'ready']);
@@ -209,7 +213,8 @@ describe('crawler against the fake platform (in process)', function () {
   it('waits out a 429 window and bot checks, recovers and completes', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'blockedtalks', count: 10, seed: 14, captionsMix: { manual: 1 } }));
     fake.scenario.block429({ requests: 2 });
-    fake.scenario.botCheck(1);
+    // Two bot checks: the first client's, and the one more client asked after a strong signal.
+    fake.scenario.botCheck(2);
     await register(ch, 10);
     startCrawler();
     await until('the run to end', async () => (await outcomeOf(ch)) !== null);

@@ -6,6 +6,7 @@
 // like the real ones, and self-describing so the fake needs no session state. A cursor names the
 // last video id served, so an upload arriving mid-listing does not shift the following pages.
 
+import type { ContinuationShape } from './scenarios';
 import type { FakeChannelSpec, FakeVideoSpec } from './types';
 import { lengthOf, generateCues } from './cues';
 import { hashString } from '../support/random';
@@ -168,7 +169,17 @@ function item(video: FakeVideoSpec): unknown {
   return { richItemRenderer: { content, trackingParams: trackingParams(`ri:${video.videoId}`) } };
 }
 
-function continuationItem(token: string): unknown {
+/**
+ * The next-page item. Since mid-2026 the platform also serves it as a continuationItemViewModel, the
+ * command sometimes wrapped in a commandExecutorCommand (yt-dlp #16948, YouTube.js #1193).
+ */
+function continuationItem(token: string, shape: ContinuationShape): unknown {
+  const command = { continuationCommand: { token, request: 'CONTINUATION_REQUEST_TYPE_BROWSE' } };
+  if (shape === 'viewModel') return { continuationItemViewModel: { continuationCommand: { innertubeCommand: command } } };
+  if (shape === 'wrapped') {
+    const log = { logGwsClickCommand: { clickTrackingParams: trackingParams(`cont:${token.slice(-16)}`) } };
+    return { continuationItemViewModel: { continuationCommand: { innertubeCommand: { commandExecutorCommand: { commands: [log, command] } } } } };
+  }
   return {
     continuationItemRenderer: {
       trigger: 'CONTINUATION_TRIGGER_ON_ITEM_SHOWN',
@@ -182,7 +193,7 @@ function continuationItem(token: string): unknown {
 }
 
 /** One page of items starting after the cursor, with the next page's continuation when there is one. */
-export function pageItems(channel: FakeChannelSpec, sort: Sort, after?: string, offset = 0): unknown[] {
+export function pageItems(channel: FakeChannelSpec, sort: Sort, after?: string, offset = 0, shape: ContinuationShape = 'renderer'): unknown[] {
   const list = listing(channel, sort);
   let start = offset;
   if (after !== undefined) {
@@ -193,7 +204,7 @@ export function pageItems(channel: FakeChannelSpec, sort: Sort, after?: string, 
   const items = page.map(item);
   const last = page[page.length - 1];
   if (last && start + PAGE_SIZE < list.length) {
-    items.push(continuationItem(encodeToken({ kind: 'page', channelId: channel.channelId, sort, after: last.videoId, offset: start + PAGE_SIZE })));
+    items.push(continuationItem(encodeToken({ kind: 'page', channelId: channel.channelId, sort, after: last.videoId, offset: start + PAGE_SIZE }), shape));
   }
   return items;
 }
@@ -222,10 +233,10 @@ function chips(channel: FakeChannelSpec, selected: Sort): unknown {
 }
 
 /** The Videos tab's content on the first page. */
-export function videosGrid(channel: FakeChannelSpec): unknown {
+export function videosGrid(channel: FakeChannelSpec, shape: ContinuationShape = 'renderer'): unknown {
   return {
     richGridRenderer: {
-      contents: pageItems(channel, 'latest'),
+      contents: pageItems(channel, 'latest', undefined, 0, shape),
       trackingParams: trackingParams(`grid:${channel.channelId}`),
       header: chips(channel, 'latest'),
       targetId: GRID_TARGET_ID,
@@ -235,8 +246,8 @@ export function videosGrid(channel: FakeChannelSpec): unknown {
 }
 
 /** The answer to a continuation (next page) or to a chip (the first page in another order). */
-export function continuationAnswer(channel: FakeChannelSpec, cursor: Cursor, context: unknown): unknown {
-  const items = pageItems(channel, cursor.sort, cursor.after, cursor.offset ?? 0);
+export function continuationAnswer(channel: FakeChannelSpec, cursor: Cursor, context: unknown, shape: ContinuationShape = 'renderer'): unknown {
+  const items = pageItems(channel, cursor.sort, cursor.after, cursor.offset ?? 0, shape);
   const action =
     cursor.kind === 'chip'
       ? { reloadContinuationItemsCommand: { targetId: GRID_TARGET_ID, continuationItems: items, slot: 'RELOAD_CONTINUATION_SLOT_BODY' } }

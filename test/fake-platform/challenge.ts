@@ -14,6 +14,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { html, type FakeRequest, type FakeResponse } from './http';
+import { isAppAgent } from './identity';
 
 export const CLEARANCE_COOKIE = 'fake_clearance';
 
@@ -37,7 +38,10 @@ export class JsChallenge {
   passes(req: FakeRequest): boolean {
     const [nonce, proof] = (req.cookies.get(CLEARANCE_COOKIE) ?? '').split('.');
     if (!nonce || !proof) return false;
-    return this.issued.get(nonce) === req.userAgent && proof === solveChallenge(nonce);
+    // A clearance counts for the IP: an app's API call carrying one passes under its own agent.
+    const agent = this.issued.get(nonce);
+    if (agent === undefined || proof !== solveChallenge(nonce)) return false;
+    return agent === req.userAgent || isAppAgent(req.userAgent);
   }
 
   challenge(req: FakeRequest): FakeResponse {

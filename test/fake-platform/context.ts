@@ -12,6 +12,8 @@ export interface FakeContext {
   challenge: JsChallenge;
   /** Tokens the embed pages' players carry to timed text (embed.ts). */
   tokens: PlayerTokens;
+  /** visitorData the visitor_id endpoint issued → the client name it was issued to (identity.ts). */
+  visitors: Map<string, string>;
   /** `http://127.0.0.1:<port>`, known once the server listens. */
   origin: string;
 }

@@ -12,12 +12,15 @@ import { responseContext, trackingParams, viewCount } from './texts';
 export interface PlayerClient {
   name: string;
   version: string;
+  /** Make every caption URL of this answer token-bound with `exp=xpv` (the `xpv` client trouble). */
+  tokenExp?: 'xpv';
 }
 
-/** Clients whose caption URLs need no proof-of-origin token (platform.md §3). */
+/** Clients whose caption URLs need no proof-of-origin token (platform.md §3): the app and TV clients. */
 export function captionUrlOptions(client: PlayerClient): CaptionUrlOptions {
+  if (client.tokenExp) return { fmt: null, needsToken: true, exp: client.tokenExp };
   if (client.name === 'ANDROID') return { fmt: 'srv3', needsToken: false };
-  if (client.name === 'VISIONOS') return { fmt: null, needsToken: false };
+  if (client.name === 'VISIONOS' || client.name === 'TVHTML5' || client.name === 'WEB_EMBEDDED_PLAYER') return { fmt: null, needsToken: false };
   return { fmt: null, needsToken: true };
 }
 
@@ -232,6 +235,39 @@ export function playerRateLimited(client: PlayerClient, seed: string): unknown {
       status: 'ERROR',
       reason: "This content isn't available, try again later",
       errorScreen: errorScreen('Video unavailable', "This content isn't available, try again later."),
+      contextParams: 'Q0FBU0FnZ0E=',
+    },
+  };
+}
+
+/**
+ * The 2026 captcha before playback: `errorScreen.playerCaptchaViewModel` (yt-dlp reports it with
+ * status LOGIN_REQUIRED and no reason a parser keyed on the bot-check sentence would catch).
+ */
+export function playerCaptchaViewModel(client: PlayerClient, seed: string): unknown {
+  return {
+    ...envelope(client, seed),
+    playabilityStatus: {
+      status: 'LOGIN_REQUIRED',
+      errorScreen: {
+        playerCaptchaViewModel: {
+          captchaViewModel: { siteKey: '6Lc-fake-site-key', captchaType: 'CAPTCHA_TYPE_RECAPTCHA_V2' },
+          title: { content: 'Confirm you are human' },
+        },
+      },
+      contextParams: 'Q0FFU0FnZ0M=',
+    },
+  };
+}
+
+/** Unplayable on this client only (made-for-kids videos on VISIONOS and ANDROID_VR). */
+export function playerUnplayable(client: PlayerClient, seed: string): unknown {
+  return {
+    ...envelope(client, seed),
+    playabilityStatus: {
+      status: 'UNPLAYABLE',
+      reason: 'This video is not available on this app',
+      errorScreen: errorScreen('This video is not available on this app'),
       contextParams: 'Q0FBU0FnZ0E=',
     },
   };

@@ -8,10 +8,14 @@ import { continuationAnswer, decodeToken, videosGrid } from './browse-json';
 import { CHANNEL_ID_RE, VIDEO_ID_RE } from './data';
 import { invalidArgumentJson, notFoundJson, preconditionJson } from './errors';
 import { dig, json, jsonBody, type FakeRequest, type FakeResponse } from './http';
+import { applyFieldMask, impostor, isAppClient } from './identity';
+import { playerMicroformat } from './routes-pages';
 import {
   playerAgeRestricted,
   playerBotCheck,
+  playerCaptchaViewModel,
   playerOk,
+  playerUnplayable,
   playerRateLimited,
   playerUnavailable,
   type PlayerClient,
@@ -67,7 +71,7 @@ export function browseRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
     const cursor = decodeToken(continuation);
     const channel = cursor && ctx.catalog.channel(cursor.channelId);
     if (!cursor || !channel) return invalidArgumentJson();
-    return json(continuationAnswer(channel, cursor, responseContext(client.name, client.version, { browse_id: channel.channelId })));
+    return json(continuationAnswer(channel, cursor, responseContext(client.name, client.version, { browse_id: channel.channelId }), ctx.scenarios.continuation));
   }
   const browseId = dig(body, 'browseId');
   if (typeof browseId !== 'string' || !CHANNEL_ID_RE.test(browseId)) return invalidArgumentJson();
@@ -76,28 +80,46 @@ export function browseRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const params = dig(body, 'params');
   const tab = tabForParams(typeof params === 'string' ? params : undefined) ?? 'Home';
   const content =
-    tab === 'Videos' ? videosGrid(channel) : { sectionListRenderer: { contents: [], trackingParams: trackingParams(`${tab}:${browseId}`) } };
+    tab === 'Videos' ? videosGrid(channel, ctx.scenarios.continuation) : { sectionListRenderer: { contents: [], trackingParams: trackingParams(`${tab}:${browseId}`) } };
   return json(channelBrowse(channel, tab, content));
 }
 
+/** The player endpoint, with the `$fields` mask the request names applied (or botched: brokenFieldMask). */
 export function playerRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
+  const mask = req.query.get('$fields');
+  const res = playerAnswer(ctx, req);
+  if (!mask || res.kind !== 'json' || res.status !== 200) return res;
+  if (ctx.scenarios.take('brokenFieldMask')) return json({});
+  return json(applyFieldMask(JSON.parse(res.body), mask));
+}
+
+function playerAnswer(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const body = jsonBody(req);
-  const client = clientOf(body);
-  if (!client) return preconditionJson();
+  const named = clientOf(body);
+  if (!named) return preconditionJson();
   const videoId = dig(body, 'videoId');
   if (typeof videoId !== 'string') return invalidArgumentJson();
+  const s = ctx.scenarios;
+  if (s.strict && impostor(ctx, req, named.name) !== null) return json(playerBotCheck(named, videoId));
+  const trouble = s.troubleFor(named.name);
+  const client: PlayerClient = trouble === 'xpv' ? { ...named, tokenExp: 'xpv' } : named;
+  if (trouble === 'botCheck') return json(playerBotCheck(client, videoId));
+  if (trouble === 'captchaViewModel' || s.take('captchaViewModel')) return json(playerCaptchaViewModel(client, videoId));
+  if (trouble === 'unplayable') return json(playerUnplayable(client, videoId));
   if (ctx.scenarios.refusingPlayers || ctx.scenarios.take('botCheck')) return json(playerBotCheck(client, videoId));
   if (ctx.scenarios.tryAgainLater || ctx.scenarios.take('rateLimitedPlayer')) return json(playerRateLimited(client, videoId));
   const hosted = VIDEO_ID_RE.test(videoId) ? ctx.catalog.video(videoId) : undefined;
   if (!hosted || hosted.video.captions === 'unavailable') return json(playerUnavailable(client, videoId));
   const { video, channel } = hosted;
   if (video.captions === 'age_restricted') return json(playerAgeRestricted(video, channel, client));
-  if (ctx.scenarios.take('poison')) {
+  if (trouble === 'poisoned' || ctx.scenarios.take('poison')) {
     // A poisoned answer is a whole answer for some other video.
     const other = channel.videos.find((v) => v.videoId !== videoId && v.captions !== 'unavailable' && v.captions !== 'age_restricted');
     const shown = other ?? video;
     const tracks = ctx.catalog.tracks(shown);
     return json(playerOk(ctx.origin, shown, channel, tracks, client, other ? undefined : 'dQw4w9WgXcQ'));
   }
-  return json(playerOk(ctx.origin, video, channel, ctx.catalog.tracks(video), client));
+  const ok = playerOk(ctx.origin, video, channel, ctx.catalog.tracks(video), client) as object;
+  // Only the web clients' answers carry the microformat with the publish date; the apps' do not.
+  return json(isAppClient(client.name) ? ok : { ...ok, microformat: playerMicroformat(video, channel) });
 }

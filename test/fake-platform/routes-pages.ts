@@ -102,6 +102,11 @@ function microformat(video: FakeVideoSpec, channel: FakeChannelSpec, seconds: nu
   };
 }
 
+/** The microformat of a WEB player answer (the field-masked date call reads its publishDate). */
+export function playerMicroformat(video: FakeVideoSpec, channel: FakeChannelSpec): unknown {
+  return microformat(video, channel, lengthOf(video.cues ?? generateCues(video.videoId, video.language)));
+}
+
 /** The WEB client's player answer as the watch page embeds it. */
 function webPlayerResponse(ctx: FakeContext, video: FakeVideoSpec, channel: FakeChannelSpec, seconds: number): unknown {
   // The bot check lives in the player answer, also the one the page embeds: the HTML shows no captcha.

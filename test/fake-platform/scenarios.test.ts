@@ -51,6 +51,7 @@ describe('fake platform: scenarios, counters, control endpoint', () => {
       watch: 1,
       embed: 1,
       player: 1,
+      visitorId: 0,
       timedtext: 1,
       other: 1,
       total: 10,

@@ -3,6 +3,12 @@
 
 export type ConsentMode = 'off' | 'page' | 'redirect';
 
+/** What one player client answers while the others work (docs/crawler.md §3). */
+export type ClientTrouble = 'poisoned' | 'xpv' | 'unplayable' | 'botCheck' | 'captchaViewModel';
+
+/** How browse pages name their next page: the classic renderer, or the 2026 view model, plain or wrapped. */
+export type ContinuationShape = 'renderer' | 'viewModel' | 'wrapped';
+
 export interface Block429Options {
   /** Block this many requests, then let requests through again. */
   requests?: number;
@@ -36,6 +42,20 @@ export interface ScenarioControls {
   playersRefused(on: boolean): void;
   /** Player answers carry another video's `videoDetails.videoId` for the next `n` player requests. */
   poison(n: number): void;
+  /**
+   * App-client player calls (ANDROID, VISIONOS, TVHTML5) must present that app: its own User-Agent
+   * and a visitorData the fake's visitor_id gave that client, in the body and in X-Goog-Visitor-Id.
+   * Any other such call gets the bot check.
+   */
+  strictIdentity(on: boolean): void;
+  /** Every player answer to client `client` (e.g. 'VISIONOS') shows this trouble; null = none. */
+  clientTrouble(client: string, trouble: ClientTrouble | null): void;
+  /** The next `n` player answers carry `errorScreen.playerCaptchaViewModel` (status LOGIN_REQUIRED). */
+  captchaViewModel(n: number): void;
+  /** Shape of the browse pages' continuation (default 'renderer'). */
+  continuationShape(shape: ContinuationShape): void;
+  /** The next `n` answers asked with a `$fields` mask come back as `{}` (the mask gone wrong). */
+  brokenFieldMask(n: number): void;
   /** Empty 200 from timed text: for the next `n` requests (number), or always for one video (id). */
   emptyTimedText(target: number | string): void;
   /** Delay every answer by `ms` (0 = off). */
@@ -70,9 +90,14 @@ export interface ScenarioState {
   consentWall: ConsentMode;
   jsChallenge: boolean;
   feedOutage: number | null;
+  strictIdentity: boolean;
+  clientTrouble: Record<string, ClientTrouble>;
+  captchaViewModel: number;
+  continuationShape: ContinuationShape;
+  brokenFieldMask: number;
 }
 
-type Countdown = 'captcha' | 'botCheck' | 'rateLimitedPlayer' | 'poison' | 'emptyTimedText' | 'malformed' | 'serverError';
+type Countdown = 'captcha' | 'botCheck' | 'rateLimitedPlayer' | 'poison' | 'emptyTimedText' | 'malformed' | 'serverError' | 'captchaViewModel' | 'brokenFieldMask';
 
 function count(n: number): number {
   if (!Number.isFinite(n) || n < 0) throw new Error(`fake platform: bad count ${n}`);
@@ -97,6 +122,11 @@ function initialState(): ScenarioState {
     consentWall: 'off',
     jsChallenge: false,
     feedOutage: null,
+    strictIdentity: false,
+    clientTrouble: {},
+    captchaViewModel: 0,
+    continuationShape: 'renderer',
+    brokenFieldMask: 0,
   };
 }
 
@@ -151,6 +181,22 @@ export class Scenarios implements ScenarioControls {
   }
   feedOutage(status: number | null): void {
     this.s.feedOutage = status;
+  }
+  strictIdentity(on: boolean): void {
+    this.s.strictIdentity = on;
+  }
+  clientTrouble(client: string, trouble: ClientTrouble | null): void {
+    if (trouble === null) delete this.s.clientTrouble[client];
+    else this.s.clientTrouble[client] = trouble;
+  }
+  captchaViewModel(n: number): void {
+    this.s.captchaViewModel = count(n);
+  }
+  continuationShape(shape: ContinuationShape): void {
+    this.s.continuationShape = shape;
+  }
+  brokenFieldMask(n: number): void {
+    this.s.brokenFieldMask = count(n);
   }
   clearScenarios(): void {
     const wasChallenging = this.s.jsChallenge;
@@ -207,5 +253,14 @@ export class Scenarios implements ScenarioControls {
   }
   get feedStatus(): number | null {
     return this.s.feedOutage;
+  }
+  get strict(): boolean {
+    return this.s.strictIdentity;
+  }
+  troubleFor(client: string): ClientTrouble | null {
+    return this.s.clientTrouble[client] ?? null;
+  }
+  get continuation(): ContinuationShape {
+    return this.s.continuationShape;
   }
 }

@@ -18,6 +18,7 @@ import { errorPage, internalJson } from './errors';
 import { feedRoute } from './feed-xml';
 import { html, parseCookies, type FakeRequest, type FakeResponse } from './http';
 import { browseCounter, browseRoute, playerRoute, resolveRoute } from './routes-innertube';
+import { visitorIdRoute } from './identity';
 import { channelPageRoute, handlePageRoute, watchRoute } from './routes-pages';
 import { Scenarios, type ScenarioControls, type ScenarioState } from './scenarios';
 import { timedTextRoute } from './timedtext';
@@ -39,6 +40,7 @@ const ROUTES: Route[] = [
   { method: 'POST', path: /^\/youtubei\/v1\/navigation\/resolve_url$/, counter: 'resolve', innertube: true, handle: resolveRoute },
   { method: 'POST', path: /^\/youtubei\/v1\/browse$/, counter: browseCounter, innertube: true, handle: browseRoute },
   { method: 'POST', path: /^\/youtubei\/v1\/player$/, counter: 'player', innertube: true, handle: playerRoute },
+  { method: 'POST', path: /^\/youtubei\/v1\/visitor_id$/, counter: 'visitorId', innertube: true, handle: visitorIdRoute },
   { method: 'GET', path: /^\/feeds\/videos\.xml$/, counter: 'feed', handle: feedRoute },
   { method: 'GET', path: /^\/api\/timedtext$/, counter: 'timedtext', handle: timedTextRoute },
   { method: 'GET', path: /^\/watch$/, counter: 'watch', page: true, handle: watchRoute },
@@ -126,7 +128,7 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
   const scenarios = new Scenarios();
   const challenge = new JsChallenge();
   scenarios.onJsChallenge = () => challenge.forget();
-  const ctx: FakeContext = { catalog, scenarios, challenge, tokens: new PlayerTokens(), origin: '' };
+  const ctx: FakeContext = { catalog, scenarios, challenge, tokens: new PlayerTokens(), visitors: new Map(), origin: '' };
   let counters = emptyCounters();
   const control = { catalog, scenarios, counters: () => ({ ...counters }), resetCounters: () => (counters = emptyCounters()) };
 

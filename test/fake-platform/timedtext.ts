@@ -23,13 +23,15 @@ export interface CaptionUrlOptions {
   fmt: 'srv3' | null;
   /** WEB-family clients: the URL carries `exp=xpe` and is refused without a token. */
   needsToken: boolean;
+  /** Which experiment flag marks a token-bound URL (default `xpe`; yt-dlp checks `xpv` too). */
+  exp?: 'xpe' | 'xpv';
 }
 
 /** An absolute caption URL on the fake's host, parameters in the real order. */
 export function captionUrl(origin: string, videoId: string, track: CaptionTrack, opts: CaptionUrlOptions): string {
   const expire = String(Math.floor(Date.now() / 1000) + URL_LIFETIME_S);
   const kind = track.kind === 'asr' ? 'asr' : '';
-  const exp = opts.needsToken ? 'xpe' : '';
+  const exp = opts.needsToken ? (opts.exp ?? 'xpe') : '';
   const q = new URLSearchParams({ v: videoId, ei: 'xp1JaMfUBcyLzPsP9ren4QQ', caps: 'asr', opi: '112496729' });
   if (exp) q.set('exp', exp);
   q.set('xoaf', '5');
@@ -50,7 +52,7 @@ export function captionUrl(origin: string, videoId: string, track: CaptionTrack,
 /** Whether a request is one the platform would serve: signed, fresh, and token-bound only with a token. */
 function acceptable(q: URLSearchParams, tokenValid: boolean): boolean {
   const exp = q.get('exp') ?? '';
-  if (exp === 'xpe' && !tokenValid) return false;
+  if ((exp === 'xpe' || exp === 'xpv') && !tokenValid) return false;
   const expire = q.get('expire') ?? '';
   if (!/^\d+$/.test(expire) || Number(expire) * 1000 < Date.now()) return false;
   return q.get('signature') === sign(q.get('v') ?? '', q.get('lang') ?? '', q.get('kind') ?? '', expire, exp);

@@ -59,6 +59,8 @@ export interface FakeCounters {
   /** The embedded player page (/embed/<id>), which only a real browser's player turns into captions. */
   embed: number;
   player: number;
+  /** InnerTube visitor_id: one per client session (identity.ts). */
+  visitorId: number;
   timedtext: number;
   /** Requests to paths the platform does not serve here (favicon, typos…). */
   other: number;
@@ -76,6 +78,7 @@ export function emptyCounters(): FakeCounters {
     watch: 0,
     embed: 0,
     player: 0,
+    visitorId: 0,
     timedtext: 0,
     other: 0,
     total: 0,

@@ -105,13 +105,14 @@ describe('browser fallback (real Chromium)', function () {
       const t = await platform.fetchTranscript(videoId);
       expect(t).to.include({ language: 'en', kind: 'manual' });
       expect(t.html).to.match(/^<p>/);
-      // No challenge met: exactly the two requests of a transcript.
-      expect(fake.counters).to.include({ player: 1, timedtext: 1, total: 2 });
+      // No challenge met: the two requests of a transcript, and a new visitor session (the block
+      // retired the old one).
+      expect(fake.counters).to.include({ visitorId: 1, player: 1, timedtext: 1, total: 3 });
 
       const listing = await platform.listVideos(channel.channelId, 5);
       expect(listing.videos.map((v) => v.videoId)).to.deep.equal(channel.videos.map((v) => v.videoId));
       for (const v of channel.videos.slice(1, 3)) expect((await platform.fetchTranscript(v.videoId)).cueCount).to.be.greaterThan(0);
-      expect(fake.counters.total).to.equal(2 + 1 + 4);
+      expect(fake.counters.total).to.equal(3 + 1 + 4);
     });
 
     it('closing twice is harmless: both resolve, nothing is left running, and the fallback is off', async () => {

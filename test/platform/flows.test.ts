@@ -211,24 +211,41 @@ describe('platform client flows against the fake platform', function () {
       expect((await clientFor().listVideos(SMALL.channelId, 3)).complete).to.equal(false);
     });
 
-    it('reads the exact publish date from the watch page', async () => {
+    it('reads the exact publish date from one field-masked WEB player call, never the watch page', async () => {
       const v = fake.channel(BIG.channelId)!.videos[40]!;
       expect((await clientFor().fetchPublishedAt(v.videoId))!.getTime()).to.equal(v.publishedAt.getTime());
+      expect(fake.counters).to.include({ player: 1, watch: 0, total: 1 });
+      // A gone video states no date: the masked answer lacks it, the unmasked one too.
       expect(await clientFor().fetchPublishedAt('removed0001')).to.equal(null);
-      expect(fake.counters.watch).to.equal(2);
+      expect(fake.counters).to.include({ player: 3, watch: 0 });
+    });
+
+    it('a masked answer without the named fields is asked again unmasked', async () => {
+      fake.scenario.brokenFieldMask(1);
+      const v = fake.channel(BIG.channelId)!.videos[3]!;
+      expect((await clientFor().fetchPublishedAt(v.videoId))!.getTime()).to.equal(v.publishedAt.getTime());
+      expect(fake.counters.player).to.equal(2);
+      fake.scenario.brokenFieldMask(1);
+      expect(await clientFor().fetchTranscript('manual00001')).to.include({ kind: 'manual' });
+      expect(fake.counters.player).to.equal(4);
     });
   });
 
   describe('transcripts', () => {
-    it('manual track: 2 requests (player + timed text), every text escaped, paragraphs at pauses', async () => {
-      const t = await clientFor().fetchTranscript('manual00001');
+    it('manual track: 2 requests (player + timed text) plus the session\'s one visitor_id, every text escaped, paragraphs at pauses', async () => {
+      const c = clientFor();
+      const t = await c.fetchTranscript('manual00001');
       expect(t).to.include({ language: 'en', kind: 'manual', cueCount: 4 });
       expect(t.html).to.equal(
         '<p><small>Transcript: English (en), manual captions</small></p>\n'
         + '<p><a href="https://youtube.com/watch?v=manual00001&amp;t=0s">0:00</a> It&#39;s simple &amp; quick. if x &lt; 10, stop Say &quot;hello&quot; now — done.</p>\n'
         + '<p><a href="https://youtube.com/watch?v=manual00001&amp;t=12s">0:12</a> After a pause.</p>',
       );
-      expect(fake.counters).to.include({ player: 1, timedtext: 1, total: 2 });
+      expect(fake.counters).to.include({ visitorId: 1, player: 1, timedtext: 1, total: 3 });
+      // The session's visitorData serves the next videos: 2 requests each.
+      await c.fetchTranscript('bothkinds01');
+      await c.fetchTranscript('automatic01');
+      expect(fake.counters).to.include({ visitorId: 1, player: 3, timedtext: 3, total: 7 });
     });
 
     it('chooses manual over automatic, takes automatic when alone, falls back to the video\'s own language', async () => {
@@ -296,16 +313,18 @@ describe('platform client flows against the fake platform', function () {
   });
 
   describe('signals of platform.md §4', () => {
+    // Each signal given to every client asked (the two configured here), as an IP-wide one would be.
     const rows: [string, (f: FakePlatform) => void, string][] = [
       ['HTTP 429 window', (f) => f.scenario.block429({ requests: 5 }), 'blocked'],
-      ['captcha page with 200', (f) => f.scenario.captcha(1), 'blocked'],
-      ['bot check (LOGIN_REQUIRED, U+2019)', (f) => f.scenario.botCheck(1), 'blocked'],
-      ['"try again later" player', (f) => f.scenario.rateLimitedPlayer(1), 'blocked'],
-      ['poisoned player answers', (f) => f.scenario.poison(1), 'blocked'],
+      ['captcha page with 200', (f) => f.scenario.captcha(4), 'blocked'],
+      ['bot check (LOGIN_REQUIRED, U+2019)', (f) => f.scenario.botCheck(2), 'blocked'],
+      ['captcha view model (errorScreen.playerCaptchaViewModel)', (f) => f.scenario.captchaViewModel(2), 'blocked'],
+      ['"try again later" player', (f) => f.scenario.rateLimitedPlayer(2), 'blocked'],
+      ['poisoned player answers', (f) => f.scenario.poison(2), 'blocked'],
       ['empty timed text', (f) => f.scenario.emptyTimedText(1), 'blocked'],
       ['JavaScript challenge (plain clients cannot pass)', (f) => f.scenario.jsChallenge(true), 'blocked'],
-      ['HTTP 5xx', (f) => f.scenario.serverError(1, 503), 'transient'],
-      ['malformed JSON', (f) => f.scenario.malformed(1), 'transient'],
+      ['HTTP 5xx', (f) => f.scenario.serverError(4, 503), 'transient'],
+      ['malformed JSON', (f) => f.scenario.malformed(4), 'transient'],
     ];
     for (const [name, set, outcome] of rows) {
       it(`${name} → ${outcome}`, async () => {
@@ -316,6 +335,23 @@ describe('platform client flows against the fake platform', function () {
       });
     }
 
+    // The same signals from the first client only: judged together, the second client serves.
+    const oneClient: [string, (f: FakePlatform) => void][] = [
+      ['bot check', (f) => f.scenario.botCheck(1)],
+      ['captcha view model', (f) => f.scenario.captchaViewModel(1)],
+      ['"try again later"', (f) => f.scenario.rateLimitedPlayer(1)],
+      ['poisoned answer', (f) => f.scenario.poison(1)],
+      ['HTTP 5xx', (f) => f.scenario.serverError(1, 503)],
+      ['malformed JSON', (f) => f.scenario.malformed(1)],
+    ];
+    for (const [name, set] of oneClient) {
+      it(`${name} from the first client only → the next client serves the transcript`, async () => {
+        set(fake);
+        expect(await clientFor().fetchTranscript('manual00001')).to.include({ kind: 'manual' });
+        expect(fake.counters.timedtext).to.equal(1);
+      });
+    }
+
     it('a slow answer past PLATFORM_TIMEOUT_MS → transient', async () => {
       fake.scenario.slow(1500);
       const err = await failure(clientFor({ platformTimeoutMs: 200 }).fetchTranscript('manual00001'));
@@ -323,30 +359,39 @@ describe('platform client flows against the fake platform', function () {
       expect(err.reason).to.include('timed out');
     });
 
-    it('captcha on the watch page → blocked', async () => {
+    it('captcha on the date call → blocked', async () => {
       fake.scenario.captcha(1);
       expect((await failure(clientFor().fetchPublishedAt('manual00001'))).outcome).to.equal('blocked');
     });
 
+    it('bot check on the date call → blocked', async () => {
+      fake.scenario.botCheck(1);
+      expect((await failure(clientFor().fetchPublishedAt('manual00001'))).outcome).to.equal('blocked');
+    });
+
+    // The handle page (after a resolve_url that answered garbage) is the HTML page a flow still loads.
     it('the consent cookie sent up front avoids the wall at no extra cost', async () => {
       fake.scenario.consentWall('page');
-      expect(await clientFor().fetchPublishedAt('manual00001')).to.be.instanceOf(Date);
-      expect(fake.counters.watch).to.equal(1);
+      fake.scenario.malformed(1);
+      expect(await clientFor().resolveHandle('SmallChannel')).to.equal(SMALL.channelId);
+      expect(fake.counters.handlePage).to.equal(1);
     });
 
     for (const mode of ['page', 'redirect'] as const) {
       it(`consent wall (${mode}) without the cookie: cookie set, one retry, then through`, async () => {
         fake.scenario.consentWall(mode);
         const c = clientFor({}, { consentUpFront: false });
-        expect(await c.fetchPublishedAt('manual00001')).to.be.instanceOf(Date);
-        expect(fake.counters.watch).to.equal(2);
-        expect(await c.fetchPublishedAt('bothkinds01')).to.be.instanceOf(Date);
-        expect(fake.counters.watch).to.equal(3);
+        fake.scenario.malformed(1);
+        expect(await c.resolveHandle('SmallChannel')).to.equal(SMALL.channelId);
+        expect(fake.counters.handlePage).to.equal(2);
+        fake.scenario.malformed(1);
+        expect(await c.resolveHandle('bigchannel')).to.equal(BIG.channelId);
+        expect(fake.counters.handlePage).to.equal(3);
       });
     }
 
     it('a blocked window ends and the same client goes on', async () => {
-      fake.scenario.block429({ requests: 1 });
+      fake.scenario.block429({ requests: 2 });
       const c = clientFor();
       expect((await failure(c.fetchTranscript('manual00001'))).outcome).to.equal('blocked');
       expect(await c.fetchTranscript('manual00001')).to.include({ kind: 'manual' });

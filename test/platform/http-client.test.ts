@@ -112,35 +112,25 @@ describe('platform HTTP client', () => {
       }
     });
 
-    it('InnerTube POST: JSON, Origin, client name and version matching the body, no navigation headers', async () => {
+    it('WEB InnerTube POST (resolve_url): JSON, Origin, client name and version matching the body, no navigation headers', async () => {
       let body: unknown;
       const seen: Headers[] = [];
-      nock(BASE).post('/youtubei/v1/player').query({ prettyPrint: 'false' }).reply(function (_uri, b) {
+      nock(BASE).post('/youtubei/v1/navigation/resolve_url').query({ prettyPrint: 'false' }).reply(function (_uri, b) {
         seen.push({ ...(this.req.headers as Headers) });
         body = b;
-        return [200, '{}'];
+        return [200, capture('resolve_url-handle.json')];
       });
-      const platform = createPlatformClient(platformConfig(BASE, { playerClients: [{ name: 'VISIONOS', version: '1.02' }] }), silentLogger(), { random: only('chrome') });
-      await platform.fetchTranscript('abcdefghijk').catch(() => undefined);
+      const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { random: only('chrome') });
+      expect(await platform.resolveHandle('@gronkh')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
       const h = seen[0]!;
-      expect(h).to.include({ 'content-type': 'application/json', origin: BASE, accept: '*/*', 'x-youtube-client-name': '101', 'x-youtube-client-version': '1.02' });
+      expect(h).to.include({ 'content-type': 'application/json', origin: BASE, accept: '*/*', 'x-youtube-client-name': '1' });
+      expect(h['x-youtube-client-version']).to.match(/^2\.2026/);
       expect(h).to.include({ 'sec-fetch-dest': 'empty', 'sec-fetch-site': 'same-origin' });
+      expect(h).to.have.property('sec-ch-ua');
       expect(h).not.to.have.property('upgrade-insecure-requests');
       expect(h).not.to.have.property('sec-fetch-user');
-      expect(h.referer).to.equal(`${BASE}/watch?v=abcdefghijk`);
-      expect(body).to.deep.include({ videoId: 'abcdefghijk' });
-      expect((body as { context: { client: unknown } }).context.client).to.include({ clientName: 'VISIONOS', clientVersion: '1.02' });
-    });
-
-    it('ANDROID is client 3 and WEB (resolve, browse) client 1', async () => {
-      const player = recordHeaders('post', '/youtubei/v1/player', 1);
-      const resolve = recordHeaders('post', '/youtubei/v1/navigation/resolve_url', 1, capture('resolve_url-handle.json'));
-      const platform = createPlatformClient(platformConfig(BASE), silentLogger());
-      await platform.fetchTranscript('abcdefghijk').catch(() => undefined);
-      expect(await platform.resolveHandle('@gronkh')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
-      expect(player[0]).to.include({ 'x-youtube-client-name': '3', 'x-youtube-client-version': '20.10.38' });
-      expect(resolve[0]!['x-youtube-client-name']).to.equal('1');
-      expect(resolve[0]!['x-youtube-client-version']).to.match(/^2\.2026/);
+      expect(h).not.to.have.property('x-goog-api-format-version');
+      expect((body as { context: { client: unknown } }).context.client).to.include({ clientName: 'WEB', clientVersion: h['x-youtube-client-version'] });
     });
   });
 
@@ -150,13 +140,14 @@ describe('platform HTTP client', () => {
       const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { random: stepping(7), now: () => now, userAgentPinMs: 60_000 });
       const harvested = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36';
       platform.adoptSession({ cookies: [{ name: 'fake_clearance', value: 'n.p', domain: 'www.youtube.com' }, { name: 'other', value: 'x', domain: '.google.com' }], userAgent: harvested });
-      const seen = recordHeaders('get', '/watch', 6);
-      for (let i = 0; i < 5; i++) await platform.fetchPublishedAt('abcdefghijk');
+      const seen = recordHeaders('get', '/feeds/videos.xml', 6);
+      const CHANNEL = 'UCYJ61XIK64sp6ZFFS8sctxw';
+      for (let i = 0; i < 5; i++) await platform.listFeed(CHANNEL);
       expect(new Set(seen.map((h) => h['user-agent']))).to.deep.equal(new Set([harvested]));
       expect(seen[0]!['sec-ch-ua']).to.include('v="139"');
       expect(seen[0]!.cookie).to.equal('SOCS=CAI; fake_clearance=n.p');
       now += 61_000;
-      await platform.fetchPublishedAt('abcdefghijk');
+      await platform.listFeed(CHANNEL);
       expect(seen[5]!['user-agent']).not.to.equal(harvested);
     });
   });
@@ -164,13 +155,13 @@ describe('platform HTTP client', () => {
   describe('consent wall', () => {
     it('consent form → sets CONSENT=YES+<v> (and SOCS) and retries once', async () => {
       const seen: Headers[] = [];
-      nock(BASE).get('/watch').query(true).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
-      nock(BASE).get('/watch').query(true).reply(function () {
+      nock(BASE).get('/feeds/videos.xml').query(true).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
+      nock(BASE).get('/feeds/videos.xml').query(true).reply(function () {
         seen.push({ ...(this.req.headers as Headers) });
-        return [200, '<meta itemprop="datePublished" content="2020-01-02T03:04:05+00:00">', { 'content-type': 'text/html' }];
+        return [200, '<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title></feed>', { 'content-type': 'text/xml' }];
       });
       const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { consentUpFront: false });
-      expect((await platform.fetchPublishedAt('abcdefghijk'))!.toISOString()).to.equal('2020-01-02T03:04:05.000Z');
+      expect(await platform.listFeed('UCYJ61XIK64sp6ZFFS8sctxw')).to.include({ title: 'T', complete: true });
       expect(seen[0]!.cookie).to.equal('SOCS=CAI; CONSENT=YES+cb.20210328-17-p0.de+FX+119');
     });
 
@@ -183,9 +174,9 @@ describe('platform HTTP client', () => {
     });
 
     it('a wall that stays after the retry is a consent error', async () => {
-      nock(BASE).get('/watch').query(true).times(2).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
+      nock(BASE).get('/feeds/videos.xml').query(true).times(2).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
       const platform = createPlatformClient(platformConfig(BASE), silentLogger());
-      const err = await platform.fetchPublishedAt('abcdefghijk').catch((e: unknown) => e);
+      const err = await platform.listFeed('UCYJ61XIK64sp6ZFFS8sctxw').catch((e: unknown) => e);
       expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'consent');
     });
   });

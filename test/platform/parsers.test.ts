@@ -8,7 +8,7 @@ import { channelIdFromPage } from '../../shared/platform/resolve';
 import { parseTimedText, type Cue } from '../../shared/platform/timedtext';
 import { captionTracks, chooseTrack, needsToken, plainTimedTextUrl, type CaptionTrack } from '../../shared/platform/tracks';
 import { PlatformError } from '../../shared/platform/types';
-import { publishedAtFromWatchPage } from '../../shared/platform/watch-page';
+import { publishDateOf } from '../../shared/platform/publish-date';
 import { captureJson } from './support';
 
 describe('platform parsers', () => {
@@ -80,12 +80,11 @@ describe('platform parsers', () => {
     });
   });
 
-  describe('watch page publish date', () => {
-    it('reads the datePublished meta, else the player microformat, else null', () => {
-      expect(publishedAtFromWatchPage('<meta itemprop="datePublished" content="2018-08-02T06:00:08-07:00">')!.toISOString()).to.equal('2018-08-02T13:00:08.000Z');
-      const player = { microformat: { playerMicroformatRenderer: { publishDate: '2024-01-05T10:00:00+00:00' } } };
-      expect(publishedAtFromWatchPage(`<script>var ytInitialPlayerResponse = ${JSON.stringify(player)};</script>`)!.toISOString()).to.equal('2024-01-05T10:00:00.000Z');
-      expect(publishedAtFromWatchPage('<html></html>')).to.equal(null);
+  describe('publish date of a WEB player answer (real field-masked 2026 capture)', () => {
+    it('reads microformat.playerMicroformatRenderer.publishDate with its offset, else null', () => {
+      expect(publishDateOf(captureJson('player-web-fields-microformat-2026.json'))!.toISOString()).to.equal('2015-01-28T05:14:36.000Z');
+      expect(publishDateOf(captureJson('player-visionos-ok-2026.json'))).to.equal(null);
+      expect(publishDateOf({ microformat: { playerMicroformatRenderer: { publishDate: 'soon' } } })).to.equal(null);
     });
   });
 

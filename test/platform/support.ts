@@ -23,7 +23,7 @@ export function platformConfig(base: string, over: Partial<PlatformConfig> = {})
   return {
     platformBaseUrl: base,
     transcriptLanguages: ['en'],
-    playerClients: [{ name: 'ANDROID', version: '20.10.38' }, { name: 'VISIONOS', version: '1.02' }],
+    playerClients: [{ name: 'VISIONOS', version: '1.02' }, { name: 'ANDROID', version: '21.03.36' }],
     platformTimeoutMs: 5000,
     ...over,
   };

@@ -1,0 +1,137 @@
+// Who each InnerTube client says it is (docs/crawler.md §3). An app client (ANDROID, VISIONOS, the
+// TV app) is presented as that app: its own User-Agent, repeated in `context.client.userAgent`, its
+// OS/device fields, and none of a browser's headers; a browser client (WEB, the embedded player)
+// goes out with the rotating desktop browser identities instead. The records are the requests the
+// maintained 2026 clients send (NewPipe's recorded June 2026 traffic, yt-dlp); they age, so
+// PLAYER_CLIENTS picks the clients and their versions and PLAYER_CLIENT_IDENTITIES can replace any
+// field without a release. `{version}` in a user agent stands for the configured version.
+
+/** `app`: the app's own headers; `browser`: the rotating desktop browser header set. */
+export type Presentation = 'app' | 'browser';
+
+export interface ClientIdentity {
+  /** `context.client.clientName`. */
+  readonly name: string;
+  /** `context.client.clientVersion`. */
+  readonly version: string;
+  /** X-YouTube-Client-Name number. */
+  readonly id: number;
+  readonly presents: Presentation;
+  /** The app's User-Agent (also sent as `context.client.userAgent`); null for browser clients. */
+  readonly userAgent: string | null;
+  /** Further `context.client` fields: platform, OS and device. */
+  readonly context: Readonly<Record<string, string | number>>;
+  /** Extra top-level `context` members (the embedded player names the page that embeds it). */
+  readonly thirdParty?: Readonly<Record<string, string>>;
+}
+
+/** What PLAYER_CLIENT_IDENTITIES may replace for one client. */
+export type IdentityOverride = Partial<Pick<ClientIdentity, 'userAgent' | 'context' | 'id'>>;
+
+type Template = Omit<ClientIdentity, 'version'> & { readonly defaultVersion: string };
+
+/**
+ * The built-in records. ANDROID and VISIONOS are byte for byte what NewPipe sent in June 2026 (the
+ * recorded requests in test/fixtures/platform-captures/requests-2026.json); TVHTML5 and
+ * WEB_EMBEDDED_PLAYER are yt-dlp's, whose PO-token guide lists both as needing no token.
+ */
+const TEMPLATES: readonly Template[] = [
+  {
+    name: 'VISIONOS', defaultVersion: '1.02', id: 101, presents: 'app',
+    userAgent: 'com.google.visionos.youtube/{version}(RealityDevice14,1; U; CPU visionOS 25_6_0 like Mac OS X; GB)',
+    context: { clientScreen: 'WATCH', platform: 'MOBILE', deviceMake: 'Apple', deviceModel: 'RealityDevice14,1', osName: 'visionOS', osVersion: '25.6.0.23O471' },
+  },
+  {
+    name: 'ANDROID', defaultVersion: '21.03.36', id: 3, presents: 'app',
+    userAgent: 'com.google.android.youtube/{version} (Linux; U; Android 15; GB) gzip',
+    context: { clientScreen: 'WATCH', platform: 'MOBILE', osName: 'Android', osVersion: '16', androidSdkVersion: 36 },
+  },
+  {
+    name: 'TVHTML5', defaultVersion: '7.20260114.12.00', id: 7, presents: 'app',
+    userAgent: 'Mozilla/5.0 (ChromiumStylePlatform) Cobalt/25.lts.30.1034943-gold (unlike Gecko), Unknown_TV_Unknown_0/Unknown (Unknown, Unknown)',
+    context: { clientScreen: 'WATCH', platform: 'TV' },
+  },
+  {
+    name: 'WEB_EMBEDDED_PLAYER', defaultVersion: '1.20260115.01.00', id: 56, presents: 'browser', userAgent: null,
+    context: { clientScreen: 'EMBED', platform: 'DESKTOP' },
+    thirdParty: { embedUrl: 'https://www.youtube.com/' },
+  },
+  {
+    name: 'WEB', defaultVersion: '2.20260708.00.00', id: 1, presents: 'browser', userAgent: null,
+    context: { clientScreen: 'WATCH', platform: 'DESKTOP' },
+  },
+];
+
+export const KNOWN_CLIENTS: readonly string[] = TEMPLATES.map((t) => t.name);
+
+/**
+ * The default PLAYER_CLIENTS: VISIONOS first (yt-dlp's first default since July 2026; its answers
+ * list every track without `fmt`), then ANDROID (NewPipe's), then the TV app, which needs no token
+ * and plays made-for-kids videos that the two others refuse.
+ */
+export const DEFAULT_PLAYER_CLIENTS = 'VISIONOS:1.02,ANDROID:21.03.36,TVHTML5:7.20260114.12.00';
+
+/** The identity of `name` at `version`, with any configured override applied; null for an unknown name. */
+export function identityFor(name: string, version: string | null, overrides: Readonly<Record<string, IdentityOverride>> = {}): ClientIdentity | null {
+  const t = TEMPLATES.find((x) => x.name === name);
+  if (!t) return null;
+  const { defaultVersion, ...rest } = t;
+  const v = version ?? defaultVersion;
+  const o = overrides[name] ?? {};
+  const ua = o.userAgent !== undefined ? o.userAgent : rest.userAgent;
+  return {
+    ...rest,
+    version: v,
+    id: o.id ?? rest.id,
+    userAgent: ua === null ? null : ua.replaceAll('{version}', v),
+    context: { ...rest.context, ...o.context },
+  };
+}
+
+/** The web app's own client: resolve_url, browse and the field-masked date call (§1, §2). */
+export const WEB_IDENTITY: ClientIdentity = identityFor('WEB', null)!;
+
+/**
+ * PLAYER_CLIENT_IDENTITIES: a JSON object of overrides by client name, e.g.
+ * `{"ANDROID":{"userAgent":"com.google.android.youtube/{version} (Linux; U; Android 16) gzip","context":{"osVersion":"16"}}}`.
+ * Throws an Error naming what is wrong; the caller reports it as a configuration error.
+ */
+export function parseIdentityOverrides(raw: string): Record<string, IdentityOverride> {
+  if (raw.trim() === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error('must be a JSON object of client name → {userAgent?, context?, id?}');
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('must be a JSON object');
+  const out: Record<string, IdentityOverride> = {};
+  for (const [name, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!KNOWN_CLIENTS.includes(name)) throw new Error(`unknown client "${name}" (known: ${KNOWN_CLIENTS.join(', ')})`);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error(`"${name}" must be an object`);
+    const v = value as Record<string, unknown>;
+    const o: { userAgent?: string; context?: Record<string, string | number>; id?: number } = {};
+    for (const key of Object.keys(v)) {
+      if (!['userAgent', 'context', 'id'].includes(key)) throw new Error(`"${name}.${key}" is not userAgent, context or id`);
+    }
+    if (v.userAgent !== undefined) {
+      if (typeof v.userAgent !== 'string' || !/^[\x20-\x7e]{1,300}$/.test(v.userAgent)) throw new Error(`"${name}.userAgent" must be printable ASCII`);
+      o.userAgent = v.userAgent;
+    }
+    if (v.id !== undefined) {
+      if (typeof v.id !== 'number' || !Number.isInteger(v.id) || v.id < 1) throw new Error(`"${name}.id" must be a positive whole number`);
+      o.id = v.id;
+    }
+    if (v.context !== undefined) {
+      if (v.context === null || typeof v.context !== 'object' || Array.isArray(v.context)) throw new Error(`"${name}.context" must be an object`);
+      const ctx: Record<string, string | number> = {};
+      for (const [k, cv] of Object.entries(v.context as Record<string, unknown>)) {
+        if (typeof cv !== 'string' && typeof cv !== 'number') throw new Error(`"${name}.context.${k}" must be a string or a number`);
+        ctx[k] = cv;
+      }
+      o.context = ctx;
+    }
+    out[name] = o;
+  }
+  return out;
+}

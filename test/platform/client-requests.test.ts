@@ -1,0 +1,112 @@
+// The requests the client builds, held to the shape of the real 2026 requests that got real answers
+// (requests-2026.json, NewPipe's recorded traffic): per app client its headers, its context fields,
+// the visitor_id call first and its visitorData in every later call; the WEB date call with the
+// browser set. Values that are ours to choose (hl/gl, Accept-Language wording) are not compared.
+
+import { expect } from 'chai';
+import nock from 'nock';
+import { silentLogger } from '../../shared/logger';
+import { createPlatformClient } from '../../shared/platform';
+import { identityFor } from '../../shared/platform/client-identities';
+import { capture, captureJson, platformConfig } from './support';
+
+const BASE = 'https://www.youtube.com';
+type Headers = Record<string, string | string[] | undefined>;
+
+interface Recorded {
+  answer_file: string;
+  url: string;
+  headers: Record<string, string>;
+  body: { context: { client: Record<string, unknown>; request: unknown; user: unknown }; videoId?: string };
+}
+const RECORDED = captureJson('requests-2026.json') as Recorded[];
+const recorded = (file: string): Recorded => RECORDED.find((r) => r.answer_file === file)!;
+
+/** Header names a client sends in any request that do not describe it (transport, our choices). */
+const TRANSPORT = new Set(['host', 'connection', 'content-length', 'accept-encoding', 'accept', 'x-goog-visitor-id']);
+const names = (h: Headers | Record<string, string>): string[] =>
+  Object.keys(h).map((k) => k.toLowerCase()).filter((k) => !TRANSPORT.has(k)).sort();
+
+interface Seen {
+  path: string;
+  headers: Headers;
+  body: Recorded['body'];
+}
+
+function record(seen: Seen[], endpoint: string, reply: (body: Recorded['body']) => string): void {
+  nock(BASE).post(`/youtubei/v1/${endpoint}`).query(true).reply(function (uri, body) {
+    seen.push({ path: uri, headers: { ...(this.req.headers as Headers) }, body: body as Recorded['body'] });
+    return [200, reply(body as Recorded['body']), { 'content-type': 'application/json' }];
+  });
+}
+
+describe('client requests match the recorded 2026 requests', () => {
+  before(() => nock.disableNetConnect());
+  afterEach(() => nock.cleanAll());
+  after(() => nock.enableNetConnect());
+
+  const apps = [
+    { name: 'ANDROID', version: '21.03.36', visitor: 'visitor_id-android-2026.json', player: 'reel_item_watch-android-2026.json', answer: 'player-android-ok.json' },
+    { name: 'VISIONOS', version: '1.02', visitor: 'visitor_id-visionos-2026.json', player: 'player-visionos-ok-2026.json', answer: 'player-visionos-ok-2026.json' },
+  ];
+  for (const app of apps) {
+    it(`${app.name}: visitor_id first, then the player with its visitorData, presented as the app`, async () => {
+      const seen: Seen[] = [];
+      record(seen, 'visitor_id', () => capture(app.visitor));
+      record(seen, 'player', () => capture(app.answer, BASE));
+      nock(BASE).get('/api/timedtext').query(true).reply(200, '<transcript><text start="0" dur="1">hi</text></transcript>');
+      const platform = createPlatformClient(platformConfig(BASE, { playerClients: [{ name: app.name, version: app.version }] }), silentLogger());
+      await platform.fetchTranscript('M4gD1WSo5mA').catch(() => undefined);
+      expect(seen.map((s) => s.path.split('?')[0])).to.deep.equal(['/youtubei/v1/visitor_id', '/youtubei/v1/player']);
+      const [visitor, player] = seen as [Seen, Seen];
+      const wantVisitor = recorded(app.visitor);
+      const wantPlayer = recorded(app.player);
+      const identity = identityFor(app.name, app.version)!;
+
+      // Headers: exactly the recorded set (User-Agent, X-Goog-Api-Format-Version, Content-Type,
+      // Accept-Language), the app's own User-Agent, and nothing a browser sends.
+      for (const s of seen) {
+        expect(names(s.headers), s.path).to.deep.equal(names(wantVisitor.headers));
+        expect(s.headers['user-agent']).to.equal(wantVisitor.headers['User-Agent']);
+        expect(s.headers['x-goog-api-format-version']).to.equal('2');
+        for (const browserOnly of ['origin', 'referer', 'cookie', 'sec-fetch-mode', 'sec-fetch-site', 'sec-fetch-dest', 'sec-ch-ua', 'x-youtube-client-name']) {
+          expect(s.headers, `${s.path} ${browserOnly}`).not.to.have.property(browserOnly);
+        }
+      }
+      // Context: every recorded client field with the recorded value (hl, gl excepted), plus the
+      // user agent repeated as yt-dlp does; request and user members as recorded.
+      for (const [s, want] of [[visitor, wantVisitor], [player, wantPlayer]] as const) {
+        const client = s.body.context.client;
+        for (const [k, v] of Object.entries(want.body.context.client)) {
+          if (k === 'hl' || k === 'gl' || k === 'visitorData') expect(client, k).to.have.property(k);
+          else expect(client[k], `${s.path} context.client.${k}`).to.deep.equal(v);
+        }
+        expect(client.userAgent).to.equal(identity.userAgent);
+        expect(s.body.context.request).to.deep.equal(want.body.context.request);
+        expect(s.body.context.user).to.deep.equal(want.body.context.user);
+      }
+      // visitorData: none on visitor_id itself; the answer's value in the player body and header.
+      const issued = (captureJson(app.visitor) as { responseContext: { visitorData: string } }).responseContext.visitorData;
+      expect(visitor.body.context.client).not.to.have.property('visitorData');
+      expect(visitor.headers).not.to.have.property('x-goog-visitor-id');
+      expect(player.body.context.client.visitorData).to.equal(issued);
+      expect(player.headers['x-goog-visitor-id']).to.equal(issued);
+      expect(player.body).to.deep.include({ videoId: 'M4gD1WSo5mA', contentCheckOk: true, racyCheckOk: true });
+      expect(player.path).to.match(/[?&]\$fields=playabilityStatus,captions,videoDetails\.videoId/);
+    });
+  }
+
+  it('WEB date call: the browser set as recorded (Origin, Referer, Cookie, X-YouTube-Client-*), field-masked', async () => {
+    const seen: Seen[] = [];
+    record(seen, 'player', () => capture('player-web-fields-microformat-2026.json'));
+    const platform = createPlatformClient(platformConfig(BASE), silentLogger());
+    const date = await platform.fetchPublishedAt('M4gD1WSo5mA');
+    expect(date!.toISOString()).to.equal('2015-01-28T05:14:36.000Z');
+    const want = recorded('player-web-fields-microformat-2026.json');
+    const h = seen[0]!.headers;
+    for (const name of names(want.headers)) expect(h, name).to.have.property(name);
+    expect(h['x-youtube-client-name']).to.equal('1');
+    expect(seen[0]!.body.context.client).to.include({ clientName: 'WEB', clientVersion: h['x-youtube-client-version'] });
+    expect(seen[0]!.path).to.match(/[?&]\$fields=playabilityStatus,microformat\.playerMicroformatRenderer\.publishDate,videoDetails\.videoId$/);
+  });
+});
