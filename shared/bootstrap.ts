@@ -27,11 +27,23 @@ export async function bootstrap(name: ProcessName, env: NodeJS.ProcessEnv = proc
   categoryLogger(logger, name).info({ config: describeConfig(config) }, `${name} starting with this configuration`);
   let store: Store;
   try {
-    store = await openStore(config.databaseUrl, { logger: categoryLogger(logger, 'store'), rootDir: config.rootDir });
+    store = await openStore(config.databaseUrl, { logger: categoryLogger(logger, 'store'), rootDir: config.rootDir, ...storeWaits(name, config) });
   } catch (err) {
     throw new StartupError(`DATABASE_URL: cannot open the store (${oneLine(err)})`, { cause: err });
   }
   return { config, logger, store };
+}
+
+/** After a locked write the API fails store calls at once for this long (then tries again). */
+export const API_LOCKED_FAIL_FAST_MS = 1000;
+
+/**
+ * How long each process waits for another's write lock. The API answers requests on one event loop
+ * that a SQLite wait blocks, so it waits briefly and then fails fast for a second (a 500 beats a
+ * frozen /health); the crawler has nothing else to do and keeps the long default.
+ */
+export function storeWaits(name: ProcessName, config: Pick<Config, 'apiStoreBusyTimeoutMs'>): { busyTimeoutMs?: number; busyFailFastMs?: number } {
+  return name === 'api' ? { busyTimeoutMs: config.apiStoreBusyTimeoutMs, busyFailFastMs: API_LOCKED_FAIL_FAST_MS } : {};
 }
 
 /**

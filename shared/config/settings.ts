@@ -195,6 +195,11 @@ export const SETTINGS = {
   platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),
   browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
   trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),
+  apiStoreBusyTimeoutMs: setting({
+    name: 'API_STORE_BUSY_TIMEOUT_MS', default: '100', secret: false,
+    help: 'SQLite: how long an API write waits for another process\'s write lock before the request fails with 500 (the wait blocks the API process; the crawler waits 5000)',
+    parse: parseInteger(0, 5000),
+  }),
   defaultRateLimit: setting({ name: 'DEFAULT_RATE_LIMIT', default: '60', secret: false, help: 'requests per minute for a key whose rate_limit is omitted', parse: parseInteger(1, 1000000) }),
   // API hardening (README "Hardening"): connection bound, timeouts, render concurrency.
   apiMaxConnections: setting({ name: 'API_MAX_CONNECTIONS', default: '', secret: false, help: 'open connections the API accepts at once; empty = derived from the open-file limit (80% of it, minus a reserve)', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(1, 1000000)(raw)) }),

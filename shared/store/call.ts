@@ -18,6 +18,8 @@ export interface Backend {
   readonly kind: Store['kind'];
   readonly logger: Logger;
   isOpen(): boolean;
+  /** A reason to fail this call at once without touching the database (e.g. it was just locked), or null. */
+  refuseNow?(): string | null;
   /** The backend's own "cannot serve right now" errors as StoreUnavailableError; others as they are. */
   toStoreError(err: unknown): unknown;
 }
@@ -26,6 +28,8 @@ const LABEL: Record<Store['kind'], string> = { sqlite: 'SQLite', mongodb: 'Mongo
 
 async function call<T>(backend: Backend, work: () => Awaitable<T>): Promise<T> {
   if (!backend.isOpen()) throw new StoreUnavailableError(`${LABEL[backend.kind]} store is closed`);
+  const refused = backend.refuseNow?.() ?? null;
+  if (refused !== null) throw new StoreUnavailableError(refused);
   try {
     return await work();
   } catch (err) {

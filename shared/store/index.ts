@@ -14,6 +14,9 @@ export interface OpenStoreOptions {
   logger: Logger;
   /** Relative SQLite paths are resolved against this (default: the working directory). */
   rootDir?: string;
+  /** SQLite only: write-lock wait and fail-fast window (sqlite-store.ts SqliteOptions). */
+  busyTimeoutMs?: number;
+  busyFailFastMs?: number;
   /** MongoDB only: how long to wait for a reachable server (default 5000 ms). */
   serverSelectionTimeoutMS?: number;
 }
@@ -28,7 +31,7 @@ export function sqlitePath(databaseUrl: string, rootDir: string): string {
 export async function openStore(databaseUrl: string, opts: OpenStoreOptions): Promise<Store> {
   const { logger } = opts;
   if (databaseUrl.startsWith('sqlite:')) {
-    return openSqliteStore(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger);
+    return openSqliteStore(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger, { busyTimeoutMs: opts.busyTimeoutMs, busyFailFastMs: opts.busyFailFastMs });
   }
   if (/^mongodb(\+srv)?:\/\//.test(databaseUrl)) {
     // Loaded only when asked for: the driver costs ~20 MB of memory that SQLite deployments never use.

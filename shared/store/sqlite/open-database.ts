@@ -14,6 +14,7 @@ export const BUSY_TIMEOUT_MS = 5000;
  */
 const MMAP_BYTES = 1024 * 1024 * 1024;
 
+/** Opens with BUSY_TIMEOUT_MS (migrations wait for another process's write); the caller may shorten it after. */
 export function openDatabase(file: string): Database.Database {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });

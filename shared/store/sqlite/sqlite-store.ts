@@ -2,7 +2,7 @@
 // file per table (channels, videos, handles, rate limits). better-sqlite3 is synchronous, which is
 // what we want here: every call is short and indexed.
 
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
 import { assembleStore, type BackendMethods } from '../call';
 import type { Store } from '../types';
@@ -14,8 +14,24 @@ import { openDatabase } from './open-database';
 import { rateLimitsTable } from './rate-limits';
 import { videosTable } from './videos';
 
+export interface SqliteOptions {
+  /**
+   * How long a write waits for another process's write lock. better-sqlite3 waits on the event
+   * loop, so the API keeps this short; the crawler keeps the long default (BUSY_TIMEOUT_MS).
+   */
+  busyTimeoutMs?: number;
+  /**
+   * After a write found the database locked, fail every call at once for this long instead of
+   * waiting again (0 = off): a lock held for seconds then costs one short wait per window, not one
+   * per request, and everything else the process does (its /health) stays fast.
+   */
+  busyFailFastMs?: number;
+}
+
+const isBusy = (err: unknown): boolean => err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY');
+
 /** Opens (creating when missing) and migrates the file. `:memory:` gives a private database. */
-export function openSqliteStore(file: string, logger: Logger): Store {
+export function openSqliteStore(file: string, logger: Logger, opts: SqliteOptions = {}): Store {
   let db: Database.Database | undefined;
   try {
     db = openDatabase(file);
@@ -25,6 +41,9 @@ export function openSqliteStore(file: string, logger: Logger): Store {
     throw toStoreError(err);
   }
   const open = db;
+  if (opts.busyTimeoutMs !== undefined) open.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
+  const failFastMs = opts.busyFailFastMs ?? 0;
+  let lockedUntil = 0;
   const methods: BackendMethods = {
     ...channelsTable(open),
     ...videosTable(open),
@@ -36,5 +55,17 @@ export function openSqliteStore(file: string, logger: Logger): Store {
     },
   };
   logger.debug({ file }, 'sqlite store open');
-  return assembleStore({ kind: 'sqlite', logger, isOpen: () => open.open, toStoreError }, methods);
+  return assembleStore(
+    {
+      kind: 'sqlite',
+      logger,
+      isOpen: () => open.open,
+      refuseNow: () => (Date.now() < lockedUntil ? 'SQLite store unavailable: locked by another process (failing fast)' : null),
+      toStoreError(err) {
+        if (failFastMs > 0 && isBusy(err)) lockedUntil = Date.now() + failFastMs;
+        return toStoreError(err);
+      },
+    },
+    methods,
+  );
 }
