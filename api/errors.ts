@@ -2,12 +2,13 @@
 // text and body fields. Route code throws ApiError(name, context); the error handler below is the
 // only place that turns one into a response. test/api/errors.test.ts pins the spec's rows.
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { StoreUnavailableError } from '../shared/store/types';
 import { PlatformError } from '../shared/platform/types';
 import { categoryLogger, type Logger } from '../shared/logger';
 import { withoutApiKey } from './http/front-door';
-import { channelIdOf } from './http/locals';
+import { channelIdOf, requestUrl } from './http/locals';
 import { USAGE, type Usage } from './service-info';
 
 export interface ErrorBody {
@@ -167,13 +168,23 @@ export function toApiError(err: unknown): ApiError {
 }
 
 export function errorHandler(root: Logger): ErrorRequestHandler {
+  const send = errorSender(root);
+  return (err: unknown, req, res, _next) => send(err, req, res);
+}
+
+/**
+ * The error answer on plain node:http objects (Express's error handler and the feed's direct path
+ * both use it): the catalogue body as JSON, Retry-After / Allow where the entry says, no-store, and
+ * an ERROR line for every 500.
+ */
+export function errorSender(root: Logger): (err: unknown, req: IncomingMessage, res: ServerResponse) => void {
   const log = categoryLogger(root, 'api');
-  return (err: unknown, req, res, _next) => {
+  return (err, req, res) => {
     const apiError = toApiError(err);
     const entry = CATALOGUE[apiError.code];
     const context = entry.status === 500 ? { ...apiError.context, channelId: apiError.context.channelId ?? channelIdOf(res) ?? '' } : apiError.context;
     if (entry.status === 500) {
-      log.error({ err: apiError.cause ?? apiError, method: req.method, path: withoutApiKey(req.originalUrl), channelId: context.channelId }, `request failed: ${errorBody('server', context).error}`);
+      log.error({ err: apiError.cause ?? apiError, method: req.method, path: withoutApiKey(requestUrl(req)), channelId: context.channelId }, `request failed: ${errorBody('server', context).error}`);
     }
     if (res.headersSent) {
       // Too late for a JSON body: cut the connection so the client sees a failure, not a short feed.
@@ -182,8 +193,12 @@ export function errorHandler(root: Logger): ErrorRequestHandler {
     }
     if ('retryAfter' in entry) res.setHeader('Retry-After', String(entry.retryAfter));
     if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', ALLOWED_METHODS);
+    const body = JSON.stringify(errorBody(apiError.code, context));
     res.setHeader('Cache-Control', 'no-store');
-    res.status(entry.status).json(errorBody(apiError.code, context));
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.statusCode = entry.status;
+    res.end(body);
   };
 }
 

@@ -4,9 +4,8 @@
 // headers as the app's. Shutdown gets a close that also ends idle keep-alives.
 
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Express } from 'express';
 import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
 import { errorBody, type ErrorName } from './errors';
 import { staticHeaders } from './http/front-door';
@@ -80,7 +79,7 @@ function rawResponse(status: number, reason: string, name: ErrorName, headers: R
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
-export function listen(app: Express, port: number, host: string, opts: ServerOptions = {}): Promise<Listening> {
+export function listen(app: RequestListener, port: number, host: string, opts: ServerOptions = {}): Promise<Listening> {
   const log = categoryLogger(opts.logger ?? silentLogger(), 'api.http');
   const headersTimeout = opts.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs;
   // Node checks header/request timeouts on this interval (30 s by default, which would stretch a

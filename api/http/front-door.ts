@@ -12,19 +12,33 @@
 // (fixed CSP, origin '*'), so both run once at startup against a recording response and every
 // request just copies the recorded list. Only a preflight runs cors itself.
 
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import { categoryLogger, type Logger } from '../../shared/logger';
+import { requestUrl } from './locals';
 
+/** The front door as one Express layer: the door, then the CORS preflight answer. */
 export function frontDoor(logger: Logger): RequestHandler {
-  const startLog = accessLogger(logger);
-  const headers = staticHeaders();
+  const enter = door(logger);
   return (req, res, next) => {
-    startLog(res);
-    for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+    enter(req, res);
     if (req.method === 'OPTIONS') corsPolicy(req, res, next);
     else next();
+  };
+}
+
+/**
+ * What every answer starts with, on plain node:http objects (the feed's direct path calls it too):
+ * the access-log start and the fixed headers. Entering twice is harmless (one log line).
+ */
+export function door(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+  const startLog = accessLogger(logger);
+  const headers = staticHeaders();
+  return (_req, res) => {
+    startLog(res);
+    for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
   };
 }
 
@@ -93,22 +107,21 @@ export function staticHeaders(): HeaderList {
 const START = Symbol('accessLogStart');
 const LOG = Symbol('accessLog');
 
-type Logged = Response & { [START]?: bigint; [LOG]?: Logger };
+type Logged = ServerResponse & { [START]?: bigint; [LOG]?: Logger };
 
 function onClose(this: Logged): void {
   const log = this[LOG]!;
   const ms = Math.round(Number(process.hrtime.bigint() - this[START]!) / 1e4) / 100;
   const status = this.writableFinished ? this.statusCode : 0;
-  const req = this.req as Request;
-  log.info({ method: req.method, path: withoutApiKey(req.originalUrl), status, ms }, status === 0 ? 'aborted' : 'request');
+  log.info({ method: this.req.method, path: withoutApiKey(requestUrl(this.req)), status, ms }, status === 0 ? 'aborted' : 'request');
 }
 
 /** Returns what starts one request's line; it logs when the response closes (finished or cut). */
-function accessLogger(root: Logger): (res: Response) => void {
+function accessLogger(root: Logger): (res: ServerResponse) => void {
   const log = categoryLogger(root, 'api.http');
   return (res) => {
-    if (!log.isLevelEnabled('info')) return;
     const r = res as Logged;
+    if (r[START] !== undefined || !log.isLevelEnabled('info')) return;
     r[START] = process.hrtime.bigint();
     r[LOG] = log;
     r.on('close', onClose);

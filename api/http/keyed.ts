@@ -21,6 +21,7 @@
 // counted in the window that just ended (a client sees at worst one request counted a minute early).
 
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import { sha256, type ApiKey } from '../../shared/config/security';
 import type { RateLimitResult, Store } from '../../shared/store/types';
@@ -35,7 +36,10 @@ export interface KeySource {
   readonly keys: readonly ApiKey[];
 }
 
-export function keyed(source: KeySource, store: HitStore, clock: () => Date, handler: Handler): RequestHandler {
+/** The key check and rate limit of one request; throws the catalogue's 401 or 429. */
+export type Authorize = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function authorizer(source: KeySource, store: HitStore, clock: () => Date): Authorize {
   const counter = counterFor(store);
   return async (req, res) => {
     const candidate = presentedKey(req, queryOf(req));
@@ -44,6 +48,14 @@ export function keyed(source: KeySource, store: HitStore, clock: () => Date, han
     const result = await counter.hit(key.id, key.rateLimit, clock());
     res.setHeader('X-RateLimit-Remaining', result.remaining);
     if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });
+  };
+}
+
+/** A keyed Express route: the key check and rate limit, then the handler. */
+export function keyed(source: KeySource, store: HitStore, clock: () => Date, handler: Handler): RequestHandler {
+  const authorize = authorizer(source, store, clock);
+  return async (req, res) => {
+    await authorize(req, res);
     await handler(req, res);
   };
 }
@@ -51,7 +63,7 @@ export function keyed(source: KeySource, store: HitStore, clock: () => Date, han
 // ── the key ────────────────────────────────────────────────────────────────
 
 /** The key the request presents, or null. A repeated api_key parameter presents none. */
-export function presentedKey(req: Request, query: Readonly<Record<string, unknown>>): string | null {
+export function presentedKey(req: IncomingMessage, query: Readonly<Record<string, unknown>>): string | null {
   const header = req.headers['x-api-key'];
   if (typeof header === 'string' && header !== '') return header;
   const param = Object.prototype.hasOwnProperty.call(query, 'api_key') ? query.api_key : undefined;

@@ -1,25 +1,39 @@
-// Typed access to what one step hands the next on the request or response (Express types
-// res.locals as any).
+// What one step hands the next on the request or response, on plain node:http objects, so the same
+// steps run behind Express and on the feed's direct path (create-app.ts). Kept under symbols rather
+// than in a WeakMap, whose entries cost the collector more.
 
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import querystring from 'node:querystring';
+
+const CHANNEL = Symbol('channelId');
+const QUERY = Symbol('parsedQuery');
+type WithChannel = ServerResponse & { [CHANNEL]?: string };
+type WithQuery = IncomingMessage & { [QUERY]?: Readonly<Record<string, unknown>> };
 
 /** The channel a feed request resolved to, for the channel_id of a later 500 body. */
-export function setChannelId(res: Response, channelId: string): void {
-  res.locals.channelId = channelId;
+export function setChannelId(res: ServerResponse, channelId: string): void {
+  (res as WithChannel)[CHANNEL] = channelId;
 }
 
-export function channelIdOf(res: Response): string | undefined {
-  return res.locals.channelId as string | undefined;
+export function channelIdOf(res: ServerResponse): string | undefined {
+  return (res as WithChannel)[CHANNEL];
 }
 
-const QUERY = Symbol('parsedQuery');
-type Parsed = Request & { [QUERY]?: Readonly<Record<string, unknown>> };
+/** The URL as the client sent it (Express's originalUrl where a router rewrote req.url). */
+export function requestUrl(req: IncomingMessage): string {
+  return (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';
+}
 
 /**
- * req.query once per request: Express 5 re-parses the query string on every access. Kept on the
- * request under a symbol rather than in a WeakMap, whose entries cost the collector more.
+ * The query once per request, parsed as Express's "simple" parser does (node:querystring: flat
+ * strings, arrays for repeats, never nested objects).
  */
-export function queryOf(req: Request): Readonly<Record<string, unknown>> {
-  const r = req as Parsed;
-  return (r[QUERY] ??= req.query as Readonly<Record<string, unknown>>);
+export function queryOf(req: IncomingMessage): Readonly<Record<string, unknown>> {
+  const r = req as WithQuery;
+  if (r[QUERY] === undefined) {
+    const url = requestUrl(req);
+    const q = url.indexOf('?');
+    r[QUERY] = querystring.parse(q < 0 ? '' : url.slice(q + 1));
+  }
+  return r[QUERY];
 }

@@ -3,7 +3,7 @@
 // (feed/state.ts); rendering is pure (feed/render.ts); rendered bodies are kept by strong ETag in
 // the app's one cache, so cache-warm requests skip rendering.
 
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import PQueue from 'p-queue';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { PlatformClient } from '../../shared/platform/types';
@@ -13,7 +13,6 @@ import { ApiError } from '../errors';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
 import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
-import type { Handler } from '../http/keyed';
 import { queryOf, setChannelId } from '../http/locals';
 import { validateFeedQuery, type FeedFormat, type FeedQuery, type RawQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
@@ -26,7 +25,12 @@ export interface FeedDeps {
   logger: Logger;
   /** Feeds listed and rendered at once (API_MAX_RENDERS). */
   maxRenders?: number;
+  /** Express's compiled `trust proxy` (TRUST_PROXY): whether X-Forwarded-* from this peer count. */
+  trustProxy: (address: string, hop: number) => boolean;
 }
+
+/** The feed route on plain node:http objects: Express's GET / and the direct path both run it. */
+export type FeedHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /**
  * Private: the body is the same for every key, but the response carries the key's rate-limit
@@ -44,19 +48,31 @@ const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string;
 
 const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 
+/** First value of a header that proxies may repeat or list. */
+function first(value: string | string[] | undefined): string | undefined {
+  const v = Array.isArray(value) ? value[0] : value;
+  if (v === undefined) return undefined;
+  const comma = v.indexOf(',');
+  return (comma < 0 ? v : v.slice(0, comma)).trim();
+}
+
 /**
  * This request's own URL for link rel="self", rebuilt from the validated query: only the spec's
  * parameters, in one order and spelling. api_key and unknown parameters never reach it, so they
  * can neither leak into the body nor make a new ETag that misses the render cache (spec: unknown
- * parameters are ignored). `req.protocol` and `req.host` follow X-Forwarded-Proto/Host only when
- * TRUST_PROXY trusts the peer.
+ * parameters are ignored). Scheme and host follow X-Forwarded-Proto/Host only when TRUST_PROXY
+ * trusts the peer, exactly as Express's req.protocol and req.host do.
  */
-function selfUrlOf(req: Request, q: FeedQuery, raw: RawQuery): string {
-  const host = req.host !== undefined && HOST.test(req.host) ? req.host : 'localhost';
+function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, trust: FeedDeps['trustProxy']): string {
+  const trusted = trust(req.socket.remoteAddress ?? '', 0);
+  const proto = (trusted ? first(req.headers['x-forwarded-proto']) : undefined) || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+  const forwardedHost = trusted ? first(req.headers['x-forwarded-host']) : undefined;
+  const claimed = forwardedHost || req.headers.host;
+  const host = claimed !== undefined && HOST.test(claimed) ? claimed : 'localhost';
   const params = [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`];
   if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${RENDERERS[q.format].name}`);
   if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${q.maxItems}`);
-  return `${req.protocol}://${host}/?${params.join('&')}`;
+  return `${proto}://${host}/?${params.join('&')}`;
 }
 
 interface Rendered {
@@ -64,8 +80,7 @@ interface Rendered {
   validators: Validators;
 }
 
-
-export function feed(deps: FeedDeps): Handler {
+export function feed(deps: FeedDeps): FeedHandler {
   const resolver = new ChannelResolver(deps.store, deps.platform);
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
   // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings
@@ -91,7 +106,7 @@ export function feed(deps: FeedDeps): Handler {
     const state = await states.read(channelId, maxItems, now);
     if (state === null) throw new ApiError('noVideosYet', { channelId });
 
-    const selfUrl = selfUrlOf(req, checked.value, raw);
+    const selfUrl = selfUrlOf(req, checked.value, raw, deps.trustProxy);
     const author = channel.title?.trim() || channelId;
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl }, etags);
     let v = validators(state);
@@ -135,7 +150,7 @@ export function feed(deps: FeedDeps): Handler {
   };
 }
 
-function sendValidators(res: Response, v: Validators): void {
+function sendValidators(res: ServerResponse, v: Validators): void {
   res.setHeader('ETag', v.etag);
   res.setHeader('Last-Modified', v.lastModified);
   res.setHeader('Cache-Control', FEED_CACHE_CONTROL);

@@ -237,6 +237,29 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       expectSecurityHeaders(rss);
     });
 
+    it('GET / (direct path) and HEAD / (through Express) answer with the same status and headers', async () => {
+      const cases: { path: string; key: string | null }[] = [
+        { path: `/?channel_id=${CHANNEL}`, key: KEY }, // 200
+        { path: `/?channel_id=${CHANNEL}&format=Rss&max_items=1`, key: KEY }, // 200, another representation
+        { path: `/?channel_id=${CHANNEL}`, key: null }, // 401
+        { path: '/?channel_id=UCnope', key: KEY }, // 400
+        { path: '/?channel_id=UC0123456789abcdefghijkl', key: KEY }, // 404
+      ];
+      const shape = (res: Response) => {
+        const headers = [...res.headers].filter(([name]) => !['date', 'x-ratelimit-remaining', 'connection', 'keep-alive'].includes(name));
+        return { status: res.status, headers };
+      };
+      for (const c of cases) {
+        const headers: Record<string, string> = c.key === null ? {} : { 'X-API-Key': c.key };
+        const get = await fetch(`${api.base}${c.path}`, { headers });
+        const getBody = await get.text();
+        const head = await fetch(`${api.base}${c.path}`, { method: 'HEAD', headers });
+        expect(shape(head), c.path).to.deep.equal(shape(get));
+        expect(Number(get.headers.get('content-length'))).to.equal(Buffer.byteLength(getBody));
+        expect(get.headers.has('x-ratelimit-remaining')).to.equal(head.headers.has('x-ratelimit-remaining'));
+      }
+    });
+
     it('errors are not cached', async () => {
       expect((await api.get('/')).headers.get('cache-control')).to.equal('no-store');
     });
