@@ -7,6 +7,7 @@
 // for the next one within the same request.
 
 import type { Logger } from '../logger';
+import { appFetch } from './app-transport';
 import { classifyAnswer, type RawAnswer, type Verdict } from './classify';
 import type { CookieJar } from './cookie-jar';
 import { buildHeaders, type AppHeaders, type InnertubeClientHeaders, type RequestKind } from './headers';
@@ -151,7 +152,7 @@ export class PlatformHttp {
         body: method === 'POST' && req.body !== undefined ? JSON.stringify(req.body) : undefined,
         redirect: 'manual',
         signal: controller.signal,
-      });
+      }, req.kind === 'app');
       proxy = via;
       this.jar.takeSetCookie(res.headers.getSetCookie());
       const body = await this.readCapped(res, req.what);
@@ -186,17 +187,17 @@ export class PlatformHttp {
    * credentials refused) is skipped with a WARNING and the next one carries the same request; each
    * proxy is tried at most once per request.
    */
-  private async fetchVia(url: URL, init: RequestInit): Promise<{ res: Response; via: string | undefined }> {
+  private async fetchVia(url: URL, init: RequestInit, app: boolean): Promise<{ res: Response; via: string | undefined }> {
     const proxies = this.opts.proxies;
     if (!proxies) {
       this.requestCount += 1;
-      return { res: await fetch(url, init), via: undefined };
+      return { res: app ? await appFetch(url, init, this.maxBody) : await fetch(url, init), via: undefined };
     }
     for (let tried = 1; ; tried += 1) {
       const hop: ProxyHop = proxies.current();
       this.requestCount += 1;
       try {
-        return { res: await hop.fetch(url, init), via: hop.label };
+        return { res: app ? await appFetch(url, init, this.maxBody, hop.dispatcher) : await hop.fetch(url, init), via: hop.label };
       } catch (err) {
         const why = proxyFailure(err);
         if (why === null || init.signal?.aborted) throw err;

@@ -9,7 +9,7 @@
 // * a proxy that cannot be reached (or refuses its credentials) is a WARNING and the next is used;
 // * credentials never leave this module: logs and reasons name a proxy by scheme, host and port.
 
-import { fetch as undiciFetch, ProxyAgent } from 'undici';
+import { fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
 import type { Logger } from '../logger';
 
 /** What the HTTP client needs to send one request through the current proxy. */
@@ -17,6 +17,8 @@ export interface ProxyHop {
   /** `http://host:port`, safe to log. */
   readonly label: string;
   fetch(url: URL, init: RequestInit): Promise<Response>;
+  /** The proxy's dispatcher, for the app clients' calls (app-transport.ts), which cannot use fetch. */
+  readonly dispatcher: Dispatcher;
 }
 
 /** What the blocked path asks of the egress after a block (crawler/blocked-path.ts). */
@@ -96,6 +98,7 @@ export class ProxyRotation implements Egress {
     const entry = this.entries[this.index]!;
     return {
       label: entry.label,
+      dispatcher: entry.agent,
       fetch: (url, init) =>
         // undici's own fetch with its own dispatcher: Node's built-in fetch bundles another undici
         // version, whose dispatcher interface a newer ProxyAgent does not always match. The answer

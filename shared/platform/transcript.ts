@@ -42,7 +42,8 @@ export async function fetchTranscript(http: PlatformHttp, videoId: string, opts:
     if ('track' in step) return fetchTrack(http, videoId, step.track, step.player);
     misses.push({ client: client.name, ...step });
     opts.log.debug({ videoId, client: client.name, miss: step.miss, reason: step.reason }, 'player client passed over; asking the next');
-    if (step.miss === 'blocked' || step.miss === 'strong_block') opts.visitors.renew(client);
+    // A flagged session is retired; a poisoned answer is the client's, not the session's.
+    if (step.miss === 'strong_block') opts.visitors.renew(client);
     // One more client after a strong block signal, then the blocked path.
     if (strongSeen) break;
     if (step.miss === 'strong_block') strongSeen = true;

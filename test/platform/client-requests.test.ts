@@ -3,14 +3,14 @@
 // the visitor_id call first and its visitorData in every later call; the WEB date call with the
 // browser set. Values that are ours to choose (hl/gl, Accept-Language wording) are not compared.
 
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import nock from 'nock';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import { identityFor } from '../../shared/platform/client-identities';
 import { capture, captureJson, platformConfig } from './support';
 
-const BASE = 'https://www.youtube.com';
 type Headers = Record<string, string | string[] | undefined>;
 
 interface Recorded {
@@ -33,30 +33,53 @@ interface Seen {
   body: Recorded['body'];
 }
 
-function record(seen: Seen[], endpoint: string, reply: (body: Recorded['body']) => string): void {
-  nock(BASE).post(`/youtubei/v1/${endpoint}`).query(true).reply(function (uri, body) {
-    seen.push({ path: uri, headers: { ...(this.req.headers as Headers) }, body: body as Recorded['body'] });
-    return [200, reply(body as Recorded['body']), { 'content-type': 'application/json' }];
-  });
+/** Answers by path, recording every request exactly as it arrived on a real loopback socket. */
+const routes = new Map<string, () => string>();
+const seen: Seen[] = [];
+let server: http.Server;
+let BASE: string;
+
+function record(endpoint: string, reply: () => string): void {
+  routes.set(`/youtubei/v1/${endpoint}`, reply);
 }
 
 describe('client requests match the recorded 2026 requests', () => {
-  before(() => nock.disableNetConnect());
-  afterEach(() => nock.cleanAll());
-  after(() => nock.enableNetConnect());
+  before(async () => {
+    server = http.createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c: Buffer) => (raw += c.toString()));
+      req.on('end', () => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        const reply = routes.get(path);
+        if (req.method === 'POST') seen.push({ path: req.url ?? '', headers: { ...req.headers }, body: JSON.parse(raw) as Recorded['body'] });
+        if (path === '/api/timedtext') {
+          res.writeHead(200, { 'content-type': 'text/xml' }).end('<transcript><text start="0" dur="1">hi</text></transcript>');
+        } else if (reply) res.writeHead(200, { 'content-type': 'application/json' }).end(reply());
+        else res.writeHead(404).end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    BASE = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(() => {
+    routes.clear();
+    seen.length = 0;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const apps = [
-    { name: 'ANDROID', version: '21.03.36', visitor: 'visitor_id-android-2026.json', player: 'reel_item_watch-android-2026.json', answer: 'player-android-ok.json' },
-    { name: 'VISIONOS', version: '1.02', visitor: 'visitor_id-visionos-2026.json', player: 'player-visionos-ok-2026.json', answer: 'player-visionos-ok-2026.json' },
+    // ANDROID's recorded player answer came through reel_item_watch, wrapped in `playerResponse`.
+    { name: 'ANDROID', version: '21.03.36', visitor: 'visitor_id-android-2026.json', player: 'reel_item_watch-android-2026.json',
+      answer: () => JSON.stringify((captureJson('reel_item_watch-android-2026.json') as { playerResponse: unknown }).playerResponse) },
+    { name: 'VISIONOS', version: '1.02', visitor: 'visitor_id-visionos-2026.json', player: 'player-visionos-ok-2026.json',
+      answer: () => capture('player-visionos-ok-2026.json') },
   ];
   for (const app of apps) {
     it(`${app.name}: visitor_id first, then the player with its visitorData, presented as the app`, async () => {
-      const seen: Seen[] = [];
-      record(seen, 'visitor_id', () => capture(app.visitor));
-      record(seen, 'player', () => capture(app.answer, BASE));
-      nock(BASE).get('/api/timedtext').query(true).reply(200, '<transcript><text start="0" dur="1">hi</text></transcript>');
+      record('visitor_id', () => capture(app.visitor));
+      record('player', app.answer);
       const platform = createPlatformClient(platformConfig(BASE, { playerClients: [{ name: app.name, version: app.version }] }), silentLogger());
-      await platform.fetchTranscript('M4gD1WSo5mA').catch(() => undefined);
+      expect((await platform.fetchTranscript('M4gD1WSo5mA')).language).to.equal('en');
       expect(seen.map((s) => s.path.split('?')[0])).to.deep.equal(['/youtubei/v1/visitor_id', '/youtubei/v1/player']);
       const [visitor, player] = seen as [Seen, Seen];
       const wantVisitor = recorded(app.visitor);
@@ -97,8 +120,7 @@ describe('client requests match the recorded 2026 requests', () => {
   }
 
   it('WEB date call: the browser set as recorded (Origin, Referer, Cookie, X-YouTube-Client-*), field-masked', async () => {
-    const seen: Seen[] = [];
-    record(seen, 'player', () => capture('player-web-fields-microformat-2026.json'));
+    record('player', () => capture('player-web-fields-microformat-2026.json'));
     const platform = createPlatformClient(platformConfig(BASE), silentLogger());
     const date = await platform.fetchPublishedAt('M4gD1WSo5mA');
     expect(date!.toISOString()).to.equal('2015-01-28T05:14:36.000Z');

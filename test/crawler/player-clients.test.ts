@@ -1,0 +1,128 @@
+// The crawler in process against the fake platform with strict app identity on (an app-client
+// player call without that app's User-Agent and a visitorData the fake issued to it gets the bot
+// check): a fresh channel reaches a full feed; one client poisoned, xpv-only or unplayable while
+// another works still stores every transcript without a blocked WARNING; every client refusing
+// takes the blocked path (docs/crawler.md §3, §4).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { request } from 'undici';
+import { Scheduler } from '../../crawler/scheduler';
+import { realTiming } from '../../crawler/timing';
+import { loadConfig } from '../../shared/config/load';
+import { silentLogger } from '../../shared/logger';
+import { createPlatformClient } from '../../shared/platform';
+import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
+import type { ClientTrouble } from '../fake-platform/scenarios';
+import { captureLogs, until } from './support/logs';
+import { tempStore, type TempStore } from './support/temp-store';
+
+describe('crawler with several player clients, strict app identity (in process)', function () {
+  this.timeout(60_000);
+  let fake: FakePlatform;
+  let ts: TempStore;
+  let dir: string;
+  let scheduler: Scheduler | null;
+  let logs: ReturnType<typeof captureLogs>;
+
+  beforeEach(async () => {
+    fake = await startFakePlatform();
+    fake.scenario.strictIdentity(true);
+    ts = await tempStore('tf-clients-it-');
+    dir = mkdtempSync(path.join(tmpdir(), 'tf-clients-cfg-'));
+    scheduler = null;
+    logs = captureLogs();
+  });
+  afterEach(async () => {
+    await scheduler?.stop();
+    await fake.close();
+    await ts.cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function startCrawler(env: Record<string, string> = {}): void {
+    const config = loadConfig({
+      PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
+      BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *', ...env,
+    }, dir);
+    const platform = createPlatformClient(config, silentLogger());
+    scheduler = new Scheduler({
+      runDeps: { store: ts.store, platform, unblockers: [], profile: config.crawl, timing: realTiming, logger: logs.logger },
+      owner: 'in-process', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, refreshCron: config.crawlRefreshCron,
+    });
+    scheduler.start();
+  }
+  const outcomeOf = async (ch: FakeChannelSpec) => {
+    const c = await ts.store.getChannel(ch.channelId);
+    return c && c.leaseOwner === null ? c.lastOutcome : null;
+  };
+  async function crawl(ch: FakeChannelSpec, wanted: number): Promise<string | null> {
+    await ts.store.registerChannel({ channelId: ch.channelId, wanted }, new Date());
+    startCrawler();
+    await until('the run to end', async () => (await outcomeOf(ch)) !== null);
+    return outcomeOf(ch);
+  }
+  const blockedWarnings = () => logs.lines.filter((l) => l.level === 'WARNING' && l.outcome === 'blocked');
+
+  it('a fresh channel (browse pages with wrapped continuationItemViewModel) reaches a full feed; one visitor_id serves the session', async () => {
+    fake.scenario.continuationShape('wrapped');
+    const ch = fake.addChannel(makeChannel({ handle: 'strictfresh', count: 45, seed: 31, captionsMix: { manual: 1 } }));
+    expect(await crawl(ch, 45)).to.equal('ok');
+    const feed = await ts.store.listFeedEntries(ch.channelId, 100);
+    expect(feed.map((e) => e.videoId)).to.deep.equal(ch.videos.map((v) => v.videoId));
+    feed.forEach((e, i) => expect(e.publishedAt.toISOString()).to.equal(ch.videos[i]!.publishedAt.toISOString()));
+    expect(fake.counters).to.include({ visitorId: 1, browseContinuation: 1, timedtext: 45, watch: 0 });
+    expect(blockedWarnings()).to.deep.equal([]);
+  });
+
+  for (const trouble of ['poisoned', 'xpv', 'unplayable', 'captchaViewModel'] as ClientTrouble[]) {
+    it(`VISIONOS ${trouble} on every video while ANDROID works: every transcript stored, no blocked WARNING`, async () => {
+      fake.scenario.clientTrouble('VISIONOS', trouble);
+      const ch = fake.addChannel(makeChannel({ handle: `trouble${trouble.toLowerCase()}`, count: 8, seed: 32, captionsMix: { manual: 0.5, automatic: 0.5 } }));
+      expect(await crawl(ch, 8)).to.equal('ok');
+      const rows = await ts.store.getVideos(ch.videos.map((v) => v.videoId));
+      expect(rows.map((r) => r.state)).to.deep.equal(ch.videos.map(() => 'ready'));
+      expect(blockedWarnings()).to.deep.equal([]);
+      // Each video asked both clients; ANDROID's timed text served all, none of VISIONOS's was fetched.
+      // A captcha retires VISIONOS's session each time (a new visitor_id per video); the other
+      // troubles are the client's, and its one session stays.
+      expect(fake.counters).to.include({ player: 16, timedtext: 8, visitorId: trouble === 'captchaViewModel' ? 1 + 8 : 2 });
+    });
+  }
+
+  it('every client refusing (bot check on all three) takes the blocked path: WARNINGs, run ends blocked, nothing stored as ready', async () => {
+    for (const c of ['VISIONOS', 'ANDROID', 'TVHTML5']) fake.scenario.clientTrouble(c, 'botCheck');
+    const ch = fake.addChannel(makeChannel({ handle: 'allrefuse', count: 5, seed: 33, captionsMix: { manual: 1 } }));
+    expect(await crawl(ch, 5)).to.equal('blocked');
+    // The blocked path's WARNINGs name every client's refusal; the run's end is a WARNING too.
+    const reasons = blockedWarnings().map((w) => w.reason).filter((r) => r !== undefined);
+    expect(reasons.length).to.be.greaterThan(0);
+    expect(reasons.every((r) => /every player client refused \(VISIONOS: bot check.*; ANDROID: bot check/.test(String(r)))).to.equal(true);
+    const rows = await ts.store.getVideos(ch.videos.map((v) => v.videoId));
+    expect(rows.filter((r) => r.state === 'ready')).to.deep.equal([]);
+  });
+
+  it('an impostor is refused: an app client with a browser User-Agent or without visitorData gets the bot check', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'impostor', count: 1, seed: 34, captionsMix: { manual: 1 } }));
+    const videoId = ch.videos[0]!.videoId;
+    // undici's request() sends exactly these headers (fetch() would add Sec-Fetch-Mode).
+    const ask = async (headers: Record<string, string>, client: Record<string, unknown>) => {
+      const res = await request(`${fake.url}/youtubei/v1/player?prettyPrint=false`, {
+        method: 'POST', headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ context: { client: { clientName: 'ANDROID', clientVersion: '21.03.36', ...client } }, videoId }),
+      });
+      return ((await res.body.json()) as { playabilityStatus: { status: string } }).playabilityStatus.status;
+    };
+    const issued = await fetch(`${fake.url}/youtubei/v1/visitor_id?prettyPrint=false`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context: { client: { clientName: 'ANDROID', clientVersion: '21.03.36' } } }),
+    });
+    const visitorData = ((await issued.json()) as { responseContext: { visitorData: string } }).responseContext.visitorData;
+    const app = 'com.google.android.youtube/21.03.36 (Linux; U; Android 15; GB) gzip';
+    expect(await ask({ 'user-agent': app, 'x-goog-visitor-id': visitorData }, { visitorData })).to.equal('OK');
+    expect(await ask({ 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/148.0.0.0', 'x-goog-visitor-id': visitorData }, { visitorData })).to.equal('LOGIN_REQUIRED');
+    expect(await ask({ 'user-agent': app }, {})).to.equal('LOGIN_REQUIRED');
+    expect(await ask({ 'user-agent': app, 'x-goog-visitor-id': visitorData, 'sec-fetch-mode': 'cors' }, { visitorData })).to.equal('LOGIN_REQUIRED');
+  });
+});
