@@ -73,7 +73,8 @@ export function benchVideo(channelId: string, n: number, transcript: string): Vi
   const kind = n % 20;
   const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
   return videoRecord({
-    videoId: `v${channelId.slice(-8)}_${n}`,
+    // 11 characters, as every platform video id (a feed skips any other): channel tail + n in base 36.
+    videoId: `${channelId.slice(-5)}_${n.toString(36).padStart(5, '0')}`,
     channelId,
     title: `Video ${n} of channel ${channelId}`,
     publishedAt: new Date(T0 + n * 3_600_000),

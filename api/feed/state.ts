@@ -12,6 +12,7 @@
 // reaches clients.
 
 import { createHash } from 'node:crypto';
+import { isVideoId } from '../../shared/ids';
 import { shownTranscript } from '../../shared/store/rules';
 import type { Store, VideoRecord } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
@@ -71,7 +72,6 @@ export interface ModelInput {
 /** What makes a stored record unrenderable; the record is skipped, the same way in every format. */
 export type SkipReason = 'video id' | 'published date';
 
-const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 const validDate = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(d.getTime());
 
 /**
@@ -82,7 +82,7 @@ const validDate = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(
 export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, reason: SkipReason) => void): FeedModel {
   const entries: FeedEntry[] = [];
   for (const v of input.videos) {
-    const reason: SkipReason | null = typeof v.videoId !== 'string' || !VIDEO_ID.test(v.videoId) ? 'video id' : !validDate(v.publishedAt) ? 'published date' : null;
+    const reason: SkipReason | null = typeof v.videoId !== 'string' || !isVideoId(v.videoId) ? 'video id' : !validDate(v.publishedAt) ? 'published date' : null;
     if (reason !== null) {
       onSkip?.(v, reason);
       continue;

@@ -206,6 +206,7 @@ export const SETTINGS = {
   apiHeadersTimeoutMs: setting({ name: 'API_HEADERS_TIMEOUT_MS', default: '10000', secret: false, help: 'time a client has to send the request headers', parse: parseInteger(100, 600000) }),
   apiRequestTimeoutMs: setting({ name: 'API_REQUEST_TIMEOUT_MS', default: '30000', secret: false, help: 'time a client has to send the whole request', parse: parseInteger(100, 600000) }),
   apiSendTimeoutMs: setting({ name: 'API_SEND_TIMEOUT_MS', default: '30000', secret: false, help: 'a connection on which nothing moves for this long (a client that stopped reading) is closed', parse: parseInteger(100, 3600000) }),
+  apiCacheBytes: setting({ name: 'API_CACHE_BYTES', default: '33554432', secret: false, help: 'byte budget of the API process\'s one in-process cache (rendered feeds, validators, feed states); a feed larger than it is rendered every time', parse: parseInteger(1048576, 4294967296) }),
   apiMaxRenders: setting({ name: 'API_MAX_RENDERS', default: '2', secret: false, help: 'feeds listed and rendered at once; further cache misses wait their turn', parse: parseInteger(1, 64) }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
   logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),
