@@ -15,6 +15,13 @@ export const BLOCKED_BACKOFF = { baseMs: 30 * MINUTE, capMs: 12 * HOUR } as cons
 export const ERROR_BACKOFF = { baseMs: 5 * MINUTE, capMs: 6 * HOUR } as const;
 /** The platform says the channel does not exist; check again once a day in case it comes back. */
 export const NOT_FOUND_DELAY_MS = 24 * HOUR;
+/**
+ * After this many "does not exist" answers in a row the channel is retired: a junk id costs a few
+ * listings, not one a day forever. It is looked at again only once a month (in case it comes back),
+ * and the scheduled refresh never brings it forward (it is backing off).
+ */
+export const NOT_FOUND_CONFIRMATIONS = 3;
+export const NOT_FOUND_RETIRED_MS = 30 * 24 * HOUR;
 
 /** base · 2^(failures−1), capped; failures counts this run (1 after the first failure). */
 export function backoffMs(failures: number, base: number, cap: number): number {
@@ -35,7 +42,7 @@ export function nextDueAt(outcome: RunOutcome, consecutiveFailures: number, now:
     case 'error':
       return at(backoffMs(consecutiveFailures, ERROR_BACKOFF.baseMs, ERROR_BACKOFF.capMs));
     case 'not_found':
-      return at(NOT_FOUND_DELAY_MS);
+      return at(consecutiveFailures >= NOT_FOUND_CONFIRMATIONS ? NOT_FOUND_RETIRED_MS : NOT_FOUND_DELAY_MS);
     case 'stopped':
       return at(0);
   }

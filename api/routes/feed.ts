@@ -18,7 +18,7 @@ import { validateFeedQuery, type FeedFormat, type FeedQuery, type RawQuery } fro
 import { ChannelResolver } from '../resolve-channel';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getHandle' | 'putHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion'>;
+  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
   cache: ApiCache;

@@ -9,6 +9,16 @@ export function normalizeHandle(handle: string): string {
   return handle.trim().replace(/^@/, '').toLowerCase();
 }
 
+/**
+ * How long "the platform has no such handle" is believed: junk handles cost one platform request
+ * an hour at most, and a handle created meanwhile resolves within the hour.
+ */
+export const UNKNOWN_HANDLE_TTL_MS = 60 * 60_000;
+
+/** Whether an unknown-handle answer given at `checkedAt` still holds at `now`. */
+export const unknownHandleHolds = (checkedAt: Date | number, now: Date): boolean =>
+  now.getTime() - (checkedAt instanceof Date ? checkedAt.getTime() : checkedAt) < UNKNOWN_HANDLE_TTL_MS;
+
 // ── which videos a feed shows ──────────────────────────────────────────────
 
 /** Whether a video is shown in its channel's feed: `ready`, or `no_transcript` given up for good. */

@@ -129,8 +129,10 @@ export interface Store {
    */
   releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean>;
   /**
-   * Make every known channel due no later than `now` (the scheduled refresh). Returns how many were
-   * moved earlier; channels already due are left as they are and not counted.
+   * The scheduled refresh: make every known channel that is not backing off (consecutiveFailures
+   * 0) due no later than `now`. A channel in a failure backoff (blocked, error, not found) keeps
+   * its later due time, so the cron never cancels a backoff. Returns how many were moved earlier;
+   * channels already due are left as they are and not counted.
    */
   markAllDue(now: Date): Promise<number>;
 
@@ -171,6 +173,13 @@ export interface Store {
   /** Cached channel id for a lower-cased handle (without `@`). */
   getHandle(handle: string): Promise<string | null>;
   putHandle(handle: string, channelId: string, now: Date): Promise<void>;
+  /** Remember that the platform has no channel with this handle (asked at `now`). */
+  putUnknownHandle(handle: string, now: Date): Promise<void>;
+  /**
+   * Whether the platform said within UNKNOWN_HANDLE_TTL_MS before `now` that the handle does not
+   * exist: the API answers 404 without asking the platform again.
+   */
+  isUnknownHandle(handle: string, now: Date): Promise<boolean>;
 
   // ── per-key rate limits ───────────────────────────────────────────────────
   /**

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BLOCKED_BACKOFF, ERROR_BACKOFF, NOT_FOUND_DELAY_MS, REFRESH_INTERVAL_MS, failuresAfter, nextDueAt } from '../../crawler/next-due';
+import { BLOCKED_BACKOFF, ERROR_BACKOFF, NOT_FOUND_CONFIRMATIONS, NOT_FOUND_DELAY_MS, NOT_FOUND_RETIRED_MS, REFRESH_INTERVAL_MS, failuresAfter, nextDueAt } from '../../crawler/next-due';
 
 const now = new Date('2026-07-01T12:00:00Z');
 const after = (d: Date): number => d.getTime() - now.getTime();
@@ -28,8 +28,13 @@ describe('crawler next due time', () => {
     }
   });
 
-  it('checks a channel the platform does not know once a day', () => {
+  it('checks a channel the platform does not know once a day, and once a month after three answers', () => {
     expect(after(nextDueAt('not_found', 1, now))).to.equal(NOT_FOUND_DELAY_MS);
+    expect(after(nextDueAt('not_found', NOT_FOUND_CONFIRMATIONS - 1, now))).to.equal(NOT_FOUND_DELAY_MS);
+    expect(NOT_FOUND_CONFIRMATIONS).to.equal(3);
+    expect(after(nextDueAt('not_found', NOT_FOUND_CONFIRMATIONS, now))).to.equal(NOT_FOUND_RETIRED_MS);
+    expect(after(nextDueAt('not_found', 10, now))).to.equal(NOT_FOUND_RETIRED_MS);
+    expect(NOT_FOUND_RETIRED_MS).to.equal(30 * 24 * 60 * MIN);
   });
 
   it('hands a run cut short back at once', () => {

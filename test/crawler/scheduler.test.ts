@@ -4,7 +4,7 @@
 
 import { expect } from 'chai';
 import type { ChannelRunDeps } from '../../crawler/channel-run';
-import { REFRESH_INTERVAL_MS } from '../../crawler/next-due';
+import { NOT_FOUND_RETIRED_MS, REFRESH_INTERVAL_MS } from '../../crawler/next-due';
 import { Scheduler, type SchedulerOptions } from '../../crawler/scheduler';
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
@@ -95,15 +95,17 @@ describe('crawler scheduler', () => {
     expect(c).to.deep.include({ lastOutcome: 'error', lastError: 'HTTP 503', consecutiveFailures: 1 });
     expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(5 * 60_000);
 
+    // The backoff is waited out (the refresh no longer cancels it, see below).
+    const waitOut = async () => timing.advance((await channel())!.dueAt.getTime() - timing.now().getTime());
     platform.listScript = [blocked(), blocked(), blocked()];
-    await ts.store.markAllDue(timing.now());
+    await waitOut();
     s.wake();
     await until('the blocked run', async () => (await channel())!.lastOutcome === 'blocked');
     c = (await channel())!;
     expect(c.consecutiveFailures).to.equal(2);
     expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(60 * 60_000);
 
-    await ts.store.markAllDue(timing.now());
+    await waitOut();
     s.wake();
     await until('the good run', async () => (await channel())!.lastOutcome === 'ok');
     expect((await channel())!.consecutiveFailures).to.equal(0);
@@ -119,6 +121,36 @@ describe('crawler scheduler', () => {
     await refresh!();
     await until('the new upload stored', async () => (await ts.store.getVideos(['vnew'])).length === 1);
     expect(platform.count('list:')).to.equal(2);
+  });
+
+  it('the scheduled refresh keeps backoffs; a channel not found three times in a row is retired', async () => {
+    const { logger, lines } = captureLogs();
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    const notFound = () => new PlatformError('not_found', 'This channel does not exist.');
+    platform.listScript = [notFound(), notFound(), notFound()];
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    let refresh: (() => Promise<void>) | null = null;
+    const s = start(platform, { logger, scheduleCron: (_expr, task) => { refresh = task; return { stop: () => undefined }; } });
+    const runs = async (n: number) => until(`run ${n}`, async () => (await channel())!.consecutiveFailures === n && (await released()));
+
+    await runs(1);
+    const backingOff = (await channel())!;
+    expect(backingOff.dueAt.getTime() - backingOff.lastCrawlAt!.getTime()).to.equal(24 * 3_600_000);
+    await refresh!();
+    expect((await channel())!.dueAt, 'the refresh did not cancel the 24 h backoff').to.deep.equal(backingOff.dueAt);
+    expect(lines.filter((l) => l.msg === 'channels marked due for refresh').map((l) => l.count)).to.deep.equal([0]);
+
+    for (const n of [2, 3]) {
+      timing.advance((await channel())!.dueAt.getTime() - timing.now().getTime());
+      s.wake();
+      await runs(n);
+    }
+    const retired = (await channel())!;
+    expect(retired.lastOutcome).to.equal('not_found');
+    expect(retired.dueAt.getTime() - retired.lastCrawlAt!.getTime(), 'retired: looked at again in a month').to.equal(NOT_FOUND_RETIRED_MS);
+    await refresh!();
+    expect((await channel())!.dueAt).to.deep.equal(retired.dueAt);
+    expect(platform.count('list:'), 'three listings in all').to.equal(3);
   });
 
   it('pauses while the store is unavailable, with growing waits, and resumes when it is back', async () => {

@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { videoRecord } from '../support/factories';
 import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type RateLimitResult, type Store, type VideoRecord, type VideoState } from '../../shared/store';
-import { isFeedEntry } from '../../shared/store/rules';
+import { isFeedEntry, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 
 export interface StoreFixture {
   store: Store;
@@ -162,6 +162,24 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect((await store.getChannel('UC_early'))?.coveredWanted, 'a run that does not state it leaves it unknown').to.equal(null);
       });
 
+      it('markAllDue leaves channels in a failure backoff where they are', async function () {
+        const plan: Record<string, { outcome: string; failures: number; dueMs: number }> = {
+          UC_blocked: { outcome: 'blocked', failures: 2, dueMs: 12 * 60 * MIN },
+          UC_gone: { outcome: 'not_found', failures: 1, dueMs: 24 * 60 * MIN },
+          UC_fine: { outcome: 'ok', failures: 0, dueMs: 30 * MIN },
+        };
+        for (const id of Object.keys(plan)) await store.registerChannel({ channelId: id, wanted: 1 }, at(0));
+        for (let i = 0; i < 3; i++) {
+          const c = (await store.claimDueChannel('w', MIN, at(0)))!.channelId;
+          const p = plan[c]!;
+          expect(await store.releaseChannel(c, 'w', { nextDueAt: at(p.dueMs), outcome: p.outcome, consecutiveFailures: p.failures }, at(1))).to.equal(true);
+        }
+        expect(await store.markAllDue(at(10 * MIN)), 'UC_fine and UC_future move').to.equal(2);
+        expect((await store.getChannel('UC_fine'))?.dueAt).to.deep.equal(at(10 * MIN));
+        expect((await store.getChannel('UC_blocked'))?.dueAt, 'blocked backoff kept').to.deep.equal(at(12 * 60 * MIN));
+        expect((await store.getChannel('UC_gone'))?.dueAt, 'not-found backoff kept').to.deep.equal(at(24 * 60 * MIN));
+      });
+
       it('markAllDue brings every later schedule forward to now', async function () {
         expect(await store.markAllDue(at(10 * MIN))).to.equal(1);
         expect((await store.getChannel('UC_future'))?.dueAt).to.deep.equal(at(10 * MIN));
@@ -316,6 +334,20 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(await store.getHandle('@SOMEONE')).to.equal('UC_1');
         await store.putHandle('someone', 'UC_2', at(1));
         expect(await store.getHandle('someone')).to.equal('UC_2');
+      });
+    });
+
+    describe('unknown handles', function () {
+      it('remembers a handle the platform does not know, for UNKNOWN_HANDLE_TTL_MS, case-insensitively', async function () {
+        expect(await store.isUnknownHandle('ghost', at(0))).to.equal(false);
+        await store.putUnknownHandle('@Ghost', at(0));
+        expect(await store.isUnknownHandle('ghost', at(0))).to.equal(true);
+        expect(await store.isUnknownHandle('GHOST', at(UNKNOWN_HANDLE_TTL_MS - 1))).to.equal(true);
+        expect(await store.isUnknownHandle('ghost', at(UNKNOWN_HANDLE_TTL_MS)), 'asked again after the TTL').to.equal(false);
+        expect(await store.getHandle('ghost'), 'never a positive answer').to.equal(null);
+        await store.putUnknownHandle('ghost', at(UNKNOWN_HANDLE_TTL_MS));
+        expect(await store.isUnknownHandle('ghost', at(UNKNOWN_HANDLE_TTL_MS + 1)), 'a new answer starts a new TTL').to.equal(true);
+        expect(await store.isUnknownHandle('other', at(0))).to.equal(false);
       });
     });
 

@@ -141,9 +141,10 @@ export function channelsCollection(db: Db) {
       return res.matchedCount === 1;
     },
 
-    /** Returns how many channels were moved earlier (those already due are left alone). */
+    /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
     async markAllDue(now) {
-      const res = await col.updateMany({ dueAt: { $gt: now } }, { $set: { dueAt: now } });
+      // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
+      const res = await col.updateMany({ dueAt: { $gt: now }, consecutiveFailures: 0 }, { $set: { dueAt: now } });
       return res.modifiedCount;
     },
   } satisfies Partial<BackendMethods>;

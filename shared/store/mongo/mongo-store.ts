@@ -9,7 +9,7 @@ import { assembleStore, type BackendMethods } from '../call';
 import type { Store } from '../types';
 import { channelsCollection, channelsIndexes } from './channels';
 import { toStoreError } from './errors';
-import { handlesCollection } from './handles';
+import { handlesCollection, handlesIndexes } from './handles';
 import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
 import { videosCollection, videosIndexes } from './videos';
 
@@ -38,7 +38,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
   try {
     await client.connect();
-    await Promise.all([channelsIndexes(db), videosIndexes(db), rateLimitsIndexes(db)]);
+    await Promise.all([channelsIndexes(db), videosIndexes(db), handlesIndexes(db), rateLimitsIndexes(db)]);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);

@@ -88,7 +88,8 @@ function prepare(db: Database.Database) {
       consecutive_failures = @failures, title = COALESCE(@title, title), covered_wanted = @covered
     WHERE channel_id = @channelId AND lease_owner = @owner`);
 
-  const allDue = db.prepare<[number, number]>('UPDATE channels SET due_at = ? WHERE due_at > ?');
+  // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
+  const allDue = db.prepare<[number, number]>('UPDATE channels SET due_at = ? WHERE due_at > ? AND consecutive_failures = 0');
 
   return { register, get, claimTx, renew, release, allDue };
 }
@@ -141,7 +142,7 @@ export function channelsTable(db: Database.Database) {
       return info.changes === 1;
     },
 
-    /** Returns how many channels were moved earlier (those already due are left alone). */
+    /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
     markAllDue(now) {
       return sql.allDue.run(now.getTime(), now.getTime()).changes;
     },

@@ -67,6 +67,15 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE channels ADD COLUMN covered_wanted INTEGER;
   CREATE INDEX videos_retry ON videos (channel_id, next_attempt_at) WHERE ${RETRY_SQL};
   `,
+  // 3: handles the platform said do not exist, so a junk handle costs one request a while, not one
+  // per feed request; the scheduled refresh skips channels in a failure backoff.
+  `
+  CREATE TABLE unknown_handles (
+    handle     TEXT PRIMARY KEY,
+    checked_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX channels_refresh ON channels (due_at) WHERE consecutive_failures = 0;
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

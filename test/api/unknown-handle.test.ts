@@ -1,0 +1,42 @@
+// A handle the platform does not know costs one platform request per UNKNOWN_HANDLE_TTL_MS, not
+// one per feed request (#11 item 9): junk handles cannot make the API hammer the platform.
+
+import { expect } from 'chai';
+import { PlatformError } from '../../shared/platform/types';
+import { UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
+import { startApi, T0, type TestApi } from './support';
+
+describe('unknown handles are cached negatively', () => {
+  let api: TestApi;
+  beforeEach(async () => {
+    api = await startApi({ known: { realone: 'UCuAXFkgsw1L7xaCfnd5JJOw' } });
+  });
+  afterEach(async () => api.close());
+
+  it('asks the platform once per TTL about a handle it does not know, answering 400 every time', async () => {
+    for (let i = 0; i < 5; i++) expect((await api.get('/?channel=@Ghost')).status).to.equal(400);
+    expect(api.platform.calls).to.deep.equal(['Ghost']);
+    api.now = new Date(T0.getTime() + UNKNOWN_HANDLE_TTL_MS - 1);
+    expect((await api.get('/?channel=@ghost')).status).to.equal(400);
+    expect(api.platform.calls, 'still believed just before the TTL ends').to.have.length(1);
+    api.now = new Date(T0.getTime() + UNKNOWN_HANDLE_TTL_MS);
+    expect((await api.get('/?channel=@ghost')).status).to.equal(400);
+    expect(api.platform.calls, 'asked again once the TTL is over').to.deep.equal(['Ghost', 'ghost']);
+  });
+
+  it('caches a platform "not_found" the same way, but never a block or a known handle as unknown', async () => {
+    api.platform.failWith = new PlatformError('not_found', 'no such handle');
+    expect((await api.get('/?channel=@gone')).status).to.equal(400);
+    expect((await api.get('/?channel=@gone')).status).to.equal(400);
+    expect(api.platform.calls).to.deep.equal(['gone']);
+
+    api.platform.failWith = new PlatformError('blocked', 'captcha page');
+    expect((await api.get('/?channel=@maybe')).status).to.equal(500);
+    api.platform.failWith = null;
+    expect((await api.get('/?channel=@maybe')).status, 'a block is not an answer about the handle').to.equal(400);
+    expect(api.platform.calls).to.deep.equal(['gone', 'maybe', 'maybe']);
+
+    expect((await api.get('/?channel=@realone')).status, 'known handle: nothing stored yet').to.equal(404);
+    expect(await api.store.isUnknownHandle('realone', api.now)).to.equal(false);
+  });
+});
