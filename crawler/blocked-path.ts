@@ -30,8 +30,10 @@ export class RunBlockedError extends Error {
 /** This one video request stays blocked after a recovery; the run goes on with the next video. */
 export class RequestBlockedError extends Error {
   override readonly name = 'RequestBlockedError';
-  constructor(readonly reason: string) {
-    super(`blocked for this video: ${reason}`);
+  /** The last block, as the platform client threw it (an AllClientsRefusedError, say). */
+  declare readonly cause: PlatformError;
+  constructor(readonly reason: string, last: PlatformError) {
+    super(`blocked for this video: ${reason}`, { cause: last });
   }
 }
 
@@ -109,7 +111,7 @@ export class BlockedPath {
         // Started even when this run ends here: the next channel's requests must wait it out too.
         if (rateLimited) this.deps.budget.startCoolDown(err.reason);
         if (this.inARow >= this.deps.maxBlocks) throw new RunBlockedError(err.reason);
-        if (videoId !== undefined && blockedHere >= perVideo) throw new RequestBlockedError(err.reason);
+        if (videoId !== undefined && blockedHere >= perVideo) throw new RequestBlockedError(err.reason, err);
         // No unblocker helps a rate-limited session and the blocked wait is far too short for it:
         // the cool-down, which holds back every request of the process, is what is waited out.
         if (rateLimited) await this.deps.budget.waitForRoom(this.deps.signal);

@@ -4,7 +4,7 @@
 // (repeated blocks, a stop).
 
 import type { Logger } from '../shared/logger';
-import { PlatformError, type ListedVideo, type PlatformClient, type Transcript } from '../shared/platform/types';
+import { AllClientsRefusedError, PlatformError, type ListedVideo, type PlatformClient, type Transcript } from '../shared/platform/types';
 import { isUnknownPublishedAt, type VideoRecord } from '../shared/store/types';
 import { RequestBlockedError, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { videoRecordFor, wouldBeShown, type FetchResult } from './video-outcome';
@@ -67,8 +67,10 @@ async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promis
     if (err instanceof RequestBlockedError) {
       // Every app client still refused after the blocked path: the web player in a real browser
       // holds a token they lack (docs/crawler.md §4).
-      const viaBrowser = await browserTranscript(deps, ctx);
-      if (viaBrowser !== null) return { kind: 'transcript', transcript: viaBrowser };
+      if (err.cause instanceof AllClientsRefusedError) {
+        const viaBrowser = await browserTranscript(deps, ctx);
+        if (viaBrowser !== null) return { kind: 'transcript', transcript: viaBrowser };
+      }
       // Recorded like a transient failure: retried with backoff, so a video the platform keeps
       // refusing costs little instead of being fought over every run.
       return { kind: 'failure', outcome: 'transient', reason: `blocked: ${err.reason}` };
