@@ -63,6 +63,8 @@ export interface FakePlatform {
   readonly port: number;
   /** A snapshot of the request counts so far. */
   readonly counters: FakeCounters;
+  /** Body bytes sent per endpoint since the last reset (compressed when the client allowed gzip). */
+  readonly bytes: FakeCounters;
   resetCounters(): void;
   /** The switches of platform.md §4, plus `state()` to read them back. */
   readonly scenario: ScenarioControls & { state(): ScenarioState };
@@ -107,8 +109,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function send(req: IncomingMessage, res: ServerResponse, answer: FakeResponse): void {
-  if (res.destroyed) return;
+/** Sends the answer; returns the body bytes put on the wire (compressed when the client allowed it). */
+function send(req: IncomingMessage, res: ServerResponse, answer: FakeResponse): number {
+  if (res.destroyed) return 0;
   let body = Buffer.from(answer.body, 'utf8');
   const headers: Record<string, string> = { ...answer.headers };
   // The platform compresses whatever it can when the client allows it; clients must cope.
@@ -120,6 +123,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: FakeResponse): 
   headers['content-length'] = String(body.length);
   res.writeHead(answer.status, headers);
   res.end(req.method === 'HEAD' ? undefined : body);
+  return req.method === 'HEAD' ? 0 : body.length;
 }
 
 export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePlatform> {
@@ -130,7 +134,12 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
   scenarios.onJsChallenge = () => challenge.forget();
   const ctx: FakeContext = { catalog, scenarios, challenge, tokens: new PlayerTokens(), visitors: new Map(), origin: '' };
   let counters = emptyCounters();
-  const control = { catalog, scenarios, counters: () => ({ ...counters }), resetCounters: () => (counters = emptyCounters()) };
+  // Body bytes sent per endpoint (what a client downloads), reset with the counters.
+  let bytes = emptyCounters();
+  const control = { catalog, scenarios, counters: () => ({ ...counters }), resetCounters: () => {
+    counters = emptyCounters();
+    bytes = emptyCounters();
+  } };
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -144,7 +153,7 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
         userAgent: String(req.headers['user-agent'] ?? ''),
         body: await readBody(req),
       };
-      if (fake.path.startsWith('/__fake/')) return send(req, res, controlRoute(control, fake));
+      if (fake.path.startsWith('/__fake/')) return void send(req, res, controlRoute(control, fake));
       const method = fake.method === 'HEAD' ? 'GET' : fake.method;
       const route = ROUTES.find((r) => r.method === method && r.path.test(fake.path));
       const counter = route ? (typeof route.counter === 'function' ? route.counter(fake) : route.counter) : 'other';
@@ -152,7 +161,7 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
       counters.total += 1;
       const result = answer(ctx, route, fake);
       if (scenarios.slowMs > 0) await new Promise((r) => setTimeout(r, scenarios.slowMs));
-      send(req, res, result);
+      bytes[counter] += send(req, res, result);
     })().catch((error: unknown) => {
       // A bug in the fake must show up in the test output, not as a hung request.
       console.error('fake platform: handler failed', error);
@@ -177,8 +186,12 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
     get counters() {
       return { ...counters };
     },
+    get bytes() {
+      return { ...bytes, total: Object.entries(bytes).reduce((n, [k, v]) => (k === 'total' ? n : n + v), 0) };
+    },
     resetCounters: () => {
       counters = emptyCounters();
+      bytes = emptyCounters();
     },
     scenario: scenarios,
     clearScenarios: () => scenarios.clearScenarios(),
