@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { runChannel } from '../../crawler/channel-run';
 import { RequestBudget } from '../../crawler/request-budget';
 import { PROFILES, type CrawlProfile } from '../../shared/config/crawl-profile';
+import { loadConfig } from '../../shared/config/load';
 import { createPlatformClient } from '../../shared/platform';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import { FakeTiming } from './support/fake-timing';
@@ -26,6 +27,8 @@ describe('crawler pacing against the fake platform', function () {
   beforeEach(async () => {
     channel = makeChannel({ handle: 'pacing', count: 8, captionsMix: { manual: 1 } });
     fake = await startFakePlatform({ channels: [channel] });
+    // App-client calls without that app's identity or visitorData get the bot check.
+    fake.scenario.strictIdentity(true);
     ts = await tempStore('tf-pacing-');
     timing = new FakeTiming();
     logs = captureLogs();
@@ -36,10 +39,8 @@ describe('crawler pacing against the fake platform', function () {
   });
 
   async function run(profile: CrawlProfile, perHour: number) {
-    const config = {
-      platformBaseUrl: fake.url, transcriptLanguages: ['en'], platformTimeoutMs: 5000,
-      playerClients: [{ name: 'ANDROID', version: '20.10.38' }, { name: 'VISIONOS', version: '1.02' }],
-    };
+    // The default player clients, as an operator gets them.
+    const config = loadConfig({ PLATFORM_BASE_URL: fake.url, PLATFORM_TIMEOUT_MS: '5000' }, ts.dir);
     const platform = createPlatformClient(config, logs.logger);
     const budget = new RequestBudget({
       perHour, coolDownMs: [30 * MINUTE, 30 * MINUTE], timing, sent: () => platform.requestCount(), logger: logs.logger,
@@ -65,6 +66,9 @@ describe('crawler pacing against the fake platform', function () {
 
     expect(playerDuringWindow, 'the window closed on the injected clock').to.not.equal(null);
     // Without the cool-down the fast profile would ask for every video of the batch within the window.
+    // Two attempts (the first video, then its retry after a 30-minute cool-down), each asking two
+    // clients (after a strong block signal one more client, then the blocked path); nothing else
+    // reaches the player until the window is over.
     expect(playerDuringWindow).to.be.within(1, 4);
     expect(result).to.deep.include({ outcome: 'ok', stored: channel.videos.length });
     const rows = await ts.store.getVideos(channel.videos.map((v) => v.videoId));

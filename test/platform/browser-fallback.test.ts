@@ -215,6 +215,7 @@ describe('browser fallback (real Chromium)', function () {
     });
     beforeEach(async () => {
       fake.scenario.clearScenarios();
+      fake.scenario.strictIdentity(true);
       fake.resetCounters();
       ts = await tempStore('tf-webplayer-');
     });

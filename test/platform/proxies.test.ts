@@ -41,6 +41,7 @@ describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
   beforeEach(async () => {
     channel = makeChannel({ handle: 'proxied', count: 4, captionsMix: { manual: 1 } });
     fake = await startFakePlatform({ channels: [channel] });
+    fake.scenario.strictIdentity(true);
     [first, second] = await Promise.all([startProxy(), startProxy()]);
     ts = await tempStore('tf-proxies-');
     timing = new FakeTiming();
