@@ -61,7 +61,19 @@ export interface ChannelRunResult {
 }
 
 /** Runs the channel until done, blocked for good, or `signal` aborts (then after the current request). */
-export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, signal: AbortSignal): Promise<ChannelRunResult> {
+/** A run's result before it starts: filled in as the run goes, so a run that throws still tells what it stored. */
+export function newRunResult(channel: ChannelRecord): ChannelRunResult {
+  return {
+    outcome: 'ok', error: null, title: channel.title, listed: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
+    listing: null, coveredWanted: channel.coveredWanted,
+  };
+}
+
+/**
+ * Runs the channel, filling `result` (the scheduler's, so that when a store failure throws out of
+ * the run, its summary still counts the batches stored before it).
+ */
+export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, signal: AbortSignal, result: ChannelRunResult = newRunResult(channel)): Promise<ChannelRunResult> {
   const { store, platform, profile, timing } = deps;
   const { channelId } = channel;
   const batchLog = categoryLogger(deps.logger, 'crawler.batch');
@@ -85,10 +97,6 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
       }
     });
 
-  const result: ChannelRunResult = {
-    outcome: 'ok', error: null, title: channel.title, listed: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
-    listing: null, coveredWanted: channel.coveredWanted,
-  };
   const end = (outcome: RunOutcome, error: string | null): ChannelRunResult => Object.assign(result, { outcome, error });
 
   let work: ChannelWork;

@@ -2,14 +2,15 @@
 // the platform client and its unblockers (challenge proxy, then browser), the scheduler; then it
 // runs until SIGTERM/SIGINT. A bad setting or an unopenable store is one line on stderr, exit 1.
 
-import { hostname } from 'node:os';
 import { bootstrap, exitOnStartupError, type ProcessContext } from '../shared/bootstrap';
-import { categoryLogger } from '../shared/logger';
+import { categoryLogger, type Logger } from '../shared/logger';
+import type { Store } from '../shared/store/types';
 import { createChallengeProxy, createPlatformClient } from '../shared/platform';
 import type { Unblocker } from '../shared/platform/types';
 import { createBrowserFallback } from './browser-fallback';
 import { RequestBudget } from './request-budget';
 import { Scheduler } from './scheduler';
+import { crawlerIdentity } from './identity';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
 
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
     ctx = await bootstrap('crawler');
     const { config, logger, store } = ctx;
     const platform = createPlatformClient(config, logger);
-    owner = config.crawlerId.trim() || `${hostname()}:${process.pid}`;
+    owner = crawlerIdentity(config.crawlerId).owner;
     // Order matters (platform.md §4): the proxy is cheap, the browser is the last resort.
     const browser = createBrowserFallback(config, platform, logger, platform.egress);
     unblockers = [createChallengeProxy(config, platform, logger), browser].filter((u): u is Unblocker => u !== null);
@@ -64,8 +65,23 @@ async function main(): Promise<void> {
       await store.close();
     },
   });
+  await reclaimOwnLeases(store, owner, log);
   scheduler.start();
   log.info({ owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name) }, 'crawler started');
+}
+
+/**
+ * Leases still held under this crawler's own name were left by its previous run (killed, crashed,
+ * or the host rebooted): take them back now instead of waiting for them to expire. A store that is
+ * unavailable right now only delays this to the normal lease expiry.
+ */
+async function reclaimOwnLeases(store: Store, owner: string, log: Logger): Promise<void> {
+  try {
+    const channels = await store.reclaimLeases(owner, new Date());
+    if (channels > 0) log.warning({ owner, channels }, 'took back the leases a previous run of this crawler left (it was killed or crashed); resuming them now');
+  } catch (err) {
+    log.warning({ owner, err: String(err) }, 'could not take back leases left by a previous run; they expire after CRAWL_LEASE_SECONDS');
+  }
 }
 
 void main();

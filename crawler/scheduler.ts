@@ -6,8 +6,8 @@
 // finished batch is stored and its lease released. Calling stop() twice is harmless.
 
 import { categoryLogger, type Logger } from '../shared/logger';
-import { StoreUnavailableError, type ChannelRecord, type Store } from '../shared/store/types';
-import { runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
+import { StoreUnavailableError, type ChannelRecord, type ReleaseInput, type Store } from '../shared/store/types';
+import { newRunResult, runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
 import { keepLease, type Every } from './lease-keeper';
 import { backoffMs, failuresAfter, nextDueAt, type RunOutcome } from './next-due';
 import { nodeCronSchedule, type CronHandle, type ScheduleCron } from './refresh-cron';
@@ -25,6 +25,10 @@ export interface SchedulerOptions {
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Attempts at releasing a channel while the store is unavailable, waiting 0.5, 1, 2, 4 s between. */
+export const RELEASE_ATTEMPTS = 5;
+const RELEASE_RETRY_MS = { baseMs: 500, capMs: 4000 } as const;
 
 export class Scheduler {
   private readonly log: Logger;
@@ -115,6 +119,24 @@ export class Scheduler {
     this.log.info({}, 'crawler loop ended');
   }
 
+  /**
+   * releaseChannel, tried again while the store is briefly unavailable (another process holding the
+   * write lock): a lease left to expire would keep the channel from everyone for CRAWL_LEASE_SECONDS.
+   * Not cut short by stop(): handing the channel back is part of the drain.
+   */
+  private async release(channelId: string, input: ReleaseInput, now: Date): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.store.releaseChannel(channelId, this.o.owner, input, now);
+      } catch (err) {
+        if (!(err instanceof StoreUnavailableError) || attempt >= RELEASE_ATTEMPTS) throw err;
+        const waitMs = backoffMs(attempt, RELEASE_RETRY_MS.baseMs, RELEASE_RETRY_MS.capMs);
+        this.log.warning({ channelId, err: err.message, attempt, ms: waitMs }, 'release failed; trying again');
+        await this.o.runDeps.timing.sleep(waitMs);
+      }
+    }
+  }
+
   private async idle(ms: number): Promise<void> {
     if (this.stopping) return;
     if (this.wakeController.signal.aborted) this.wakeController = new AbortController();
@@ -132,10 +154,12 @@ export class Scheduler {
     });
     this.log.info({ channelId, wanted: channel.wanted, failures: channel.consecutiveFailures }, 'run started');
 
+    // Filled in as the run goes: a run that throws still reports what it stored.
+    const progress = newRunResult(channel);
     let result: ChannelRunResult | null = null;
     let failure: unknown = null;
     try {
-      result = await runChannel(this.o.runDeps, channel, AbortSignal.any([this.stopController.signal, leaseLost.signal]));
+      result = await runChannel(this.o.runDeps, channel, AbortSignal.any([this.stopController.signal, leaseLost.signal]), progress);
     } catch (err) {
       failure = err;
     } finally {
@@ -159,19 +183,17 @@ export class Scheduler {
     try {
       // A run that threw may have stored part of its work: what the store covers is then unknown.
       const coveredWanted = result?.coveredWanted ?? null;
-      const released = await this.store.releaseChannel(
-        channelId, this.o.owner, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title, coveredWanted }, now,
-      );
+      const released = await this.release(channelId, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title, coveredWanted }, now);
       if (!released) this.log.warning({ channelId, outcome }, 'lease was already gone at release');
     } catch (err) {
       if (failure === null) failure = err;
-      this.log.warning({ channelId, err: message(err) }, 'could not release the channel; its lease will expire');
+      this.log.warning({ channelId, err: message(err), attempts: RELEASE_ATTEMPTS }, 'could not release the channel; its lease will expire');
     }
     const level = outcome === 'ok' || outcome === 'stopped' ? 'info' : 'warning';
     this.log[level](
       {
-        channelId, outcome, error, ms, listing: result?.listing ?? undefined, stored: result?.stored ?? 0, skipped: result?.skipped ?? 0,
-        batches: result ? `${result.batchesDone}/${result.batchesPlanned}` : undefined, nextDueAt: due.toISOString(),
+        channelId, outcome, error, ms, listing: progress.listing ?? undefined, stored: progress.stored, skipped: progress.skipped,
+        batches: `${progress.batchesDone}/${progress.batchesPlanned}`, nextDueAt: due.toISOString(),
       },
       'run ended',
     );

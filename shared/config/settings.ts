@@ -188,7 +188,7 @@ export const SETTINGS = {
   crawlPollSeconds: setting({ name: 'CRAWL_POLL_SECONDS', default: '5', secret: false, help: 'how often the crawler looks for due work', parse: parseInteger(1, 3600) }),
   crawlRefreshCron: setting({ name: 'CRAWL_REFRESH_CRON', default: '*/30 * * * *', secret: false, help: 'when known channels are re-listed for new uploads', parse: parseCron }),
   crawlLeaseSeconds: setting({ name: 'CRAWL_LEASE_SECONDS', default: '300', secret: false, help: 'how long a claimed channel stays reserved without renewal', parse: parseInteger(10, 86400) }),
-  crawlerId: setting({ name: 'CRAWLER_ID', default: '', secret: false, help: 'lease owner name; empty = hostname:pid', parse: str }),
+  crawlerId: setting({ name: 'CRAWLER_ID', default: '', secret: false, help: 'lease owner name, unique per running crawler; empty = hostname:crawler-<PM2 instance> under PM2 (a restart takes its own leases back at once), else hostname:pid', parse: str }),
   transcriptLanguages: setting({ name: 'TRANSCRIPT_LANGUAGES', default: 'en', secret: false, help: 'preferred caption languages, in order', parse: parseLanguages }),
   playerClients: setting({ name: 'PLAYER_CLIENTS', default: DEFAULT_PLAYER_CLIENTS, secret: false, help: 'InnerTube player clients asked in order, NAME or NAME:VERSION (VISIONOS, ANDROID, TVHTML5, WEB_EMBEDDED_PLAYER, WEB)', parse: parsePlayerClients }),
   playerClientIdentities: setting({ name: 'PLAYER_CLIENT_IDENTITIES', default: '', secret: false, help: 'JSON overrides of the built-in client identities, e.g. {"ANDROID":{"userAgent":"…/{version} …","context":{"osVersion":"16"}}}; empty = built-in', parse: parseClientIdentities }),

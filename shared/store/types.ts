@@ -129,6 +129,12 @@ export interface Store {
    */
   releaseChannel(channelId: string, owner: string, result: ReleaseInput, now: Date): Promise<boolean>;
   /**
+   * A restarted crawler taking back what its previous run (same owner name) left leased when it
+   * was killed: frees those leases and makes the channels due no later than `now`, keeping their
+   * history and failure counts. Returns how many channels it freed.
+   */
+  reclaimLeases(owner: string, now: Date): Promise<number>;
+  /**
    * The scheduled refresh: make every known channel that is not backing off (consecutiveFailures
    * 0) due no later than `now`. A channel in a failure backoff (blocked, error, not found) keeps
    * its later due time, so the cron never cancels a backoff. Returns how many were moved earlier;

@@ -1,7 +1,7 @@
 // The crawler daemon as real processes over one SQLite file and the fake platform: two crawlers
 // share the work without doing anything twice and stop cleanly on SIGTERM; a crawler killed in the
-// middle of a channel loses nothing already stored, and a restarted one finishes the channel once
-// the dead one's lease has expired.
+// middle of a channel loses nothing already stored, and restarted as PM2 would (same instance) it
+// takes its own lease back and finishes the channel at once, with the default lease length.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import type { Store, VideoRecord } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import { startCrawlerProcess, runsStarted, type CrawlerProcess } from './support/crawler-process';
 import { until } from './support/logs';
+import { ensureBuilt } from '../support/processes';
 
 describe('crawler processes', function () {
   this.timeout(120_000);
@@ -22,6 +23,7 @@ describe('crawler processes', function () {
   let databaseUrl: string;
   let procs: CrawlerProcess[];
 
+  before(() => ensureBuilt());
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tf-crawler-proc-'));
     databaseUrl = `sqlite:${path.join(dir, 'feeds.db')}`;
@@ -81,22 +83,29 @@ describe('crawler processes', function () {
     for (const p of [a, b]) expect(p.logs.some((l) => l.msg === 'crawler stopped')).to.equal(true);
   });
 
-  it('a crawler killed mid-channel loses no stored batch; a restarted one finishes after the lease expires', async () => {
+  it('a crawler killed mid-channel and restarted as PM2 would resumes at once with the default lease, losing no stored batch', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'crashtest', count: 50, seed: 200, captionsMix: { manual: 1 } }));
+    // As PM2 starts the crawler app's first instance; the lease is the default (300 s).
+    const asPm2 = { NODE_APP_INSTANCE: '0' };
     // A ten-minute pause after each batch: once the first batch is stored the crawler sits in that
     // pause, so the kill lands there on every run, however fast the machine is.
-    const first = start({ CRAWL_LEASE_SECONDS: '10', CRAWL_BATCH_WAIT: '600' });
+    const first = start({ ...asPm2, CRAWL_BATCH_WAIT: '600' });
     await store.registerChannel({ channelId: ch.channelId, wanted: 50 }, new Date());
     await until('the first batch stored', () => first.logs.some((l) => l.msg === 'batch stored'), 60_000);
     await first.kill('SIGKILL');
     const before = await stored(ch);
     expect(before.length, 'killed in the pause after the first batch').to.equal(20);
     const leased = (await store.getChannel(ch.channelId))!;
-    expect(leased.leaseOwner, 'the dead crawler still holds the lease').not.to.equal(null);
+    expect(leased.leaseOwner, 'the dead crawler still holds the lease').to.match(/:crawler-0$/);
+    const leaseWouldExpire = leased.leaseExpiresAt!.getTime();
+    expect(leaseWouldExpire - Date.now(), 'the default lease is minutes long').to.be.greaterThan(60_000);
 
-    const second = start({ CRAWL_LEASE_SECONDS: '10' });
+    const second = start(asPm2);
     await until('the channel done by the restarted crawler', () => done(ch), 60_000);
     expect(runsStarted(second)).to.deep.equal([ch.channelId]);
+    expect(second.logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith('took back the leases'))).to.deep.include({ level: 'WARNING', channels: 1 });
+    // Resumed by its own successor long before the dead process's lease would have let anyone in.
+    expect((await store.getChannel(ch.channelId))!.lastCrawlAt!.getTime()).to.be.lessThan(leaseWouldExpire);
 
     const after = await stored(ch);
     expect(after).to.have.length(50);
@@ -107,6 +116,8 @@ describe('crawler processes', function () {
     });
     const byId = new Map(after.map((r) => [r.videoId, r]));
     for (const r of before) expect(byId.get(r.videoId), `${r.videoId} intact`).to.deep.equal(r);
+    const summary = second.logs.find((l) => l.msg === 'run ended');
+    expect(summary, 'the summary counts what this run stored').to.deep.include({ outcome: 'ok', stored: 30 });
 
     const exit = await second.kill('SIGTERM');
     expect(exit, second.stderr.join('')).to.deep.equal({ code: 0, signal: null });

@@ -9,7 +9,7 @@ import { Scheduler, type SchedulerOptions } from '../../crawler/scheduler';
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
 import { PlatformError } from '../../shared/platform/types';
-import type { Store } from '../../shared/store/types';
+import { StoreUnavailableError, type Store } from '../../shared/store/types';
 import { FakeTiming } from './support/fake-timing';
 import { captureLogs, until } from './support/logs';
 import { ScriptedPlatform, blocked, makeVideos } from './support/scripted-platform';
@@ -175,15 +175,38 @@ describe('crawler scheduler', () => {
       if (id === 'v025') probe.down = true;
     };
     await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
-    start(platform, { storeBackoff: { baseMs: 1000, capMs: 1000 } });
+    const { logger, lines } = captureLogs();
+    start(platform, { logger, storeBackoff: { baseMs: 1000, capMs: 1000 } });
     await until('the outage noticed', () => probe.failedCalls.includes('upsertVideos'));
     expect((await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length, 'first batch kept').to.equal(20);
+    await until('the run summary', () => lines.some((l) => l.msg === 'run ended'));
+    expect(lines.find((l) => l.msg === 'run ended'), 'the summary of a run the outage ended counts the batch it stored').to.deep.include({ outcome: 'stopped', stored: 20, batches: '1/2' });
     platform.onTranscript = null;
     probe.down = false;
-    // The failed release left the lease in place; once it expires the loop takes the channel again.
+    // If every release attempt met the outage the lease stayed; once it expires the loop takes the
+    // channel again (if a retry got through, the channel is due at once anyway).
     timing.advance(60_000);
     await until('the channel complete', async () => (await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length === 30);
     await until('released', () => released());
+  });
+
+  it('a release that meets a briefly unavailable store is tried again, not left to expire', async () => {
+    const { logger, lines } = captureLogs();
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    let refusals = 2;
+    const realRelease = ts.store.releaseChannel.bind(ts.store);
+    probe.override.releaseChannel = (...args: unknown[]) => {
+      if (refusals-- > 0) return Promise.reject(new StoreUnavailableError('SQLite store unavailable: database is locked'));
+      return realRelease(...(args as Parameters<typeof realRelease>));
+    };
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    start(platform, { logger });
+    await until('released', () => released());
+    expect((await channel())!).to.deep.include({ leaseOwner: null, lastOutcome: 'ok' });
+    const retries = lines.filter((l) => l.msg === 'release failed; trying again');
+    expect(retries.map((l) => [l.attempt, l.ms])).to.deep.equal([[1, 500], [2, 1000]]);
+    expect(lines.some((l) => l.msg.startsWith('could not release'))).to.equal(false);
+    expect(lines.find((l) => l.msg === 'run ended')).to.deep.include({ outcome: 'ok', stored: 3 });
   });
 
   it('logs an unexpected error at ERROR, records it on the channel and goes on with the next one', async () => {

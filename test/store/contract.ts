@@ -162,6 +162,20 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect((await store.getChannel('UC_early'))?.coveredWanted, 'a run that does not state it leaves it unknown').to.equal(null);
       });
 
+      it('reclaimLeases frees only this owner\'s leases and makes those channels due, keeping their history', async function () {
+        const mine = (await store.claimDueChannel('host:crawler-0', 300_000, at(1000)))!;
+        expect(mine.channelId).to.equal('UC_early');
+        const theirs = (await store.claimDueChannel('other:crawler-0', 300_000, at(2000)))!;
+        expect(theirs.channelId).to.equal('UC_late');
+        // UC_future (released by 'setup' with a schedule in an hour) is not leased: left alone.
+        expect(await store.reclaimLeases('host:crawler-0', at(3000))).to.equal(1);
+        expect(await store.getChannel('UC_early')).to.deep.include({ leaseOwner: null, leaseExpiresAt: null, dueAt: at(1000), wanted: 1 });
+        expect((await store.getChannel('UC_late'))?.leaseOwner, 'another crawler\'s lease untouched').to.equal('other:crawler-0');
+        expect((await store.getChannel('UC_future'))?.dueAt).to.deep.equal(at(60 * MIN));
+        expect((await store.claimDueChannel('host:crawler-0', 300_000, at(3000)))?.channelId, 'claimable again at once').to.equal('UC_early');
+        expect(await store.reclaimLeases('nobody', at(3000))).to.equal(0);
+      });
+
       it('markAllDue leaves channels in a failure backoff where they are', async function () {
         const plan: Record<string, { outcome: string; failures: number; dueMs: number }> = {
           UC_blocked: { outcome: 'blocked', failures: 2, dueMs: 12 * 60 * MIN },

@@ -141,6 +141,13 @@ export function channelsCollection(db: Db) {
       return res.matchedCount === 1;
     },
 
+    async reclaimLeases(owner, now) {
+      const res = await col.updateMany({ leaseOwner: owner }, [
+        { $set: { leaseOwner: lit(null), leaseExpiresAt: lit(null), claimedWanted: lit(null), dueAt: { $min: ['$dueAt', lit(now)] } } },
+      ]);
+      return res.modifiedCount;
+    },
+
     /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
     async markAllDue(now) {
       // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.

@@ -88,10 +88,14 @@ function prepare(db: Database.Database) {
       consecutive_failures = @failures, title = COALESCE(@title, title), covered_wanted = @covered
     WHERE channel_id = @channelId AND lease_owner = @owner`);
 
+  const reclaim = db.prepare<{ owner: string; now: number }>(`
+    UPDATE channels SET lease_owner = NULL, lease_expires_at = NULL, claimed_wanted = NULL, due_at = MIN(due_at, @now)
+    WHERE lease_owner = @owner`);
+
   // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
   const allDue = db.prepare<[number, number]>('UPDATE channels SET due_at = ? WHERE due_at > ? AND consecutive_failures = 0');
 
-  return { register, get, claimTx, renew, release, allDue };
+  return { register, get, claimTx, renew, release, reclaim, allDue };
 }
 
 export function channelsTable(db: Database.Database) {
@@ -140,6 +144,10 @@ export function channelsTable(db: Database.Database) {
         covered: result.coveredWanted ?? null,
       });
       return info.changes === 1;
+    },
+
+    reclaimLeases(owner, now) {
+      return sql.reclaim.run({ owner, now: now.getTime() }).changes;
     },
 
     /** Returns how many channels were moved earlier (those already due or backing off are left alone). */

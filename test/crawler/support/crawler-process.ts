@@ -1,10 +1,11 @@
-// The crawler daemon as a real OS process (node --import tsx crawler/main.ts), configured only
-// through its environment like PM2 would, with its JSON log lines collected.
+// The crawler daemon as a real OS process, the compiled entry point (node dist/crawler/main.js)
+// as PM2 starts it, configured only through its environment, with its JSON log lines collected.
+// The caller runs ensureBuilt() first.
 
 import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, spawnLogged } from '../../support/processes';
+import { startEntry } from '../../support/processes';
 
 export interface CrawlerProcess {
   child: ChildProcess;
@@ -18,7 +19,7 @@ export interface CrawlerProcess {
 export function startCrawlerProcess(dir: string, env: Record<string, string>): CrawlerProcess {
   const settings = path.join(dir, 'settings.yaml');
   writeFileSync(settings, '');
-  const p = spawnLogged(['--import', 'tsx', path.join(ROOT, 'crawler/main.ts')], {
+  const p = startEntry('crawler', {
     CONFIG_FILE: settings,
     CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1', CRAWL_POLL_SECONDS: '1',
     CRAWL_REFRESH_CRON: '0 0 1 1 *', BROWSER_EXECUTABLE_PATH: 'off', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env,
