@@ -28,7 +28,7 @@ const ROOT = path.resolve(__dirname, '..');
 const CONNECTIONS = 50;
 const THREADS = 1;
 /** Interleaved rounds per target, each SLICE_SECONDS long, after one WARM_SECONDS warm-up each. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 const SLICE_SECONDS = 2;
 const WARM_SECONDS = 1;
 const KEY = 'bench-key-0123456789abcdef';
