@@ -135,7 +135,8 @@ export class BrowserFallback implements Unblocker {
   private queue: Promise<unknown> = Promise.resolve();
   /** Uses asked for and not yet finished; the browser is closed only when none is left. */
   private pending = 0;
-  private idleTimer: NodeJS.Timeout | null = null;
+  /** Aborts the idle period's wait when a use comes first (or at shutdown). */
+  private idleWait: AbortController | null = null;
   private closed = false;
 
   constructor(private readonly opts: BrowserFallbackOptions) {
@@ -193,18 +194,20 @@ export class BrowserFallback implements Unblocker {
       await this.closeBrowser();
       return;
     }
-    this.idleTimer = setTimeout(() => {
-      this.idleTimer = null;
+    // On the injected timing like every other wait of the crawler; shutdown aborts it (close()).
+    const wait = new AbortController();
+    this.idleWait = wait;
+    void (this.opts.timing ?? realTiming).sleep(idleMs, wait.signal).then(() => {
+      if (wait.signal.aborted) return;
+      this.idleWait = null;
       // Through the queue, so the close never overlaps a use that started in the meantime.
       this.queue = this.queue.then(() => (this.pending === 0 ? this.closeBrowser() : undefined));
-    }, idleMs);
-    // A waiting close must not keep the crawler alive; shutdown closes the browser itself.
-    this.idleTimer.unref();
+    });
   }
 
   private cancelIdleClose(): void {
-    if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.idleTimer = null;
+    this.idleWait?.abort();
+    this.idleWait = null;
   }
 
   private async closeBrowser(): Promise<void> {

@@ -193,6 +193,20 @@ describe('browser fallback (real Chromium)', function () {
       expect(chromiumProcesses()).to.deep.equal([]);
     });
 
+    it('waits out its idle period on the injected timing, like the rest of the crawler', async () => {
+      const timing = new FakeTiming();
+      // The challenge clears in real time: the fake clock's polling deadline must not run out first.
+      const b = new BrowserFallback({
+        baseUrl: fake.url, executablePath: CHROMIUM, sink: { adoptSession: () => undefined }, logger: silentLogger(),
+        idleCloseMs: 3_600_000, challengeWaitMs: 10 * 3_600_000, timing,
+      });
+      fallbacks.push(b);
+      expect(await b.unblock(path)).to.equal(true);
+      // An idle hour on the fake clock passes at once: Chromium is closed without a real wait.
+      expect(await chromiumGone(10_000)).to.equal(true);
+      expect(timing.sleeps).to.include(3_600_000);
+    });
+
     it('shutdown closes a browser waiting out its idle period at once', async () => {
       const b = fallback(60_000);
       expect(await b.unblock(path)).to.equal(true);
