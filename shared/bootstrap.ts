@@ -27,11 +27,28 @@ export async function bootstrap(name: ProcessName, env: NodeJS.ProcessEnv = proc
   categoryLogger(logger, name).info({ config: describeConfig(config) }, `${name} starting with this configuration`);
   let store: Store;
   try {
-    store = await openStore(config.databaseUrl, { logger: categoryLogger(logger, 'store'), rootDir: config.rootDir, ...storeWaits(name, config) });
+    const storeLog = categoryLogger(logger, 'store');
+    store = await openStore(config.databaseUrl, {
+      logger: storeLog, rootDir: config.rootDir, ...storeWaits(name, config),
+      onFileLost: (reason) => exitOnLostDatabase(name, storeLog, reason),
+    });
   } catch (err) {
     throw new StartupError(`DATABASE_URL: cannot open the store (${oneLine(err)})`, { cause: err });
   }
   return { config, logger, store };
+}
+
+/** Exit code when the SQLite file was deleted or replaced under the process (PM2 restarts it). */
+export const LOST_DATABASE_EXIT_CODE = 3;
+
+/**
+ * The SQLite file this process opened was deleted or replaced: going on would write to a file no
+ * other process will ever read. Report it and exit (not a crash: one ERROR line, no stack) so that
+ * PM2 restarts every process on the one current file.
+ */
+function exitOnLostDatabase(name: ProcessName, log: Logger, reason: string): never {
+  log.error({ reason, exitCode: LOST_DATABASE_EXIT_CODE }, `the database file was ${reason} while the ${name} had it open; exiting so it restarts on the current file`);
+  process.exit(LOST_DATABASE_EXIT_CODE);
 }
 
 /** After a locked write the API fails store calls at once for this long (then tries again). */

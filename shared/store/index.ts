@@ -17,6 +17,8 @@ export interface OpenStoreOptions {
   /** SQLite only: write-lock wait and fail-fast window (sqlite-store.ts SqliteOptions). */
   busyTimeoutMs?: number;
   busyFailFastMs?: number;
+  /** SQLite only: the database file was deleted or replaced while open (sqlite/file-watch.ts). */
+  onFileLost?: (reason: string) => void;
   /** MongoDB only: how long to wait for a reachable server (default 5000 ms). */
   serverSelectionTimeoutMS?: number;
 }
@@ -31,7 +33,7 @@ export function sqlitePath(databaseUrl: string, rootDir: string): string {
 export async function openStore(databaseUrl: string, opts: OpenStoreOptions): Promise<Store> {
   const { logger } = opts;
   if (databaseUrl.startsWith('sqlite:')) {
-    return openSqliteStore(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger, { busyTimeoutMs: opts.busyTimeoutMs, busyFailFastMs: opts.busyFailFastMs });
+    return openSqliteStore(sqlitePath(databaseUrl, opts.rootDir ?? process.cwd()), logger, { busyTimeoutMs: opts.busyTimeoutMs, busyFailFastMs: opts.busyFailFastMs, onFileLost: opts.onFileLost });
   }
   if (/^mongodb(\+srv)?:\/\//.test(databaseUrl)) {
     // Loaded only when asked for: the driver costs ~20 MB of memory that SQLite deployments never use.

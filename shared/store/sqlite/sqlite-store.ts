@@ -9,6 +9,7 @@ import type { Store } from '../types';
 import { channelsTable } from './channels';
 import { toStoreError } from './errors';
 import { handlesTable } from './handles';
+import { watchDatabaseFile } from './file-watch';
 import { migrate } from './migrations';
 import { openDatabase } from './open-database';
 import { rateLimitsTable } from './rate-limits';
@@ -26,6 +27,11 @@ export interface SqliteOptions {
    * per request, and everything else the process does (its /health) stays fast.
    */
   busyFailFastMs?: number;
+  /**
+   * Called once if the database file is deleted or replaced while open (file-watch.ts); the
+   * process should report it and exit. Not watched when left out, or for `:memory:`.
+   */
+  onFileLost?: (reason: string) => void;
 }
 
 const isBusy = (err: unknown): boolean => err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY');
@@ -43,6 +49,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
   const open = db;
   if (opts.busyTimeoutMs !== undefined) open.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
   const failFastMs = opts.busyFailFastMs ?? 0;
+  const stopWatch = opts.onFileLost && file !== ':memory:' ? watchDatabaseFile(file, opts.onFileLost) : () => undefined;
   let lockedUntil = 0;
   const methods: BackendMethods = {
     ...channelsTable(open),
@@ -51,6 +58,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...rateLimitsTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
+      stopWatch();
       if (open.open) open.close();
     },
   };
