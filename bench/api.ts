@@ -307,12 +307,14 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
       { metric: 'minimal Express 5, same bytes', value: round(minimal.rps, 0), unit: 'req/s', baseline: rps('bare node:http', bare), ratio: round(minimal.rps / bare.rps) },
       {
         metric: 'real app, 10-item feed (cache-warm) / minimal Express',
+        readme: 'feed, 10 items, cache-warm, key check + store rate limit + all headers (wrk, 50 conn.)',
         value: round(r10.rps, 0), unit: 'req/s', baseline: rps('minimal Express', minimal),
         ratio: round(r10.rps / minimal.rps), target: '>= 0.8x', met: r10.rps / minimal.rps >= 0.8,
       },
       { metric: 'real app, 10-item feed / bare node:http', value: round(r10.rps, 0), unit: 'req/s', baseline: rps('bare node:http', bare), ratio: round(r10.rps / bare.rps) },
       {
         metric: 'real app, 304 (If-None-Match) / full-body 10-item feed',
+        readme: '304 path (If-None-Match) against the full-body feed',
         value: round(r304.rps, 0), unit: 'req/s', baseline: rps('real app, full body', r10),
         ratio: round(r304.rps / r10.rps), target: '>= 1.3x', met: r304.rps / r10.rps >= 1.3,
       },
@@ -320,13 +322,14 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
       { metric: 'real app, 100-item feed / minimal Express (10-item bytes)', value: round(r100.rps, 0), unit: 'req/s', baseline: rps('minimal Express', minimal), ratio: round(r100.rps / minimal.rps) },
       {
         metric: 'real app, 10-item feed, p99 latency (median of the slices; lower is better)',
+        readme: 'feed p99 latency, 50 connections',
         value: round(r10.p99, 1), unit: 'ms', baseline: { label: 'minimal Express p99', value: round(minimal.p99, 1) },
         ratio: round(r10.p99 / minimal.p99), target: "<= minimal Express's p99", met: r10.p99 <= minimal.p99,
       },
       { metric: 'bare node:http p99 (ceiling)', value: round(bare.p99, 1), unit: 'ms' },
       { metric: 'server CPU per request, real app 10-item feed (lower is better)', value: cpu(r10), unit: 'µs', baseline: { label: 'minimal Express', value: cpu(minimal) }, ratio: round(r10.cpuMicrosPerRequest / minimal.cpuMicrosPerRequest) },
       { metric: 'server CPU per request, real app 304 (lower is better)', value: cpu(r304), unit: 'µs', baseline: { label: 'real app, full body', value: cpu(r10) }, ratio: round(r304.cpuMicrosPerRequest / r10.cpuMicrosPerRequest) },
-      { metric: `real app RSS after ${served.toLocaleString('en-US')} requests`, value: round(rssMb, 1), unit: 'MB', target: '< 150 MB', met: rssMb < 150 },
+      { metric: `real app RSS after ${served.toLocaleString('en-US')} requests`, readme: 'API memory after the run', value: round(rssMb, 1), unit: 'MB', target: '< 150 MB', met: rssMb < 150 },
     ];
     return {
       title: TITLE,
