@@ -41,8 +41,8 @@ export async function fetchVideo(
 
   let publishedAt = listed.publishedAt ?? knownPublishedAt(previous);
   const result = await transcriptResult(deps, ctx);
-  // The watch page is asked only after the player, and only when the answer would be shown: the
-  // player alone says a video is gone, and a gone video's watch page has no date to give.
+  // The date call is made only after the transcript, and only when the answer would be shown: the
+  // player alone says a video is gone, and a gone video has no date to give.
   if (publishedAt === null && wouldBeShown(result)) publishedAt = await lookUpPublishedAt(deps, ctx);
   const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt }, result, previous, deps.now());
   deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts }, 'video fetched');
@@ -105,7 +105,7 @@ async function browserTranscript(deps: VideoFetchDeps, ctx: VideoContext): Promi
   }
 }
 
-/** The watch page's date; null when it has none or the lookup failed (the video is then retried). */
+/** The date call's date (docs/crawler.md §2); null when it has none or the lookup failed (the video is then retried). */
 async function lookUpPublishedAt(deps: VideoFetchDeps, ctx: VideoContext): Promise<Date | null> {
   const { channelId, videoId } = ctx;
   try {

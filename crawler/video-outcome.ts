@@ -20,7 +20,7 @@ export interface VideoFacts {
   videoId: string;
   channelId: string;
   title: string;
-  /** Exact publish time; null when neither the listing nor the watch page gave one. */
+  /** Exact publish time; null when neither the listing nor the date call gave one. */
   publishedAt: Date | null;
 }
 

@@ -42,7 +42,6 @@ export const ENDPOINTS = {
   player: rule('player', 'unavailable'),
   /** A field-masked WEB player call for a publish date: a gone video has none (§2). */
   datePlayer: rule('date player', 'absent'),
-  watchPage: rule('watch page', 'absent'),
   /** A signed caption URL that 404s has most likely expired: the next run gets a fresh one (§3). */
   timedText: rule('timed text', 'transient'),
 } as const satisfies Record<string, EndpointRule>;

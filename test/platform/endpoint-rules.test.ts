@@ -29,7 +29,6 @@ describe('endpoint rules (one per endpoint)', () => {
   it('a 404 means: no such handle, video gone, caption URL expired, channel missing, list through browse', () => {
     expect(readJson(NOT_FOUND, ENDPOINTS.resolveUrl)).to.deep.equal({ kind: 'absent' });
     expect(readText(NOT_FOUND, ENDPOINTS.handlePage)).to.deep.equal({ kind: 'absent' });
-    expect(readText(NOT_FOUND, ENDPOINTS.watchPage)).to.deep.equal({ kind: 'absent' });
     expect(readJson(NOT_FOUND, ENDPOINTS.datePlayer)).to.deep.equal({ kind: 'absent' });
     expect(thrown(() => readJson(NOT_FOUND, ENDPOINTS.player)).outcome).to.equal('unavailable');
     expect(thrown(() => readText(NOT_FOUND, ENDPOINTS.timedText)).outcome).to.equal('transient');
@@ -41,7 +40,7 @@ describe('endpoint rules (one per endpoint)', () => {
   it('other failures are thrown as found, except where the endpoint has another way', () => {
     expect(readJson(SERVER_ERROR, ENDPOINTS.resolveUrl).kind).to.equal('fallback');
     expect(readText(SERVER_ERROR, ENDPOINTS.channelFeed).kind).to.equal('fallback');
-    for (const r of [ENDPOINTS.player, ENDPOINTS.browse, ENDPOINTS.timedText, ENDPOINTS.watchPage, ENDPOINTS.handlePage] as EndpointRule[]) {
+    for (const r of [ENDPOINTS.player, ENDPOINTS.browse, ENDPOINTS.timedText, ENDPOINTS.visitorId, ENDPOINTS.handlePage] as EndpointRule[]) {
       const err = thrown(() => readJson(SERVER_ERROR, r));
       expect(err.outcome, r.what).to.equal('transient');
       expect(err.reason).to.equal(`${r.what}: HTTP 503`);
