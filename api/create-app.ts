@@ -17,7 +17,7 @@ import { errorHandler, errorSender, methodNotAllowed, pathNotFound } from './err
 import { door, frontDoor } from './http/front-door';
 import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
 import { feed } from './routes/feed';
-import { ENDPOINTS, EXAMPLES, SERVICE_NAME, USAGE, VERSION } from './service-info';
+import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
   store: Store;
@@ -44,7 +44,7 @@ const HEALTH = JSON.stringify({ status: 'ok', service: SERVICE_NAME });
 const health: RequestHandler = (_req, res) => void res.type('application/json').send(HEALTH);
 
 /** GET /info: what the service is and how to call it (spec, Info body). Requires a key. */
-const INFO = JSON.stringify({ service: SERVICE_NAME, version: VERSION, endpoints: ENDPOINTS, usage: USAGE, examples: EXAMPLES });
+const INFO = JSON.stringify({ service: SERVICE_NAME, version: VERSION, endpoints: ENDPOINTS, usage: USAGE, extra_usage: EXTRA_USAGE, examples: EXAMPLES });
 const info: Handler = (_req, res) => void res.type('application/json').send(INFO);
 
 /** GET / or GET /?…: the only requests the direct path takes. */

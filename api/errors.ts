@@ -96,6 +96,12 @@ export const CATALOGUE = {
     message: text('max_items 1 ile 100 arasında bir tam sayı olmalıdır (varsayılan 10)'),
     usage: true,
   },
+  invalidInclude: {
+    status: 400,
+    error: text('Geçersiz include değeri'),
+    message: text("include 'shorts', 'live' ya da 'shorts,live' olmalıdır (verilmezse yalnızca normal videolar listelenir)"),
+    usage: true,
+  },
   repeatedParameter: {
     status: 400,
     error: text('Parametre birden fazla kez verildi'),

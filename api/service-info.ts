@@ -26,6 +26,14 @@ export const USAGE: Usage = Object.freeze({
   max_items: 'Number of newest videos in the feed: a whole number from 1 to 100, default 10.',
 });
 
+/**
+ * Optional parameters beyond the spec's five (issue #10). The spec fixes the keys of `usage`, so
+ * /info lists these under their own key.
+ */
+export const EXTRA_USAGE: Readonly<Record<string, string>> = Object.freeze({
+  include: 'Also list Shorts and/or live streams: shorts, live or shorts,live. Default: regular videos only; upcoming premieres are never listed.',
+});
+
 export const ENDPOINTS: Readonly<Record<string, string>> = Object.freeze({
   '/': 'Feed of a channel with each video\'s transcript (Atom, RSS 2.0 or JSON Feed 1.1). Requires an API key.',
   '/health': 'Liveness check. No API key needed.',
@@ -36,6 +44,7 @@ export const EXAMPLES: readonly string[] = Object.freeze([
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw',
   '/?channel=@veritasium&format=Rss',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Json',
+  '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&include=shorts,live',
   '/?channel_url=https%3A%2F%2Fwww.youtube.com%2F%40veritasium&max_items=25',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Atom&max_items=50&api_key=YOUR_KEY',
 ]);

@@ -44,7 +44,7 @@ export async function fetchVideo(
   // The date call is made only after the transcript, and only when the answer would be shown: the
   // player alone says a video is gone, and a gone video has no date to give.
   if (publishedAt === null && wouldBeShown(result)) publishedAt = await lookUpPublishedAt(deps, ctx);
-  const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt }, result, previous, deps.now());
+  const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt, short: listed.short === true }, result, previous, deps.now());
   deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts }, 'video fetched');
   return record;
 }

@@ -4,8 +4,9 @@
 // video with a note); a gone or private video is checked again after a week; transient failures
 // back off and keep trying. A video whose publish date cannot be learned is recorded too (below).
 
+import { STREAM_NOT_STARTED } from '../shared/platform/classify';
 import type { PlatformOutcome, Transcript } from '../shared/platform/types';
-import { UNKNOWN_PUBLISHED_MS, type VideoRecord } from '../shared/store/types';
+import { UNKNOWN_PUBLISHED_MS, type VideoKind, type VideoRecord } from '../shared/store/types';
 
 const HOUR = 3_600_000;
 
@@ -22,6 +23,8 @@ export interface VideoFacts {
   title: string;
   /** Exact publish time; null when neither the listing nor the date call gave one. */
   publishedAt: Date | null;
+  /** Listed as a Short: the channel feed links it as `/shorts/<id>` (docs/crawler.md §2). */
+  short?: boolean;
 }
 
 export const PUBLISH_DATE_UNKNOWN = 'publish date unknown';
@@ -67,15 +70,37 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
     ? { kind: 'failure', outcome: 'transient', reason: PUBLISH_DATE_UNKNOWN }
     : given;
   const attempts = (previous?.attempts ?? 0) + 1;
-  const base = { ...facts, publishedAt: facts.publishedAt ?? new Date(UNKNOWN_PUBLISHED_MS), attempts, fetchedAt: now };
+  const { short, ...listed } = facts;
+  const base = {
+    ...listed,
+    publishedAt: facts.publishedAt ?? new Date(UNKNOWN_PUBLISHED_MS),
+    attempts,
+    fetchedAt: now,
+    // What an earlier answer told stays until a new one tells more. A video that was upcoming and
+    // now answers otherwise has aired: its kind is unknown again until a transcript says it.
+    videoKind: short === true ? 'short' : previous?.videoKind === 'upcoming' ? null : (previous?.videoKind ?? null),
+    durationSeconds: previous?.durationSeconds ?? null,
+    description: previous?.description ?? null,
+  } satisfies Partial<VideoRecord>;
   const after = (ms: number | null): Date | null => (ms === null ? null : new Date(now.getTime() + ms));
   if (result.kind === 'transcript') {
     const t = result.transcript;
-    return { ...base, transcriptHtml: t.html, language: t.language, kind: t.kind, state: 'ready', nextAttemptAt: null, lastError: null };
+    const d = t.details;
+    // Kind from what costs no request: the listing's /shorts/ link, the player's isLiveContent.
+    const videoKind: VideoKind = short === true ? 'short' : d?.live === true ? 'live' : 'regular';
+    return {
+      ...base, videoKind, durationSeconds: d?.durationSeconds ?? base.durationSeconds, description: d?.description ?? base.description,
+      transcriptHtml: t.html, language: t.language, kind: t.kind, state: 'ready', nextAttemptAt: null, lastError: null,
+    };
   }
   const none = { transcriptHtml: null, language: null, kind: null, lastError: result.reason };
   switch (result.outcome) {
     case 'no_captions':
+      // A premiere or stream that has not aired: never listed, and looked at again until it airs
+      // (the no-captions give-up would otherwise list it as a video without a transcript).
+      if (result.reason.startsWith(STREAM_NOT_STARTED)) {
+        return { ...base, ...none, videoKind: 'upcoming', state: 'no_transcript', nextAttemptAt: after(transientRetryDelayMs(attempts)) };
+      }
       return { ...base, ...none, state: 'no_transcript', nextAttemptAt: after(noCaptionsRetryDelayMs(attempts)) };
     case 'unavailable':
     case 'not_found':

@@ -13,8 +13,9 @@
 
 import { createHash } from 'node:crypto';
 import { isVideoId } from '../../shared/ids';
-import { shownTranscript } from '../../shared/store/rules';
-import type { Store, VideoRecord } from '../../shared/store/types';
+import { DEFAULT_FEED_KINDS, shownTranscript } from '../../shared/store/rules';
+import type { FeedKind, Store, VideoRecord } from '../../shared/store/types';
+import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
 
@@ -95,8 +96,8 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
-      summary: null,
-      durationSeconds: null,
+      summary: summaryOf(v.description),
+      durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
     });
   }
   const author = input.channelTitle?.trim() || input.channelId;
@@ -146,6 +147,9 @@ export function fingerprintOf(videos: readonly VideoRecord[]): string {
   return h.digest('base64url').slice(0, 16);
 }
 
+/** Each (channel, max_items, kinds listed) is its own feed. */
+const stateKey = (channelId: string, maxItems: number, kinds: readonly FeedKind[]): string => `${channelId}\n${maxItems}\n${kinds.join(',')}`;
+
 export class FeedStateReader {
   private readonly known: CacheSlot<Remembered>;
 
@@ -162,25 +166,25 @@ export class FeedStateReader {
   }
 
   /** Null when nothing is stored for the channel yet (the spec's 404). */
-  async read(channelId: string, maxItems: number, now: Date): Promise<FeedState | null> {
+  async read(channelId: string, maxItems: number, now: Date, kinds: readonly FeedKind[] = DEFAULT_FEED_KINDS): Promise<FeedState | null> {
     // Version first, entries second: a batch stored in between shows up under the older version
     // and is re-rendered on the next request, never hidden behind a newer version.
     const version = await this.store.feedVersion(channelId);
     if (version === null) return null;
-    const seen = this.known.get(`${channelId}\n${maxItems}`);
+    const seen = this.known.get(stateKey(channelId, maxItems, kinds));
     const age = now.getTime() - (seen?.at ?? Number.NEGATIVE_INFINITY);
     if (seen && seen.version === version.getTime() && age >= 0 && age < STATE_TTL_MS) {
       return { version, count: seen.count, fingerprint: seen.fingerprint, videos: null };
     }
-    return this.list(channelId, maxItems, version, now);
+    return this.list(channelId, maxItems, version, now, kinds);
   }
 
   /** List the entries now (a render-cache miss needs them) and remember what was seen. */
-  async list(channelId: string, maxItems: number, version: Date, now: Date): Promise<FeedState | null> {
-    const videos = await this.gate(() => this.store.listFeedEntries(channelId, maxItems));
+  async list(channelId: string, maxItems: number, version: Date, now: Date, kinds: readonly FeedKind[] = DEFAULT_FEED_KINDS): Promise<FeedState | null> {
+    const videos = await this.gate(() => this.store.listFeedEntries(channelId, maxItems, kinds));
     if (videos.length === 0) return null;
     const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), videos };
-    this.known.set(`${channelId}\n${maxItems}`, { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, at: now.getTime() });
+    this.known.set(stateKey(channelId, maxItems, kinds), { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, at: now.getTime() });
     return state;
   }
 }

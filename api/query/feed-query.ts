@@ -4,6 +4,8 @@
 // parameters are given, channel_id wins over channel, which wins over channel_url; `format` is
 // case-insensitive; a parameter given twice is a 400, never a guess.
 
+import { DEFAULT_FEED_KINDS } from '../../shared/store/rules';
+import type { FeedKind } from '../../shared/store/types';
 import type { ErrorContext, ErrorName } from '../errors';
 import { parseChannelUrl, parseHandle, CHANNEL_ID, type ChannelRef } from '../../shared/channel-ref';
 
@@ -13,6 +15,8 @@ export interface FeedQuery {
   readonly channel: ChannelRef;
   readonly format: FeedFormat;
   readonly maxItems: number;
+  /** Which kinds of video the feed lists: regular, plus what `include` adds, in one order. */
+  readonly kinds: readonly FeedKind[];
 }
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: ErrorName; context?: ErrorContext };
@@ -23,7 +27,11 @@ export const MAX_ITEMS_LIMIT = 100;
 /** A query as Express's simple parser gives it: strings, or arrays for repeated names. */
 export type RawQuery = Readonly<Record<string, unknown>>;
 
-const PARAMS = ['channel_id', 'channel', 'channel_url', 'format', 'max_items'] as const;
+const PARAMS = ['channel_id', 'channel', 'channel_url', 'format', 'max_items', 'include'] as const;
+
+/** `include` values → the kind each adds (issue #10: Shorts and streams are out unless asked for). */
+const INCLUDES: Readonly<Record<string, FeedKind>> = { shorts: 'short', live: 'live' };
+const KIND_ORDER: readonly FeedKind[] = ['regular', 'short', 'live'];
 type Param = (typeof PARAMS)[number];
 
 const bad = (error: ErrorName, context?: ErrorContext): Checked<never> => (context ? { ok: false, error, context } : { ok: false, error });
@@ -55,7 +63,22 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
     if (maxItems < 1 || maxItems > MAX_ITEMS_LIMIT) return bad('invalidMaxItems');
   }
 
-  return { ok: true, value: { channel: channel.value, format, maxItems } };
+  const kinds = checkInclude(v.include);
+  if (kinds === null) return bad('invalidInclude');
+
+  return { ok: true, value: { channel: channel.value, format, maxItems, kinds } };
+}
+
+/** `shorts`, `live` or both, comma-separated, case-insensitive; null for anything else. */
+function checkInclude(raw: string | undefined): readonly FeedKind[] | null {
+  if (raw === undefined) return DEFAULT_FEED_KINDS;
+  const asked = new Set<FeedKind>(DEFAULT_FEED_KINDS);
+  for (const part of raw.toLowerCase().split(',')) {
+    const kind = Object.prototype.hasOwnProperty.call(INCLUDES, part) ? INCLUDES[part] : undefined;
+    if (kind === undefined) return null;
+    asked.add(kind);
+  }
+  return KIND_ORDER.filter((k) => asked.has(k));
 }
 
 function checkChannel(v: Partial<Record<Param, string>>): Checked<ChannelRef> {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import PQueue from 'p-queue';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { PlatformClient } from '../../shared/platform/types';
-import type { ChannelRecord, RegisterChannelInput, Store } from '../../shared/store/types';
+import type { ChannelRecord, FeedKind, RegisterChannelInput, Store } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
@@ -46,6 +46,9 @@ const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string;
   json: { render: renderJsonFeed, contentType: JSON_FEED_CONTENT_TYPE, name: 'Json' },
 };
 
+/** Each kind `include` can add, as the self link spells it. */
+const INCLUDE_NAMES: Readonly<Partial<Record<FeedKind, string>>> = { short: 'shorts', live: 'live' };
+
 const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 
 /** First value of a header that proxies may repeat or list. */
@@ -72,6 +75,8 @@ function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, trust: Fee
   const params = [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`];
   if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${RENDERERS[q.format].name}`);
   if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${q.maxItems}`);
+  const included = Object.entries(INCLUDE_NAMES).filter(([kind]) => q.kinds.includes(kind as FeedKind)).map(([, name]) => name);
+  if (included.length > 0) params.push(`include=${included.join(',')}`);
   return `${proto}://${host}/?${params.join('&')}`;
 }
 
@@ -97,13 +102,13 @@ export function feed(deps: FeedDeps): FeedHandler {
     const raw = queryOf(req);
     const checked = validateFeedQuery(raw);
     if (!checked.ok) throw new ApiError(checked.error, checked.context);
-    const { channel: ref, format, maxItems } = checked.value;
+    const { channel: ref, format, maxItems, kinds } = checked.value;
     const now = deps.clock();
 
     const { channelId, handle } = await resolver.resolve(ref, now);
     setChannelId(res, channelId);
     const channel = await registrar.register({ channelId, wanted: maxItems, handle }, now);
-    const state = await states.read(channelId, maxItems, now);
+    const state = await states.read(channelId, maxItems, now, kinds);
     if (state === null) throw new ApiError('noVideosYet', { channelId });
 
     const selfUrl = selfUrlOf(req, checked.value, raw, deps.trustProxy);
@@ -124,7 +129,7 @@ export function feed(deps: FeedDeps): FeedHandler {
         if (s.videos === null) {
           // Render-cache miss on a remembered state: list now; if the entries moved meanwhile, the
           // validators follow what is rendered.
-          s = (await states.list(channelId, maxItems, s.version, now)) ?? s;
+          s = (await states.list(channelId, maxItems, s.version, now, kinds)) ?? s;
         }
         const sv = validators(s);
         const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], updated: s.version, selfUrl }, (video, reason) =>

@@ -35,6 +35,14 @@ const textOf = (v: unknown): string | null => {
   return typeof t === 'string' ? decodeXml(t) : null;
 };
 
+/** The feed links a Short as https://www.youtube.com/shorts/<id> (docs/crawler.md §2). */
+function isShortLink(links: unknown): boolean {
+  return (Array.isArray(links) ? links : []).some((l) => {
+    const href = node(l)['@_href'];
+    return typeof href === 'string' && /^https?:\/\/[^/]+\/shorts\//.test(href);
+  });
+}
+
 export function parseChannelFeed(xml: string): ChannelFeed {
   let doc: Node;
   try {
@@ -59,6 +67,7 @@ export function parseChannelFeed(xml: string): ChannelFeed {
       videoId,
       title: textOf(e.title) ?? textOf(node(e['media:group'])['media:title']) ?? '',
       publishedAt: Number.isNaN(t) ? null : new Date(t),
+      ...(isShortLink(e.link) ? { short: true } : {}),
     });
   }
   return { title: textOf(feed.title), videos, dropped };

@@ -113,6 +113,12 @@ function playabilityReason(ps: Obj): string {
   return '';
 }
 
+/**
+ * Start of the reason of a LIVE_STREAM_OFFLINE answer (a premiere or stream that has not aired),
+ * which the crawler records as an upcoming video.
+ */
+export const STREAM_NOT_STARTED = 'live stream not started';
+
 /** The InnerTube player answer (platform.md §3.2 and §4). `ok` means captions are listed. */
 export function classifyPlayer(player: unknown, videoId: string): Verdict {
   const p = obj(player);
@@ -140,7 +146,7 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
     case 'CONTENT_CHECK_REQUIRED':
       return { outcome: 'unavailable', reason: `${status}: ${reason || 'no reason given'}` };
     case 'LIVE_STREAM_OFFLINE':
-      return { outcome: 'no_captions', reason: `live stream not started: ${reason || 'offline'}` };
+      return { outcome: 'no_captions', reason: `${STREAM_NOT_STARTED}: ${reason || 'offline'}` };
     default:
       return { outcome: 'transient', reason: `player answered with unknown status "${status || 'none'}"` };
   }

@@ -17,7 +17,7 @@ import { asString, dig } from './page-data';
 import { fetchPlayer } from './player';
 import { parseTimedText } from './timedtext';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
-import { AllClientsRefusedError, PlatformError, type ClientAnswer, type Transcript } from './types';
+import { AllClientsRefusedError, PlatformError, type ClientAnswer, type Transcript, type VideoDetails } from './types';
 import type { VisitorSessions } from './visitor';
 import { watchPath } from './watch-page';
 
@@ -116,12 +116,17 @@ async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTra
   if (spoken.length === 0) throw new PlatformError('no_captions', `the ${track.languageCode} caption track is empty`);
   // The description and length come with the player answer already (docs/crawler.md §3): chapters
   // cost no request.
-  const { html } = buildTranscript(spoken, {
-    videoId, language: track.languageCode, kind: track.kind,
+  const details = videoDetailsOf(player);
+  const { html } = buildTranscript(spoken, { videoId, language: track.languageCode, kind: track.kind, ...details });
+  return { html, language: track.languageCode, kind: track.kind, cueCount: spoken.length, details };
+}
+
+export function videoDetailsOf(player: unknown): VideoDetails {
+  return {
     description: asString(dig(player, 'videoDetails', 'shortDescription')),
     durationSeconds: secondsOf(dig(player, 'videoDetails', 'lengthSeconds')),
-  });
-  return { html, language: track.languageCode, kind: track.kind, cueCount: spoken.length };
+    live: dig(player, 'videoDetails', 'isLiveContent') === true,
+  };
 }
 
 /** `lengthSeconds` is a decimal string in player answers. */

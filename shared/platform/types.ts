@@ -50,6 +50,8 @@ export class AllClientsRefusedError extends PlatformError {
 export interface ListedVideo {
   videoId: string;
   title: string;
+  /** The channel feed links it as `/shorts/<id>` (docs/crawler.md §2); browse lists no Shorts. */
+  short?: boolean;
   /** Exact publish time when the listing states one (channel feed); null when only relative. */
   publishedAt: Date | null;
 }
@@ -73,6 +75,16 @@ export interface Transcript {
   language: string;
   kind: TranscriptKind;
   cueCount: number;
+  /** What the player answer says of the video itself; left out where no player answer was read. */
+  details?: VideoDetails;
+}
+
+/** `videoDetails` of a player answer (docs/crawler.md §3): free with the transcript's player call. */
+export interface VideoDetails {
+  durationSeconds: number | null;
+  description: string | null;
+  /** `isLiveContent`: a live stream (aired or airing). */
+  live: boolean;
 }
 
 /** One way of getting past a block (challenge proxy, real browser). Tried in order by the crawler. */

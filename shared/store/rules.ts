@@ -2,7 +2,7 @@
 // feed shows, which need work, the retry window, input-order answers and the guards on empty
 // questions. A backend's queries select by these rules; the contract suite checks both agree.
 
-import type { VideoRecord } from './types';
+import type { FeedKind, VideoKind, VideoRecord } from './types';
 
 /** Lower-cased handle without a leading `@`: "@SomeName" and "somename" are one key everywhere. */
 export function normalizeHandle(handle: string): string {
@@ -35,6 +35,17 @@ export const FEED_ENTRY_SQL = `(state = 'ready' OR (state = 'no_transcript' AND 
 /** The transcript a feed entry shows; null = the entry shows the "no transcript" note instead. */
 export function shownTranscript(v: Pick<VideoRecord, 'state' | 'transcriptHtml'>): string | null {
   return v.state === 'ready' ? v.transcriptHtml : null;
+}
+
+/** What a feed lists when the reader asks for nothing more (issue #10: Shorts and streams out). */
+export const DEFAULT_FEED_KINDS: readonly FeedKind[] = ['regular'];
+
+/**
+ * Whether a video of this kind is listed when `kinds` are asked for. A record stored before kinds
+ * were recorded (null) counts as regular; upcoming is never a FeedKind, so never listed.
+ */
+export function isShownKind(videoKind: VideoKind | null, kinds: readonly FeedKind[]): boolean {
+  return (kinds as readonly VideoKind[]).includes(videoKind ?? 'regular');
 }
 
 // ── which videos need work ─────────────────────────────────────────────────

@@ -9,6 +9,16 @@ export type VideoState = 'ready' | 'no_transcript' | 'unavailable' | 'failed';
 export type TranscriptKind = 'manual' | 'automatic';
 
 /**
+ * What a video is (docs/crawler.md §2, §3): a regular upload, a Short, a live stream (aired), or
+ * a premiere / stream that has not aired yet. Feeds list regular videos unless asked for more, and
+ * never list upcoming ones.
+ */
+export type VideoKind = 'regular' | 'short' | 'live' | 'upcoming';
+
+/** The kinds a feed may be asked to list. */
+export type FeedKind = Exclude<VideoKind, 'upcoming'>;
+
+/**
  * `publishedAt` of a video whose publish date could not be learned: the Unix epoch. The crawler
  * gives it only to records that are never shown (`unavailable`, `failed`); the feed lists `ready`
  * and given-up `no_transcript` videos, and those are never stored without a real date. Storing
@@ -32,6 +42,12 @@ export interface VideoRecord {
   transcriptHtml: string | null;
   language: string | null;
   kind: TranscriptKind | null;
+  /** Null on records stored before kinds were recorded: listed as regular, as they always were. */
+  videoKind: VideoKind | null;
+  /** `videoDetails.lengthSeconds`; null when not known. */
+  durationSeconds: number | null;
+  /** `videoDetails.shortDescription` (the source of chapters and the entry summary); null when not known. */
+  description: string | null;
   state: VideoState;
   /** How many fetch attempts have been made so far (1 after the first). */
   attempts: number;
@@ -150,9 +166,10 @@ export interface Store {
   upsertVideos(videos: readonly VideoRecord[]): Promise<void>;
   /**
    * Feed entries newest first (publishedAt desc, then videoId), at most `limit`: `ready` videos and
-   * `no_transcript` ones that were given up (nextAttemptAt null).
+   * `no_transcript` ones that were given up (nextAttemptAt null), of the given video kinds
+   * (default: regular only; a record without a kind counts as regular; upcoming is never listed).
    */
-  listFeedEntries(channelId: string, limit: number): Promise<VideoRecord[]>;
+  listFeedEntries(channelId: string, limit: number, kinds?: readonly FeedKind[]): Promise<VideoRecord[]>;
   /** Newest `fetchedAt` among the channel's feed entries; null when it has none. */
   feedVersion(channelId: string): Promise<Date | null>;
   /**

@@ -61,9 +61,9 @@ export function decodeToken(token: string): Cursor | null {
   }
 }
 
-/** The Videos tab's list in a given order: Shorts left out, as the real tab does. */
+/** The Videos tab's list in a given order: Shorts and aired streams left out (they have their own tabs), as the real tab does. */
 export function listing(channel: FakeChannelSpec, sort: Sort): FakeVideoSpec[] {
-  const videos = channel.videos.filter((v) => !v.short);
+  const videos = channel.videos.filter((v) => !v.short && v.live !== 'stream');
   if (sort === 'oldest') return [...videos].reverse();
   if (sort === 'popular') return [...videos].sort((a, b) => viewCount(b.videoId) - viewCount(a.videoId));
   return videos;

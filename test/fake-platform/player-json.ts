@@ -47,7 +47,8 @@ function videoDetails(video: FakeVideoSpec, channel: FakeChannelSpec, videoId = 
     author: channel.title,
     isPrivate: false,
     isUnpluggedCorpus: false,
-    isLiveContent: false,
+    isLiveContent: video.live !== undefined,
+    ...(video.live === 'upcoming' ? { isUpcoming: true } : {}),
   };
 }
 
@@ -134,6 +135,24 @@ function errorScreen(reason: string, subreason?: string): unknown {
       thumbnail: { thumbnails: [{ url: '//s.ytimg.com/yts/img/meh7-vflGevej7.png', width: 140, height: 100 }] },
       icon: { iconType: 'ERROR_OUTLINE' },
     },
+  };
+}
+
+/**
+ * A premiere or stream that has not aired: LIVE_STREAM_OFFLINE with the countdown as reason, no
+ * captions, videoDetails marked isUpcoming (the shape yt-dlp reads for `is_upcoming`).
+ */
+export function playerUpcoming(video: FakeVideoSpec, channel: FakeChannelSpec, client: PlayerClient): unknown {
+  return {
+    ...envelope(client, video.videoId),
+    playabilityStatus: {
+      status: 'LIVE_STREAM_OFFLINE',
+      reason: 'Premieres in 2 hours',
+      playableInEmbed: true,
+      liveStreamability: { liveStreamabilityRenderer: { videoId: video.videoId, pollDelayMs: '15000' } },
+      contextParams: 'Q0FFU0FnZ0I=',
+    },
+    videoDetails: videoDetails(video, channel),
   };
 }
 

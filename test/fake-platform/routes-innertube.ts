@@ -18,6 +18,7 @@ import {
   playerUnplayable,
   playerRateLimited,
   playerUnavailable,
+  playerUpcoming,
   type PlayerClient,
 } from './player-json';
 import { responseContext, trackingParams } from './texts';
@@ -112,6 +113,7 @@ function playerAnswer(ctx: FakeContext, req: FakeRequest): FakeResponse {
   if (!hosted || hosted.video.captions === 'unavailable') return json(playerUnavailable(client, videoId));
   const { video, channel } = hosted;
   if (video.captions === 'age_restricted') return json(playerAgeRestricted(video, channel, client));
+  if (video.live === 'upcoming') return json(playerUpcoming(video, channel, client));
   if (trouble === 'poisoned' || ctx.scenarios.take('poison')) {
     // A poisoned answer is a whole answer for some other video.
     const other = channel.videos.find((v) => v.videoId !== videoId && v.captions !== 'unavailable' && v.captions !== 'age_restricted');

@@ -35,6 +35,11 @@ export interface FakeVideoSpec {
   short?: boolean;
   /** `videoDetails.shortDescription` (chapters live here); a generated one when left out. */
   description?: string;
+  /**
+   * A live stream that has aired (`isLiveContent`, in the feed, not on the Videos tab), or a
+   * premiere / stream that has not aired yet (player LIVE_STREAM_OFFLINE, `isUpcoming`).
+   */
+  live?: 'stream' | 'upcoming';
 }
 
 export interface FakeChannelSpec {

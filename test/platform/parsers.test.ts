@@ -118,7 +118,8 @@ describe('platform parsers', () => {
       expect(parsed.title).to.equal('Creative & Commons');
       expect(parsed.videos).to.deep.equal([
         { videoId: 'BD-LB23rRBE', title: 'Q&A: "Open" Heritage <3', publishedAt: new Date('2026-05-01T16:00:00Z') },
-        { videoId: '0123456789a', title: '1234', publishedAt: new Date('2026-04-30T08:30:00Z') },
+        // Linked as /shorts/<id>: a Short.
+        { videoId: '0123456789a', title: '1234', publishedAt: new Date('2026-04-30T08:30:00Z'), short: true },
       ]);
     });
 

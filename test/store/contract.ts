@@ -238,6 +238,30 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(await store.listFeedEntries('UC_a', 0), 'a zero limit is not "no limit"').to.deep.equal([]);
       });
 
+      it('lists regular videos by default, the kinds asked for otherwise, never upcoming ones (#10)', async function () {
+        await store.upsertVideos([
+          video({ videoId: 'regular', videoKind: 'regular', publishedAt: at(6) }),
+          video({ videoId: 'short', videoKind: 'short', publishedAt: at(5) }),
+          video({ videoId: 'live', videoKind: 'live', publishedAt: at(4) }),
+          video({ videoId: 'upcoming', videoKind: 'upcoming', state: 'no_transcript', transcriptHtml: null, publishedAt: at(3) }),
+          video({ videoId: 'from-before', videoKind: null, durationSeconds: null, description: null, publishedAt: at(2) }),
+        ]);
+        expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['regular', 'from-before']);
+        expect(ids(await store.listFeedEntries('UC_a', 10, ['regular', 'short']))).to.deep.equal(['regular', 'short', 'from-before']);
+        expect(ids(await store.listFeedEntries('UC_a', 10, ['regular', 'live']))).to.deep.equal(['regular', 'live', 'from-before']);
+        expect(ids(await store.listFeedEntries('UC_a', 10, ['regular', 'short', 'live']))).to.deep.equal(['regular', 'short', 'live', 'from-before']);
+        expect(ids(await store.listFeedEntries('UC_a', 10, ['short']))).to.deep.equal(['short']);
+        expect(ids(await store.listFeedEntries('UC_a', 2, ['regular', 'short', 'live'])), 'the limit counts listed videos').to.deep.equal(['regular', 'short']);
+        expect(await store.listFeedEntries('UC_a', 10, [])).to.deep.equal([]);
+      });
+
+      it('keeps kind, duration and description, and reads records without them as null', async function () {
+        const full = video({ videoId: 'full', videoKind: 'live', durationSeconds: 7260, description: 'Línea 1\n0:00 Intro 🎬 & <b>' });
+        const bare = video({ videoId: 'bare', videoKind: null, durationSeconds: null, description: null });
+        await store.upsertVideos([full, bare]);
+        expect(await store.getVideos(['full', 'bare'])).to.deep.equal([full, bare]);
+      });
+
       it('shows ready and given-up no_transcript videos only', async function () {
         await store.upsertVideos([
           video({ videoId: 'ready', publishedAt: at(5) }),

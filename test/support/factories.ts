@@ -24,6 +24,9 @@ export function videoRecord(over: Partial<VideoRecord> = {}): VideoRecord {
     nextAttemptAt: null,
     lastError: null,
     fetchedAt: new Date(T0),
+    videoKind: 'regular',
+    durationSeconds: 316,
+    description: 'About this video.',
     ...over,
   };
 }

@@ -42,3 +42,52 @@ describe('format=Json over HTTP', () => {
     expect(body.message).to.include("'Json'");
   });
 });
+
+describe('include over HTTP', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startApi();
+    await api.store.upsertVideos([
+      video(1, { videoKind: 'regular' }),
+      video(2, { videoKind: 'short' }),
+      video(3, { videoKind: 'live' }),
+      video(4, { videoKind: 'upcoming', state: 'no_transcript', transcriptHtml: null }),
+      video(5, { videoKind: null }),
+    ]);
+  });
+  after(() => api.close());
+
+  const ids = async (query: string): Promise<string[]> => {
+    const res = await api.get(`/?channel_id=${CHANNEL}&format=Json${query}`);
+    expect(res.status, query).to.equal(200);
+    return ((await res.json()) as { items: { id: string }[] }).items.map((i) => i.id);
+  };
+
+  it('lists regular videos by default and adds what include asks for; never an upcoming one', async () => {
+    expect(await ids('')).to.deep.equal(['vid00000001', 'vid00000005']);
+    expect(await ids('&include=shorts')).to.deep.equal(['vid00000001', 'vid00000002', 'vid00000005']);
+    expect(await ids('&include=live')).to.deep.equal(['vid00000001', 'vid00000003', 'vid00000005']);
+    expect(await ids('&include=live,shorts')).to.deep.equal(['vid00000001', 'vid00000002', 'vid00000003', 'vid00000005']);
+  });
+
+  it('is part of the self link and the ETag', async () => {
+    const a = await api.get(`/?channel_id=${CHANNEL}&format=Json&include=Shorts`);
+    const b = await api.get(`/?channel_id=${CHANNEL}&format=Json`);
+    expect(((await a.json()) as { feed_url: string }).feed_url).to.match(/&format=Json&include=shorts$/);
+    expect(a.headers.get('etag')).not.to.equal(b.headers.get('etag'));
+  });
+
+  it('answers 400 with the Turkish entry for an unknown value', async () => {
+    const res = await api.get(`/?channel_id=${CHANNEL}&include=upcoming`);
+    expect(res.status).to.equal(400);
+    expect(((await res.json()) as { error: string }).error).to.equal('Geçersiz include değeri');
+  });
+
+  it('is described in /info beside the spec usage, with an example that works', async () => {
+    const info = (await (await api.get('/info')).json()) as { usage: object; extra_usage: Record<string, string>; examples: string[] };
+    expect(Object.keys(info.usage)).to.deep.equal(['channel_id', 'channel', 'channel_url', 'format', 'max_items']);
+    expect(info.extra_usage.include).to.include('shorts,live');
+    const example = info.examples.find((e) => e.includes('include='))!;
+    expect((await api.get(example)).status).to.equal(200);
+  });
+});

@@ -15,15 +15,18 @@ const video = videoFactory({ channelId: CHANNEL, publishedAt: (n) => new Date(Da
 const SUMMARY = 'Bread & butter <3 — "quoted" ]]> 🍞';
 
 function model(): FeedModel {
-  const m = buildFeedModel({
+  return buildFeedModel({
     channelId: CHANNEL,
     channelTitle: 'Kanal & <Başlık>',
-    videos: [video(1), video(2, { state: 'no_transcript', transcriptHtml: null })],
+    videos: [
+      // What the crawler stores from the player answer: the description's chapter lines stay out of the summary.
+      video(1, { description: `${SUMMARY}\n\n0:00 Intro\n1:00 Middle\n2:00 End`, durationSeconds: 316 }),
+      // A record stored before kinds, durations and descriptions were.
+      video(2, { state: 'no_transcript', transcriptHtml: null, videoKind: null, durationSeconds: null, description: null }),
+    ],
     updated: new Date(Date.UTC(2024, 1, 1)),
     selfUrl: 'http://127.0.0.1:5000/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=json&x=<',
   });
-  // Entry 1 has what the crawler stores from the player answer; entry 2 is a record from before.
-  return { ...m, entries: [{ ...m.entries[0]!, summary: SUMMARY, durationSeconds: 316 }, m.entries[1]!] };
 }
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false, processEntities: true, htmlEntities: false });

@@ -4,8 +4,8 @@
 
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
-import { asksNothing, inInputOrder, inRetryWindow, isFeedEntry, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
-import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoRecord, type VideoState } from '../types';
+import { asksNothing, DEFAULT_FEED_KINDS, inInputOrder, inRetryWindow, isFeedEntry, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
+import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoKind, type VideoRecord, type VideoState } from '../types';
 import { retryOnDuplicateKey } from './errors';
 
 export interface VideoDoc {
@@ -21,6 +21,10 @@ export interface VideoDoc {
   lastError: string | null;
   fetchedAt: Date;
   transcriptHtml: string | null;
+  /** Missing on documents from before kinds were recorded (counted as regular). */
+  videoKind?: VideoKind | null;
+  durationSeconds?: number | null;
+  description?: string | null;
   inFeed: boolean;
 }
 
@@ -38,6 +42,9 @@ function toRecord(d: VideoDoc): VideoRecord {
     nextAttemptAt: d.nextAttemptAt ?? null,
     lastError: d.lastError ?? null,
     fetchedAt: d.fetchedAt,
+    videoKind: d.videoKind ?? null,
+    durationSeconds: d.durationSeconds ?? null,
+    description: d.description ?? null,
   };
 }
 
@@ -54,6 +61,9 @@ function toUpsert(v: VideoRecord): AnyBulkWriteOperation<VideoDoc> {
     lastError: v.lastError,
     fetchedAt: v.fetchedAt,
     transcriptHtml: v.transcriptHtml,
+    videoKind: v.videoKind,
+    durationSeconds: v.durationSeconds,
+    description: v.description,
     inFeed: isFeedEntry(v.state, v.nextAttemptAt),
   };
   return { updateOne: { filter: { _id: v.videoId }, update: { $set: fields }, upsert: true } };
@@ -83,9 +93,11 @@ export function videosCollection(db: Db) {
       await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
     },
 
-    async listFeedEntries(channelId, limit) {
-      if (asksNothing(limit)) return [];
-      const docs = await col.find({ channelId, inFeed: true }).sort({ publishedAt: -1, _id: 1 }).limit(limit).toArray();
+    async listFeedEntries(channelId, limit, kinds = DEFAULT_FEED_KINDS) {
+      if (asksNothing(limit) || asksNothing(kinds)) return [];
+      // A missing or null kind counts as regular (rules.ts isShownKind); `$in: [null]` matches both.
+      const shown: (VideoKind | null)[] = kinds.includes('regular') ? [...kinds, null] : [...kinds];
+      const docs = await col.find({ channelId, inFeed: true, videoKind: { $in: shown } }).sort({ publishedAt: -1, _id: 1 }).limit(limit).toArray();
       return docs.map(toRecord);
     },
 

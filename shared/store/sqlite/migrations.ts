@@ -76,6 +76,13 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX channels_refresh ON channels (due_at) WHERE consecutive_failures = 0;
   `,
+  // 4: what an entry shows beside the transcript, and which videos a feed lists (issue #10). Null
+  // on rows from before: such a video is listed as regular and renders as it always did.
+  `
+  ALTER TABLE videos ADD COLUMN video_kind TEXT;
+  ALTER TABLE videos ADD COLUMN duration_seconds INTEGER;
+  ALTER TABLE videos ADD COLUMN description TEXT;
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

@@ -4,8 +4,8 @@
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
-import { asksNothing, FEED_ENTRY_SQL, inInputOrder, inRetryWindow, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
-import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoRecord, type VideoState } from '../types';
+import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL, inInputOrder, inRetryWindow, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
+import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoKind, type VideoRecord, type VideoState } from '../types';
 import { RETRY_SQL } from './migrations';
 
 interface VideoRow {
@@ -21,12 +21,15 @@ interface VideoRow {
   last_error: string | null;
   fetched_at: number;
   transcript_html: string | null;
+  video_kind: string | null;
+  duration_seconds: number | null;
+  description: string | null;
 }
 
 type VideoParams = VideoRow;
 
 const COLUMNS = `video_id, channel_id, title, published_at, language, kind, state, attempts, next_attempt_at,
-  last_error, fetched_at, transcript_html`;
+  last_error, fetched_at, transcript_html, video_kind, duration_seconds, description`;
 
 function toRecord(r: VideoRow): VideoRecord {
   return {
@@ -42,6 +45,9 @@ function toRecord(r: VideoRow): VideoRecord {
     nextAttemptAt: r.next_attempt_at === null ? null : new Date(r.next_attempt_at),
     lastError: r.last_error,
     fetchedAt: new Date(r.fetched_at),
+    videoKind: r.video_kind as VideoKind | null,
+    durationSeconds: r.duration_seconds,
+    description: r.description,
   };
 }
 
@@ -59,6 +65,9 @@ function toParams(v: VideoRecord): VideoParams {
     last_error: v.lastError,
     fetched_at: v.fetchedAt.getTime(),
     transcript_html: v.transcriptHtml,
+    video_kind: v.videoKind,
+    duration_seconds: v.durationSeconds,
+    description: v.description,
   };
 }
 
@@ -66,20 +75,23 @@ function prepare(db: Database.Database) {
   const upsert = db.prepare<VideoParams>(`
     INSERT INTO videos (${COLUMNS})
     VALUES (@video_id, @channel_id, @title, @published_at, @language, @kind, @state, @attempts,
-      @next_attempt_at, @last_error, @fetched_at, @transcript_html)
+      @next_attempt_at, @last_error, @fetched_at, @transcript_html, @video_kind, @duration_seconds, @description)
     ON CONFLICT (video_id) DO UPDATE SET
       channel_id = excluded.channel_id, title = excluded.title, published_at = excluded.published_at,
       language = excluded.language, kind = excluded.kind, state = excluded.state,
       attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
       last_error = excluded.last_error, fetched_at = excluded.fetched_at,
-      transcript_html = excluded.transcript_html`);
+      transcript_html = excluded.transcript_html, video_kind = excluded.video_kind,
+      duration_seconds = excluded.duration_seconds, description = excluded.description`);
   const upsertAll = db.transaction((rows: readonly VideoParams[]) => {
     for (const row of rows) upsert.run(row);
   });
 
-  const feed = db.prepare<[string, number], VideoRow>(`
+  // The kinds travel as one JSON array; a record without a kind counts as regular (rules.ts isShownKind).
+  const feed = db.prepare<[string, string, number], VideoRow>(`
     SELECT ${COLUMNS} FROM videos
     WHERE channel_id = ? AND ${FEED_ENTRY_SQL}
+      AND coalesce(video_kind, 'regular') IN (SELECT value FROM json_each(?))
     ORDER BY published_at DESC, video_id LIMIT ?`);
 
   const version = db.prepare<[string], number>(`
@@ -120,9 +132,9 @@ export function videosTable(db: Database.Database) {
       sql.upsertAll.immediate(videos.map(toParams));
     },
 
-    listFeedEntries(channelId, limit) {
-      if (asksNothing(limit)) return [];
-      return sql.feed.all(channelId, limit).map(toRecord);
+    listFeedEntries(channelId, limit, kinds = DEFAULT_FEED_KINDS) {
+      if (asksNothing(limit) || asksNothing(kinds)) return [];
+      return sql.feed.all(channelId, JSON.stringify(kinds), limit).map(toRecord);
     },
 
     feedVersion(channelId) {

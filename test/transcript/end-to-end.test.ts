@@ -1,0 +1,116 @@
+// End to end for issue #10: the real crawler (in process) against the fake platform over HTTP
+// stores into the API's SQLite store; the real app answers the feeds. Timestamps are the cues'
+// start times, chapters come from the description, Shorts and streams are out unless included,
+// and an upcoming premiere is never listed.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { Scheduler } from '../../crawler/scheduler';
+import { realTiming } from '../../crawler/timing';
+import { loadConfig } from '../../shared/config/load';
+import { silentLogger } from '../../shared/logger';
+import { createPlatformClient } from '../../shared/platform';
+import { CHANNEL, startApi, type TestApi } from '../api/support';
+import { captureLogs, until } from '../crawler/support/logs';
+import { startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatform } from '../fake-platform';
+import { jsonFeedViolations } from './json-feed-rules';
+
+const CUES: FakeCue[] = [
+  { start: 0.5, dur: 3, text: 'Welcome back.' },
+  { start: 4, dur: 3, text: 'Today we bake bread.' },
+  { start: 31.2, dur: 3, text: 'First, the flour.' },
+  { start: 95.7, dur: 3, text: 'Now we knead.' },
+  { start: 99, dur: 3, text: 'Keep kneading.' },
+];
+const DESCRIPTION = 'How I bake bread at home.\n\n0:00 Intro\n0:30 Flour\n1:30 Kneading\n\nMore: https://example.com';
+
+const day = (d: number): Date => new Date(Date.UTC(2026, 6, d, 12));
+const SPEC: FakeChannelSpec = {
+  channelId: CHANNEL,
+  handle: 'bakery',
+  title: 'The Bakery',
+  videos: [
+    { videoId: 'premiere001', title: 'Coming soon', publishedAt: day(20), captions: 'none', live: 'upcoming' },
+    { videoId: 'shortclip01', title: 'A Short', publishedAt: day(19), captions: 'manual', short: true },
+    { videoId: 'livestream1', title: 'A stream', publishedAt: day(18), captions: 'automatic', live: 'stream' },
+    { videoId: 'breadvideo1', title: 'Bread', publishedAt: day(17), captions: 'manual', cues: CUES, description: DESCRIPTION },
+    { videoId: 'oldervideo1', title: 'Older', publishedAt: day(16), captions: 'manual' },
+  ],
+};
+
+describe('entries end to end: crawler → store → feeds (issue #10)', function () {
+  this.timeout(60_000);
+  let fake: FakePlatform;
+  let api: TestApi;
+  let dir: string;
+  let scheduler: Scheduler;
+
+  before(async () => {
+    fake = await startFakePlatform({ channels: [SPEC] });
+    api = await startApi();
+    dir = mkdtempSync(path.join(tmpdir(), 'tf-entries-cfg-'));
+    const logs = captureLogs();
+    const config = loadConfig({
+      PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
+      BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *',
+    }, dir);
+    scheduler = new Scheduler({
+      runDeps: { store: api.store, platform: createPlatformClient(config, silentLogger()), unblockers: [], profile: config.crawl, timing: realTiming, logger: logs.logger },
+      owner: 'entries-e2e', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, refreshCron: config.crawlRefreshCron,
+    });
+    // The first feed request registers the channel as work (404 until something is stored).
+    api.now = new Date();
+    expect((await api.get(`/?channel_id=${CHANNEL}`)).status).to.equal(404);
+    scheduler.start();
+    await until('the run to end', () => logs.lines.some((l) => l.msg === 'run ended'), 30_000);
+  });
+  after(async () => {
+    await scheduler.stop();
+    await api.close();
+    await fake.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const items = async (query = ''): Promise<{ id: string; content_html: string }[]> => {
+    const res = await api.get(`/?channel_id=${CHANNEL}&format=Json${query}`);
+    expect(res.status, query).to.equal(200);
+    const doc = (await res.json()) as { items: { id: string; content_html: string }[] };
+    expect(jsonFeedViolations(doc)).to.deep.equal([]);
+    return doc.items;
+  };
+
+  it('stores each video with the kind the listing and player answers tell', async () => {
+    const stored = new Map((await api.store.getVideos(SPEC.videos.map((v) => v.videoId))).map((v) => [v.videoId, v]));
+    expect(stored.get('breadvideo1')).to.deep.include({ videoKind: 'regular', description: DESCRIPTION, state: 'ready' });
+    expect(stored.get('shortclip01')!.videoKind).to.equal('short');
+    expect(stored.get('livestream1')!.videoKind).to.equal('live');
+    expect(stored.get('premiere001')).to.deep.include({ videoKind: 'upcoming', state: 'no_transcript' });
+    expect(stored.get('breadvideo1')!.durationSeconds).to.be.a('number').and.at.least(99);
+  });
+
+  it('lists regular videos by default; include adds Shorts and streams; the premiere never', async () => {
+    expect((await items()).map((i) => i.id)).to.deep.equal(['breadvideo1', 'oldervideo1']);
+    expect((await items('&include=shorts')).map((i) => i.id)).to.deep.equal(['shortclip01', 'breadvideo1', 'oldervideo1']);
+    expect((await items('&include=live')).map((i) => i.id)).to.deep.equal(['livestream1', 'breadvideo1', 'oldervideo1']);
+    expect((await items('&include=shorts,live&max_items=100')).map((i) => i.id)).not.to.include('premiere001');
+  });
+
+  it('links each paragraph to its first cue\'s start and heads each chapter', async () => {
+    const bread = (await items()).find((i) => i.id === 'breadvideo1')!;
+    const stamps = [...bread.content_html.matchAll(/<p><a href="https:\/\/youtube\.com\/watch\?v=breadvideo1&amp;t=(\d+)s">([\d:]+)<\/a>/g)].map((m) => [Number(m[1]), m[2]]);
+    expect(stamps).to.deep.equal([[0, '0:00'], [31, '0:31'], [95, '1:35']]);
+    for (const [s] of stamps) expect(CUES.some((c) => Math.floor(c.start) === s)).to.equal(true);
+    const chapters = [...bread.content_html.matchAll(/<h3><a href="[^"]*t=(\d+)s">[\d:]+<\/a> ([^<]*)<\/h3>/g)].map((m) => [Number(m[1]), m[2]]);
+    expect(chapters).to.deep.equal([[0, 'Intro'], [30, 'Flour'], [90, 'Kneading']]);
+  });
+
+  it('shows the summary, thumbnail and duration in Atom as well', async () => {
+    const atom = await (await api.get(`/?channel_id=${CHANNEL}`)).text();
+    expect(atom).to.include('<summary type="text">How I bake bread at home. More: https://example.com</summary>');
+    expect(atom).to.include('<media:thumbnail url="https://i.ytimg.com/vi/breadvideo1/hqdefault.jpg" width="480" height="360"></media:thumbnail>');
+    expect(atom).to.match(/<media:content url="https:\/\/youtube\.com\/watch\?v=breadvideo1" medium="video" duration="\d+"><\/media:content>/);
+    expect(atom).to.include('<author><name>The Bakery</name></author>');
+  });
+});
