@@ -102,6 +102,12 @@ export const CATALOGUE = {
     message: text("include 'shorts', 'live' ya da 'shorts,live' olmalıdır (verilmezse yalnızca normal videolar listelenir)"),
     usage: true,
   },
+  invalidLang: {
+    status: 400,
+    error: text('Geçersiz lang değeri'),
+    message: text("lang en fazla 5 dil kodu olmalıdır, virgülle ayrılmış (örnek: 'tr' ya da 'tr,en'; 'pt-BR' gibi bölge kodları da olur)"),
+    usage: true,
+  },
   repeatedParameter: {
     status: 400,
     error: text('Parametre birden fazla kez verildi'),

@@ -31,6 +31,7 @@ export const USAGE: Usage = Object.freeze({
  * /info lists these under their own key.
  */
 export const EXTRA_USAGE: Readonly<Record<string, string>> = Object.freeze({
+  lang: 'Transcript languages in order of preference, up to 5 codes: e.g. tr or tr,en. Each entry shows the first listed language the video has (manual before automatic), else the platform\'s machine translation into the first; without lang, TRANSCRIPT_LANGUAGES decides.',
   include: 'Also list Shorts and/or live streams: shorts, live or shorts,live. Default: regular videos only; upcoming premieres are never listed.',
 });
 
@@ -45,6 +46,7 @@ export const EXAMPLES: readonly string[] = Object.freeze([
   '/?channel=@veritasium&format=Rss',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Json',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&include=shorts,live',
+  '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&lang=tr,en',
   '/?channel_url=https%3A%2F%2Fwww.youtube.com%2F%40veritasium&max_items=25',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Atom&max_items=50&api_key=YOUR_KEY',
 ]);

@@ -5,7 +5,7 @@
 
 import PQueue from 'p-queue';
 import type { ListedVideo } from '../shared/platform/types';
-import type { Store, VideoRecord } from '../shared/store/types';
+import type { Store, TranscriptRecord, VideoRecord } from '../shared/store/types';
 import { RunBlockedError, RunStoppedError } from './blocked-path';
 import { fetchVideo, type VideoFetchDeps } from './video-fetch';
 
@@ -23,6 +23,7 @@ export async function runBatch(
 ): Promise<BatchResult> {
   const previous = new Map((await deps.store.getVideos(videos.map((v) => v.videoId))).map((v) => [v.videoId, v]));
   const records: VideoRecord[] = [];
+  const transcripts: TranscriptRecord[] = [];
   let ending: RunBlockedError | RunStoppedError | null = null;
 
   const queue = new PQueue({ concurrency: 1 });
@@ -33,7 +34,9 @@ export async function runBatch(
     void queue.add(async () => {
       if (ending !== null || deps.signal.aborted) return;
       try {
-        records.push(await fetchVideo(deps, channelId, listed, previous.get(listed.videoId)));
+        const fetched = await fetchVideo(deps, channelId, listed, previous.get(listed.videoId));
+        records.push(fetched.record);
+        transcripts.push(...fetched.transcripts);
       } catch (err) {
         if (err instanceof RunBlockedError || err instanceof RunStoppedError) ending = err;
         else deps.logger.error({ channelId, videoId: listed.videoId, err: (err as Error).message }, 'video skipped after an unexpected error');
@@ -42,6 +45,6 @@ export async function runBatch(
   }
   await queue.onIdle();
 
-  if (records.length > 0) await deps.store.upsertVideos(records);
+  if (records.length > 0) await deps.store.upsertVideos(records, transcripts);
   return { stored: records.length, skipped: videos.length - records.length, ending };
 }

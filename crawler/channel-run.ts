@@ -4,6 +4,7 @@
 // pause between them. Store failures propagate (the scheduler pauses on them); platform failures
 // become the run's outcome.
 
+import { MAX_OTHER_LANGUAGES } from '../shared/platform/other-languages';
 import type { CrawlProfile } from '../shared/config/crawl-profile';
 import { categoryLogger, type Logger } from '../shared/logger';
 import type { Egress } from '../shared/platform/proxies';
@@ -119,7 +120,9 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   result.batchesPlanned = batches.length;
   batchLog.debug({ channelId, listing: work.mode, listed: result.listed, pending: result.pending, batches: batches.length }, 'batches planned');
 
-  const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal, browserTranscript: deps.browserTranscript };
+  // The languages readers asked for (issue #10), fetched with each new video's transcript.
+  const languages = await store.wantedLanguages(channelId, MAX_OTHER_LANGUAGES);
+  const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal, browserTranscript: deps.browserTranscript, languages };
   for (const [i, batch] of batches.entries()) {
     if (i > 0) {
       await timing.sleep(pickMs(profile.batchWaitMs, () => timing.random()), signal);

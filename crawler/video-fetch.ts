@@ -5,7 +5,7 @@
 
 import type { Logger } from '../shared/logger';
 import { AllClientsRefusedError, PlatformError, type ListedVideo, type PlatformClient, type Transcript } from '../shared/platform/types';
-import { isUnknownPublishedAt, type VideoRecord } from '../shared/store/types';
+import { isUnknownPublishedAt, type TranscriptRecord, type VideoRecord } from '../shared/store/types';
 import { RequestBlockedError, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { videoRecordFor, wouldBeShown, type FetchResult } from './video-outcome';
 
@@ -22,6 +22,11 @@ export interface VideoFetchDeps {
    * fallback), for a video every app client refuses; null when it got none. Left out: no browser.
    */
   readonly browserTranscript?: (videoId: string) => Promise<Transcript | null>;
+  /**
+   * The languages readers asked for on this channel (issue #10): each is fetched once per video
+   * from the same player answer as the main transcript. Left out: the main transcript only.
+   */
+  readonly languages?: readonly string[];
 }
 
 type VideoContext = RequestContext & { readonly videoId: string };
@@ -29,13 +34,19 @@ type VideoContext = RequestContext & { readonly videoId: string };
 const endsRun = (err: unknown): boolean => err instanceof RunBlockedError || err instanceof RunStoppedError;
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
+/** What one attempt stores: the video's record, and its transcripts per language when it got some. */
+export interface FetchedVideo {
+  record: VideoRecord;
+  transcripts: TranscriptRecord[];
+}
+
 /** The record to store for this attempt: every video gets one, even one whose date stays unknown. */
 export async function fetchVideo(
   deps: VideoFetchDeps,
   channelId: string,
   listed: ListedVideo,
   previous: VideoRecord | undefined,
-): Promise<VideoRecord> {
+): Promise<FetchedVideo> {
   const { videoId } = listed;
   const ctx: VideoContext = { channelId, videoId, path: `/watch?v=${encodeURIComponent(videoId)}` };
 
@@ -45,8 +56,15 @@ export async function fetchVideo(
   // player alone says a video is gone, and a gone video has no date to give.
   if (publishedAt === null && wouldBeShown(result)) publishedAt = await lookUpPublishedAt(deps, ctx);
   const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt, short: listed.short === true }, result, previous, deps.now());
-  deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts }, 'video fetched');
-  return record;
+  const transcripts = record.state === 'ready' && result.kind === 'transcript' ? transcriptRecords(videoId, result.transcript, record.fetchedAt) : [];
+  deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts, languages: transcripts.map((t) => t.language) }, 'video fetched');
+  return { record, transcripts };
+}
+
+/** The main transcript's paragraphs and every other language fetched with it, stored per language. */
+function transcriptRecords(videoId: string, t: Transcript, fetchedAt: Date): TranscriptRecord[] {
+  const main: TranscriptRecord[] = t.paragraphs ? [{ videoId, language: t.language, kind: t.kind, paragraphs: t.paragraphs, fetchedAt }] : [];
+  return [...main, ...(t.others ?? []).map((o) => ({ videoId, language: o.language, kind: o.kind, paragraphs: o.paragraphs, fetchedAt }))];
 }
 
 /** A date stored earlier, unless it is the unknown-date sentinel. */
@@ -58,7 +76,7 @@ function knownPublishedAt(previous: VideoRecord | undefined): Date | null {
 async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promise<FetchResult> {
   const { channelId, videoId } = ctx;
   try {
-    const transcript = await deps.call(ctx, () => deps.platform.fetchTranscript(videoId));
+    const transcript = await deps.call(ctx, () => deps.platform.fetchTranscript(videoId, deps.languages ?? []));
     return transcript.html.trim() === ''
       ? { kind: 'failure', outcome: 'no_captions', reason: 'empty transcript' }
       : { kind: 'transcript', transcript };

@@ -13,11 +13,12 @@
 
 import { createHash } from 'node:crypto';
 import { isVideoId } from '../../shared/ids';
-import { DEFAULT_FEED_KINDS, shownTranscript } from '../../shared/store/rules';
-import type { FeedKind, Store, VideoRecord } from '../../shared/store/types';
+import { DEFAULT_FEED_KINDS } from '../../shared/store/rules';
+import type { FeedKind, Store, TranscriptRecord, VideoRecord } from '../../shared/store/types';
 import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { entryHtml } from './transcript-choice';
 
 // ── the model ──────────────────────────────────────────────────────────────
 
@@ -68,6 +69,10 @@ export interface ModelInput {
   /** feedVersion: newest stored change. */
   updated: Date;
   selfUrl: string;
+  /** Their stored transcripts per language (none for records from before they were stored). */
+  transcripts?: readonly TranscriptRecord[];
+  /** `lang`: the reader's languages in order; null/left out = the crawler's choice. */
+  languages?: readonly string[] | null;
 }
 
 /** What makes a stored record unrenderable; the record is skipped, the same way in every format. */
@@ -81,6 +86,8 @@ const validDate = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(
  * out and reported through `onSkip`, so one bad row never breaks the whole document.
  */
 export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, reason: SkipReason) => void): FeedModel {
+  const byVideo = new Map<string, TranscriptRecord[]>();
+  for (const t of input.transcripts ?? []) byVideo.set(t.videoId, [...(byVideo.get(t.videoId) ?? []), t]);
   const entries: FeedEntry[] = [];
   for (const v of input.videos) {
     const reason: SkipReason | null = typeof v.videoId !== 'string' || !isVideoId(v.videoId) ? 'video id' : !validDate(v.publishedAt) ? 'published date' : null;
@@ -92,7 +99,7 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
       videoId: v.videoId,
       title: typeof v.title === 'string' ? v.title : '',
       link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
-      html: shownTranscript(v) ?? NO_TRANSCRIPT_NOTE,
+      html: entryHtml(v, byVideo.get(v.videoId) ?? [], input.languages ?? null) ?? NO_TRANSCRIPT_NOTE,
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
@@ -132,6 +139,8 @@ export interface FeedState {
   readonly fingerprint: string;
   /** The entries, when this request had to list them anyway. */
   readonly videos: readonly VideoRecord[] | null;
+  /** Their stored transcripts per language, listed with them. */
+  readonly transcripts: readonly TranscriptRecord[] | null;
 }
 
 interface Remembered {
@@ -158,7 +167,7 @@ export class FeedStateReader {
    * are in memory at once however many requests miss the cache together.
    */
   constructor(
-    private readonly store: Pick<Store, 'feedVersion' | 'listFeedEntries'>,
+    private readonly store: Pick<Store, 'feedVersion' | 'listFeedEntries' | 'getTranscripts'>,
     cache: ApiCache = new ApiCache(),
     private readonly gate: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
   ) {
@@ -174,16 +183,21 @@ export class FeedStateReader {
     const seen = this.known.get(stateKey(channelId, maxItems, kinds));
     const age = now.getTime() - (seen?.at ?? Number.NEGATIVE_INFINITY);
     if (seen && seen.version === version.getTime() && age >= 0 && age < STATE_TTL_MS) {
-      return { version, count: seen.count, fingerprint: seen.fingerprint, videos: null };
+      return { version, count: seen.count, fingerprint: seen.fingerprint, videos: null, transcripts: null };
     }
     return this.list(channelId, maxItems, version, now, kinds);
   }
 
   /** List the entries now (a render-cache miss needs them) and remember what was seen. */
   async list(channelId: string, maxItems: number, version: Date, now: Date, kinds: readonly FeedKind[] = DEFAULT_FEED_KINDS): Promise<FeedState | null> {
-    const videos = await this.gate(() => this.store.listFeedEntries(channelId, maxItems, kinds));
+    // The transcripts per language are read with their videos: written in the same batch (same
+    // fetchedAt), so the fingerprint below covers them too.
+    const { videos, transcripts } = await this.gate(async () => {
+      const listed = await this.store.listFeedEntries(channelId, maxItems, kinds);
+      return { videos: listed, transcripts: listed.length === 0 ? [] : await this.store.getTranscripts(listed.map((v) => v.videoId)) };
+    });
     if (videos.length === 0) return null;
-    const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), videos };
+    const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), videos, transcripts };
     this.known.set(stateKey(channelId, maxItems, kinds), { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, at: now.getTime() });
     return state;
   }

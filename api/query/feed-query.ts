@@ -17,7 +17,13 @@ export interface FeedQuery {
   readonly maxItems: number;
   /** Which kinds of video the feed lists: regular, plus what `include` adds, in one order. */
   readonly kinds: readonly FeedKind[];
+  /** `lang`: the reader's languages in order (lower-cased, each once); null = TRANSCRIPT_LANGUAGES decides. */
+  readonly languages: readonly string[] | null;
 }
+
+export const MAX_LANGUAGES = 5;
+/** A language code as the platform writes them: `de`, `pt-BR`, `zh-Hans`, `es-419`. */
+const LANGUAGE_CODE = /^[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}$/;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: ErrorName; context?: ErrorContext };
 
@@ -27,7 +33,7 @@ export const MAX_ITEMS_LIMIT = 100;
 /** A query as Express's simple parser gives it: strings, or arrays for repeated names. */
 export type RawQuery = Readonly<Record<string, unknown>>;
 
-const PARAMS = ['channel_id', 'channel', 'channel_url', 'format', 'max_items', 'include'] as const;
+const PARAMS = ['channel_id', 'channel', 'channel_url', 'format', 'max_items', 'include', 'lang'] as const;
 
 /** `include` values → the kind each adds (issue #10: Shorts and streams are out unless asked for). */
 const INCLUDES: Readonly<Record<string, FeedKind>> = { shorts: 'short', live: 'live' };
@@ -66,7 +72,13 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
   const kinds = checkInclude(v.include);
   if (kinds === null) return bad('invalidInclude');
 
-  return { ok: true, value: { channel: channel.value, format, maxItems, kinds } };
+  let languages: string[] | null = null;
+  if (v.lang !== undefined) {
+    languages = [...new Set(v.lang.toLowerCase().split(','))];
+    if (languages.length > MAX_LANGUAGES || !languages.every((l) => LANGUAGE_CODE.test(l))) return bad('invalidLang');
+  }
+
+  return { ok: true, value: { channel: channel.value, format, maxItems, kinds, languages } };
 }
 
 /** `shorts`, `live` or both, comma-separated, case-insensitive; null for anything else. */

@@ -18,7 +18,7 @@ import { validateFeedQuery, type FeedFormat, type FeedQuery, type RawQuery } fro
 import { ChannelResolver } from '../resolve-channel';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion'>;
+  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
   cache: ApiCache;
@@ -77,6 +77,8 @@ function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, trust: Fee
   if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${q.maxItems}`);
   const included = Object.entries(INCLUDE_NAMES).filter(([kind]) => q.kinds.includes(kind as FeedKind)).map(([, name]) => name);
   if (included.length > 0) params.push(`include=${included.join(',')}`);
+  // Each language list is its own feed: its own self link, so its own ETag and render-cache entry.
+  if (q.languages !== null) params.push(`lang=${q.languages.join(',')}`);
   return `${proto}://${host}/?${params.join('&')}`;
 }
 
@@ -102,12 +104,13 @@ export function feed(deps: FeedDeps): FeedHandler {
     const raw = queryOf(req);
     const checked = validateFeedQuery(raw);
     if (!checked.ok) throw new ApiError(checked.error, checked.context);
-    const { channel: ref, format, maxItems, kinds } = checked.value;
+    const { channel: ref, format, maxItems, kinds, languages } = checked.value;
     const now = deps.clock();
 
     const { channelId, handle } = await resolver.resolve(ref, now);
     setChannelId(res, channelId);
     const channel = await registrar.register({ channelId, wanted: maxItems, handle }, now);
+    if (languages !== null) await registrar.askLanguages(channelId, languages, now);
     const state = await states.read(channelId, maxItems, now, kinds);
     if (state === null) throw new ApiError('noVideosYet', { channelId });
 
@@ -132,7 +135,7 @@ export function feed(deps: FeedDeps): FeedHandler {
           s = (await states.list(channelId, maxItems, s.version, now, kinds)) ?? s;
         }
         const sv = validators(s);
-        const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], updated: s.version, selfUrl }, (video, reason) =>
+        const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl }, (video, reason) =>
           log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
         const out = Buffer.from(RENDERERS[format].render(model), 'utf8');
@@ -179,12 +182,27 @@ interface Registration {
 
 export class ChannelRegistrar {
   private readonly recent: CacheSlot<Registration>;
+  private readonly asked: CacheSlot<number>;
 
   constructor(
-    private readonly store: Pick<Store, 'registerChannel'>,
+    private readonly store: Pick<Store, 'registerChannel' | 'askLanguages'>,
     cache: ApiCache = new ApiCache(),
   ) {
     this.recent = cache.slot('registration');
+    this.asked = cache.slot('languages-asked');
+  }
+
+  /**
+   * Tell the crawler which languages readers want on the channel (issue #10), as `register` tells
+   * it the wanted count; the same list again within the TTL is not written again.
+   */
+  async askLanguages(channelId: string, languages: readonly string[], now: Date): Promise<void> {
+    const key = `${channelId}\n${languages.join(',')}`;
+    const at = this.asked.get(key);
+    const t = now.getTime();
+    if (at !== undefined && t - at >= 0 && t - at < REGISTRATION_TTL_MS) return;
+    await this.store.askLanguages(channelId, languages, now);
+    this.asked.set(key, t);
   }
 
   async register(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {

@@ -78,8 +78,8 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     listVideos: (channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing> =>
       listVideos(http, channelId, limit, log, feed),
     fetchPublishedAt: async (videoId: string): Promise<Date | null> => fetchPublishedAt(http, checkedVideoId(videoId, log)),
-    fetchTranscript: async (videoId: string): Promise<Transcript> =>
-      fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log }),
+    fetchTranscript: async (videoId: string, otherLanguages: readonly string[] = []): Promise<Transcript> =>
+      fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log, otherLanguages }),
     adoptSession(session: SessionInput): void {
       jar.adopt(session, pinMs);
       log.info({ cookies: session.cookies.length, pinnedUserAgent: session.userAgent !== null }, 'adopted a harvested session');

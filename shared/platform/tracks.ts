@@ -12,6 +12,8 @@ export interface CaptionTrack {
   kind: TranscriptKind;
   /** The URL carries exp=xpe or exp=xpv: fetching it without a token the service cannot make is pointless. */
   needsToken: boolean;
+  /** `isTranslatable`: the platform translates it into any of `translationLanguages` (`&tlang=`). */
+  translatable: boolean;
 }
 
 export function needsToken(baseUrl: string): boolean {
@@ -35,6 +37,7 @@ export function captionTracks(player: unknown): CaptionTrack[] {
       name: textOf(dig(t, 'name')) ?? languageCode,
       kind: dig(t, 'kind') === 'asr' || /^a\./.test(asString(dig(t, 'vssId')) ?? '') ? 'automatic' : 'manual',
       needsToken: needsToken(baseUrl),
+      translatable: dig(t, 'isTranslatable') === true,
     });
   }
   return tracks;
@@ -50,13 +53,34 @@ const speaks = (track: CaptionTrack, lang: string): boolean => {
 export function chooseTrack(all: readonly CaptionTrack[], languages: readonly string[]): CaptionTrack | null {
   const tracks = all.filter((t) => !t.needsToken);
   for (const lang of languages) {
-    for (const kind of ['manual', 'automatic'] as const) {
-      const of = tracks.filter((t) => t.kind === kind && speaks(t, lang));
-      const exact = of.find((t) => t.languageCode.toLowerCase() === lang.toLowerCase());
-      if (exact ?? of[0]) return (exact ?? of[0])!;
-    }
+    const found = trackIn(tracks, lang);
+    if (found) return found;
   }
   return tracks.find((t) => t.kind === 'manual') ?? tracks.find((t) => t.kind === 'automatic') ?? null;
+}
+
+/** The video's own track in `lang` (manual before automatic, an exact code first); null if none. */
+export function trackIn(all: readonly CaptionTrack[], lang: string): CaptionTrack | null {
+  const tracks = all.filter((t) => !t.needsToken);
+  for (const kind of ['manual', 'automatic'] as const) {
+    const of = tracks.filter((t) => t.kind === kind && speaks(t, lang));
+    const exact = of.find((t) => t.languageCode.toLowerCase() === lang.toLowerCase());
+    if (exact ?? of[0]) return (exact ?? of[0])!;
+  }
+  return null;
+}
+
+/** `translationLanguages[].languageCode`: what a translatable track can be translated into. */
+export function translationLanguages(player: unknown): string[] {
+  return asArray(dig(player, 'captions', 'playerCaptionsTracklistRenderer', 'translationLanguages'))
+    .map((l) => asString(dig(l, 'languageCode')))
+    .filter((c): c is string => c !== null && /^[A-Za-z0-9-]{2,20}$/.test(c));
+}
+
+/** The offered code for `lang` (`pt` → `pt-BR` only when no plain `pt` is offered); null if none. */
+export function offeredCode(offered: readonly string[], lang: string): string | null {
+  const want = lang.toLowerCase();
+  return offered.find((c) => c.toLowerCase() === want) ?? offered.find((c) => c.toLowerCase().startsWith(`${want}-`)) ?? null;
 }
 
 /**

@@ -8,24 +8,24 @@
 // first client serves (plus the amortised visitor_id call of its session).
 
 import type { Logger } from '../logger';
-import { classifyTimedText } from './classify';
 import type { ClientIdentity } from './client-identities';
-import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { buildTranscript } from '../transcript/build';
 import { asString, dig } from './page-data';
 import { fetchPlayer } from './player';
-import { parseTimedText } from './timedtext';
+import { fetchOtherLanguages } from './other-languages';
+import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
 import { AllClientsRefusedError, PlatformError, type ClientAnswer, type Transcript, type VideoDetails } from './types';
 import type { VisitorSessions } from './visitor';
-import { watchPath } from './watch-page';
 
 export interface TranscriptOptions {
   languages: readonly string[];
   clients: readonly ClientIdentity[];
   visitors: VisitorSessions;
   log: Logger;
+  /** The reader's languages besides the main one: fetched from the same player answer (issue #10). */
+  otherLanguages?: readonly string[];
 }
 
 /** How one client's attempt ended, when it did not give a transcript. */
@@ -39,7 +39,7 @@ export async function fetchTranscript(http: PlatformHttp, videoId: string, opts:
   let strongSeen = false;
   for (const client of opts.clients) {
     const step = await askClient(http, videoId, client, opts);
-    if ('track' in step) return fetchTrack(http, videoId, step.track, step.player);
+    if ('track' in step) return fetchTrack(http, videoId, step.track, step.player, opts);
     misses.push({ client: client.name, ...step });
     opts.log.debug({ videoId, client: client.name, miss: step.miss, reason: step.reason }, 'player client passed over; asking the next');
     // A flagged session is retired; a poisoned answer is the client's, not the session's.
@@ -106,19 +106,16 @@ async function askClient(
     : { miss: 'no_captions', reason: 'the player lists no caption tracks' };
 }
 
-async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTrack, player: unknown): Promise<Transcript> {
-  const a = await http.send({
-    method: 'GET', target: plainTimedTextUrl(track.baseUrl), kind: 'xhr', referer: watchPath(videoId), what: 'timed text',
-  });
-  const body = valueOf(readText({ ...a, verdict: classifyTimedText(a) }, ENDPOINTS.timedText), ENDPOINTS.timedText);
-  const { cues } = parseTimedText(body);
-  const spoken = cues.filter((c) => c.text !== '');
-  if (spoken.length === 0) throw new PlatformError('no_captions', `the ${track.languageCode} caption track is empty`);
+async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTrack, player: unknown, opts: TranscriptOptions): Promise<Transcript> {
+  const spoken = await fetchSpokenCues(http, videoId, plainTimedTextUrl(track.baseUrl), track.languageCode);
   // The description and length come with the player answer already (docs/crawler.md §3): chapters
   // cost no request.
   const details = videoDetailsOf(player);
-  const { html } = buildTranscript(spoken, { videoId, language: track.languageCode, kind: track.kind, ...details });
-  return { html, language: track.languageCode, kind: track.kind, cueCount: spoken.length, details };
+  const built = buildTranscript(spoken, { videoId, language: track.languageCode, kind: track.kind, ...details });
+  const others = opts.otherLanguages?.length
+    ? await fetchOtherLanguages(http, { videoId, player, main: track, languages: opts.otherLanguages, boundariesMs: built.chapters.map((c) => c.startSeconds * 1000), log: opts.log })
+    : [];
+  return { html: built.html, language: track.languageCode, kind: track.kind, cueCount: spoken.length, details, paragraphs: [...built.paragraphs], others };
 }
 
 export function videoDetailsOf(player: unknown): VideoDetails {

@@ -3,6 +3,7 @@
 // (platform.md §4), decided in one place (shared/platform/classify.ts) before anyone acts on it.
 
 import type { TranscriptKind } from '../store/types';
+import type { TimedParagraph } from './paragraphs';
 
 /** How an answer of the platform was classified. `ok` never appears in an error. */
 export type PlatformOutcome =
@@ -77,6 +78,18 @@ export interface Transcript {
   cueCount: number;
   /** What the player answer says of the video itself; left out where no player answer was read. */
   details?: VideoDetails;
+  /** The paragraphs with their start times, as stored per language (left out by older callers). */
+  paragraphs?: TimedParagraph[];
+  /** The reader's other languages fetched from the same player answer (issue #10). */
+  others?: LanguageTranscript[];
+}
+
+/** One more language of a video: its own track in that language, or the platform's translation. */
+export interface LanguageTranscript {
+  language: string;
+  kind: TranscriptKind | 'translated';
+  paragraphs: TimedParagraph[];
+  cueCount: number;
 }
 
 /** `videoDetails` of a player answer (docs/crawler.md §3): free with the transcript's player call. */
@@ -120,5 +133,5 @@ export interface PlatformClient {
   /** Exact publish time from the field-masked WEB player call, for videos listed without one. */
   fetchPublishedAt(videoId: string): Promise<Date | null>;
   /** The video's transcript; throws PlatformError (unavailable, no_captions, blocked, transient). */
-  fetchTranscript(videoId: string): Promise<Transcript>;
+  fetchTranscript(videoId: string, otherLanguages?: readonly string[]): Promise<Transcript>;
 }

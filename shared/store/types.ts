@@ -18,6 +18,24 @@ export type VideoKind = 'regular' | 'short' | 'live' | 'upcoming';
 /** The kinds a feed may be asked to list. */
 export type FeedKind = Exclude<VideoKind, 'upcoming'>;
 
+/** A stored transcript's track: the video's own (manual, automatic) or the platform's translation. */
+export type TranscriptRecordKind = TranscriptKind | 'translated';
+
+/**
+ * One video's transcript in one language (issue #10): what rendering needs, so the HTML can change
+ * without fetching again. Chapters are not stored here: they are read from the video's stored
+ * description when rendering.
+ */
+export interface TranscriptRecord {
+  videoId: string;
+  /** The code the text is in (a translation's target language). */
+  language: string;
+  kind: TranscriptRecordKind;
+  /** Paragraphs with the start of their first cue, already cut at the chapters. */
+  paragraphs: { startMs: number; text: string }[];
+  fetchedAt: Date;
+}
+
 /**
  * `publishedAt` of a video whose publish date could not be learned: the Unix epoch. The crawler
  * gives it only to records that are never shown (`unavailable`, `failed`); the feed lists `ready`
@@ -160,10 +178,17 @@ export interface Store {
 
   // ── videos ────────────────────────────────────────────────────────────────
   /**
-   * Insert or replace the videos (keyed by videoId) in one atomic write. Replaying is harmless.
-   * (SQLite: one transaction. MongoDB: one unordered bulkWrite, atomic per video, not per batch.)
+   * Insert or replace the videos (keyed by videoId), and their transcripts (keyed by video and
+   * language), in one atomic write. Replaying is harmless. (SQLite: one transaction. MongoDB:
+   * unordered bulkWrites, transcripts first, each write atomic, not the batch.)
    */
-  upsertVideos(videos: readonly VideoRecord[]): Promise<void>;
+  upsertVideos(videos: readonly VideoRecord[], transcripts?: readonly TranscriptRecord[]): Promise<void>;
+  /** Every stored language of these videos, by video id then language. */
+  getTranscripts(videoIds: readonly string[]): Promise<TranscriptRecord[]>;
+  /** Record that readers asked for these languages on the channel (now); repeating is harmless. */
+  askLanguages(channelId: string, languages: readonly string[], now: Date): Promise<void>;
+  /** The languages readers asked for on the channel, most recently asked first, at most `limit`. */
+  wantedLanguages(channelId: string, limit: number): Promise<string[]>;
   /**
    * Feed entries newest first (publishedAt desc, then videoId), at most `limit`: `ready` videos and
    * `no_transcript` ones that were given up (nextAttemptAt null), of the given video kinds

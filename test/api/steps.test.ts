@@ -128,6 +128,7 @@ describe('API steps', () => {
           wanted = Math.max(wanted, input.wanted);
           return Promise.resolve({ channelId: input.channelId, handle: input.handle ?? null, title: null, wanted } as ChannelRecord);
         },
+        askLanguages: () => Promise.resolve(),
       };
       const r = new ChannelRegistrar(store);
       const t = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);
@@ -156,6 +157,7 @@ describe('API steps', () => {
           lists++;
           return Promise.resolve([v('a', version), v('b', 50)]);
         },
+        getTranscripts: () => Promise.resolve([]),
       };
       const r = new FeedStateReader(store);
       const t = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);
@@ -175,7 +177,7 @@ describe('API steps', () => {
     });
 
     it('is null when nothing is stored', async () => {
-      const r = new FeedStateReader({ feedVersion: () => Promise.resolve(null), listFeedEntries: () => Promise.resolve([]) });
+      const r = new FeedStateReader({ feedVersion: () => Promise.resolve(null), listFeedEntries: () => Promise.resolve([]), getTranscripts: () => Promise.resolve([]) });
       expect(await r.read('UC1', 10, new Date())).to.equal(null);
     });
   });

@@ -6,7 +6,7 @@ import type { FakeChannelSpec, FakeVideoSpec } from './types';
 import type { CaptionTrack } from './catalog';
 import { languageName } from './catalog';
 import { lengthOf, generateCues } from './cues';
-import { captionUrl, type CaptionUrlOptions } from './timedtext';
+import { captionUrl, TRANSLATION_LANGUAGES, type CaptionUrlOptions } from './timedtext';
 import { responseContext, trackingParams, viewCount } from './texts';
 
 export interface PlayerClient {
@@ -79,7 +79,7 @@ export function captions(origin: string, videoId: string, tracks: CaptionTrack[]
         },
       ],
       // A language that has an automatic track names it as the translation source.
-      translationLanguages: ['de', 'en', 'es', 'fr', 'ja'].map((languageCode) => {
+      translationLanguages: TRANSLATION_LANGUAGES.map((languageCode) => {
         const asrIndex = tracks.findIndex((t) => t.kind === 'asr' && t.languageCode === languageCode);
         return {
           languageCode,

@@ -11,6 +11,9 @@ import type { FakeContext } from './context';
 import { empty, escapeXml, json, xml, type FakeRequest, type FakeResponse } from './http';
 
 const SECRET = randomBytes(16);
+
+/** What the fake translates into (`&tlang=`); the real answers offer 18 to 156. */
+export const TRANSLATION_LANGUAGES: readonly string[] = ['de', 'en', 'es', 'fr', 'ja', 'tr'];
 const URL_LIFETIME_S = 6 * 3600;
 
 function sign(v: string, lang: string, kind: string, expire: string, exp: string): string {
@@ -139,8 +142,18 @@ export function timedTextRoute(ctx: FakeContext, req: FakeRequest): FakeResponse
   const track = hosted && ctx.catalog.tracks(hosted.video).find((t) => t.languageCode === q.get('lang') && (t.kind === 'asr') === asr);
   // A track that does not exist is refused the same way.
   if (!track) return empty();
+  // Machine translation (platform §3): `tlang` is appended to the signed URL, outside the signature;
+  // a language not offered is refused like a bad URL.
+  const tlang = q.get('tlang');
+  if (tlang !== null && !TRANSLATION_LANGUAGES.includes(tlang)) return empty();
+  const cues = tlang === null ? track.cues : translatedCues(track.cues, tlang);
   const fmt = q.get('fmt');
-  if (fmt === 'json3') return json(json3Transcript(track.cues, asr));
-  if (fmt === 'srv3') return xml(srv3Transcript(track.cues, asr));
-  return xml(plainTranscript(track.cues));
+  if (fmt === 'json3') return json(json3Transcript(cues, asr));
+  if (fmt === 'srv3') return xml(srv3Transcript(cues, asr));
+  return xml(plainTranscript(cues));
+}
+
+/** The fake's "translation": the same timing, each text marked with its target language. */
+export function translatedCues(cues: readonly FakeCue[], tlang: string): FakeCue[] {
+  return cues.map((c) => ({ ...c, text: c.text === '' ? '' : `[${tlang}] ${c.text}` }));
 }

@@ -155,7 +155,7 @@ describe('platform parsers', () => {
       const asrOnly = tracks.filter((t) => t.kind === 'automatic');
       expect(chooseTrack(asrOnly, ['de'])).to.include({ languageCode: 'en', kind: 'automatic' });
       const t = (languageCode: string, kind: CaptionTrack['kind'], token = false): CaptionTrack =>
-        ({ baseUrl: `https://www.youtube.com/api/timedtext?lang=${languageCode}${token ? '&exp=xpe' : ''}`, languageCode, name: languageCode, kind, needsToken: token });
+        ({ baseUrl: `https://www.youtube.com/api/timedtext?lang=${languageCode}${token ? '&exp=xpe' : ''}`, languageCode, name: languageCode, kind, needsToken: token, translatable: true });
       expect(chooseTrack([t('en', 'automatic'), t('en-GB', 'manual')], ['en'])).to.include({ languageCode: 'en-GB', kind: 'manual' });
       expect(chooseTrack([t('en', 'manual', true), t('en', 'automatic')], ['en'])).to.include({ kind: 'automatic' });
       expect(chooseTrack([t('en', 'manual', true)], ['en'])).to.equal(null);
@@ -175,7 +175,7 @@ describe('platform parsers', () => {
 
     it('reads the VISIONOS shape (name.runs, no fmt)', () => {
       const vision = { captions: { playerCaptionsTracklistRenderer: { captionTracks: [{ baseUrl: 'https://www.youtube.com/api/timedtext?v=x&lang=en', name: { runs: [{ text: 'English' }] }, vssId: '.en', languageCode: 'en' }] } } };
-      expect(captionTracks(vision)).to.deep.equal([{ baseUrl: 'https://www.youtube.com/api/timedtext?v=x&lang=en', languageCode: 'en', name: 'English', kind: 'manual', needsToken: false }]);
+      expect(captionTracks(vision)).to.deep.equal([{ baseUrl: 'https://www.youtube.com/api/timedtext?v=x&lang=en', languageCode: 'en', name: 'English', kind: 'manual', needsToken: false, translatable: false }]);
     });
   });
 

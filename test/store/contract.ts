@@ -364,6 +364,39 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       });
     });
 
+    describe('transcripts per language and the languages readers asked for (#10)', function () {
+      const tr = (videoId: string, language: string, kind: 'manual' | 'automatic' | 'translated', text: string, fetchedAt = at(100)) =>
+        ({ videoId, language, kind, paragraphs: [{ startMs: 0, text }, { startMs: 61_500, text: `${text} 2 & <b> 😀` }], fetchedAt });
+
+      it('stores transcripts with their videos, one per video and language, replacing on a later write', async function () {
+        await store.upsertVideos([video({ videoId: 'v1' }), video({ videoId: 'v2' })], [tr('v1', 'en', 'manual', 'one'), tr('v1', 'tr', 'translated', 'bir'), tr('v2', 'de', 'automatic', 'eins')]);
+        await store.upsertVideos([video({ videoId: 'v1' })], [tr('v1', 'tr', 'translated', 'bir yeni', at(200))]);
+        expect(await store.getTranscripts(['v1', 'nope'])).to.deep.equal([tr('v1', 'en', 'manual', 'one'), tr('v1', 'tr', 'translated', 'bir yeni', at(200))]);
+        expect((await store.getTranscripts(['v2', 'v1'])).map((t) => `${t.videoId}/${t.language}`)).to.deep.equal(['v1/en', 'v1/tr', 'v2/de']);
+        expect(await store.getTranscripts([])).to.deep.equal([]);
+        await store.upsertVideos([], []);
+      });
+
+      it('a batch without transcripts leaves the stored ones alone', async function () {
+        await store.upsertVideos([video({ videoId: 'v1' })], [tr('v1', 'en', 'manual', 'one')]);
+        await store.upsertVideos([video({ videoId: 'v1', attempts: 2 })]);
+        expect(await store.getTranscripts(['v1'])).to.have.length(1);
+      });
+
+      it('remembers the languages asked for per channel, most recent first', async function () {
+        expect(await store.wantedLanguages('UC_a', 5)).to.deep.equal([]);
+        await store.askLanguages('UC_a', ['tr', 'en'], at(1000));
+        await store.askLanguages('UC_b', ['ja'], at(1000));
+        await store.askLanguages('UC_a', ['de'], at(2000));
+        await store.askLanguages('UC_a', ['tr'], at(3000));
+        await store.askLanguages('UC_a', ['en'], at(500));
+        expect(await store.wantedLanguages('UC_a', 5)).to.deep.equal(['tr', 'de', 'en']);
+        expect(await store.wantedLanguages('UC_a', 2)).to.deep.equal(['tr', 'de']);
+        expect(await store.wantedLanguages('UC_a', 0)).to.deep.equal([]);
+        await store.askLanguages('UC_a', [], at(4000));
+      });
+    });
+
     describe('handles', function () {
       it('caches handles case-insensitively and overwrites', async function () {
         expect(await store.getHandle('someone')).to.equal(null);

@@ -1,7 +1,8 @@
 // End to end for issue #10: the real crawler (in process) against the fake platform over HTTP
 // stores into the API's SQLite store; the real app answers the feeds. Timestamps are the cues'
 // start times, chapters come from the description, Shorts and streams are out unless included,
-// and an upcoming premiere is never listed.
+// an upcoming premiere is never listed, and lang=tr on an English channel gives the platform's
+// Turkish translation.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,6 +64,8 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
     // The first feed request registers the channel as work (404 until something is stored).
     api.now = new Date();
     expect((await api.get(`/?channel_id=${CHANNEL}`)).status).to.equal(404);
+    // A reader of Turkish: the crawler learns the language from the request, as it learns max_items.
+    expect((await api.get(`/?channel_id=${CHANNEL}&lang=tr`)).status).to.equal(404);
     scheduler.start();
     await until('the run to end', () => logs.lines.some((l) => l.msg === 'run ended'), 30_000);
   });
@@ -112,5 +115,22 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
     expect(atom).to.include('<media:thumbnail url="https://i.ytimg.com/vi/breadvideo1/hqdefault.jpg" width="480" height="360"></media:thumbnail>');
     expect(atom).to.match(/<media:content url="https:\/\/youtube\.com\/watch\?v=breadvideo1" medium="video" duration="\d+"><\/media:content>/);
     expect(atom).to.include('<author><name>The Bakery</name></author>');
+  });
+
+  it('lang=tr on an English channel shows the Turkish translation, with the same timestamps', async () => {
+    const html = (list: { id: string; content_html: string }[]) => list.find((i) => i.id === 'breadvideo1')!.content_html;
+    const english = html(await items());
+    const turkish = html(await items('&lang=tr'));
+    expect(english.split('\n')[0]).to.equal('<p><small>Transcript: English (en), manual captions</small></p>');
+    expect(turkish.split('\n')[0]).to.equal('<p><small>Transcript: Turkish (tr), machine-translated captions</small></p>');
+    expect(turkish).to.include('[tr] Welcome back.');
+    const stamps = (h: string) => [...h.matchAll(/t=(\d+)s/g)].map((m) => m[1]);
+    expect(stamps(turkish)).to.deep.equal(stamps(english));
+    // The video's own language comes before a translation.
+    expect(html(await items('&lang=tr,en'))).to.equal(english);
+    const tr = await api.get(`/?channel_id=${CHANNEL}&lang=tr`);
+    const plain = await api.get(`/?channel_id=${CHANNEL}`);
+    expect(tr.headers.get('etag')).not.to.equal(plain.headers.get('etag'));
+    expect(await api.store.wantedLanguages(CHANNEL, 5)).to.have.members(['tr', 'en']);
   });
 });

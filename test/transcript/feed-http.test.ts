@@ -91,3 +91,38 @@ describe('include over HTTP', () => {
     expect((await api.get(example)).status).to.equal(200);
   });
 });
+
+describe('lang over HTTP', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startApi();
+    await api.store.upsertVideos([video(1, { language: 'en', kind: 'manual' })], [
+      { videoId: 'vid00000001', language: 'tr', kind: 'translated', paragraphs: [{ startMs: 2_000, text: 'Merhaba & hoş geldiniz' }], fetchedAt: video(1).fetchedAt },
+    ]);
+  });
+  after(() => api.close());
+
+  it('shows the stored language, names it in the self link, and records what the reader asked for', async () => {
+    const res = await api.get(`/?channel_id=${CHANNEL}&format=Json&lang=TR,de`);
+    expect(res.status).to.equal(200);
+    const doc = (await res.json()) as { feed_url: string; items: { content_html: string }[] };
+    expect(doc.feed_url).to.match(/&format=Json&lang=tr,de$/);
+    // Neither Turkish nor German of its own: the platform's Turkish translation.
+    expect(doc.items[0]!.content_html).to.include('Turkish (tr), machine-translated captions');
+    expect(doc.items[0]!.content_html).to.include('&amp;t=2s">0:02</a> Merhaba &amp; hoş geldiniz');
+    expect(await api.store.wantedLanguages(CHANNEL, 5)).to.have.members(['tr', 'de']);
+    // English first: the video's own English (stored as HTML with the record) before a translation.
+    const en = (await (await api.get(`/?channel_id=${CHANNEL}&format=Json&lang=en,tr`)).json()) as { items: { content_html: string }[] };
+    expect(en.items[0]!.content_html).to.equal(video(1).transcriptHtml);
+  });
+
+  it('answers 400 with the Turkish entry for a bad list, and lists lang in /info', async () => {
+    const res = await api.get(`/?channel_id=${CHANNEL}&lang=tr,en,de,fr,es,ja`);
+    expect(res.status).to.equal(400);
+    expect(((await res.json()) as { error: string }).error).to.equal('Geçersiz lang değeri');
+    const info = (await (await api.get('/info')).json()) as { extra_usage: Record<string, string>; examples: string[] };
+    expect(info.extra_usage.lang).to.include('tr,en');
+    const example = info.examples.find((e) => e.includes('lang='))!;
+    expect((await api.get(example)).status).to.equal(200);
+  });
+});

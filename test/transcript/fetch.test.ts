@@ -72,3 +72,50 @@ describe('transcripts fetched from the fake platform carry start times and chapt
     expect(t.html.split('\n')[0]).to.equal('<p><small>Transcript: English (en), automatic captions</small></p>');
   });
 });
+
+describe('the reader\'s other languages from the same player answer (issue #10)', () => {
+  let fake: FakePlatform;
+  const spec: FakeChannelSpec = {
+    channelId: 'UClanguages0000000000001',
+    handle: 'languages',
+    title: 'Languages',
+    videos: [
+      { videoId: 'englishonly', title: 'English', publishedAt: new Date('2026-07-10T10:00:00Z'), captions: 'manual', cues: CUES, description: DESCRIPTION },
+      { videoId: 'germanvideo', title: 'Deutsch', publishedAt: new Date('2026-07-09T10:00:00Z'), captions: 'foreign', language: 'de', cues: CUES },
+    ],
+  };
+  before(async () => {
+    fake = await startFakePlatform({ channels: [spec] });
+  });
+  after(() => fake.close());
+  const client = () => createPlatformClient(platformConfig(fake.url, { platformTimeoutMs: 3000 }), silentLogger());
+
+  it('translates into a language the video lacks: one more timed-text request, no new player call', async () => {
+    fake.resetCounters();
+    const t = await client().fetchTranscript('englishonly', ['tr']);
+    expect(t).to.include({ language: 'en', kind: 'manual' });
+    expect(fake.counters).to.include({ player: 1, timedtext: 2 });
+    expect(t.others).to.have.length(1);
+    const tr = t.others![0]!;
+    expect(tr).to.include({ language: 'tr', kind: 'translated' });
+    // Same timing as the original, cut at the same chapters.
+    expect(tr.paragraphs.map((p) => p.startMs)).to.deep.equal(t.paragraphs!.map((p) => p.startMs));
+    expect(tr.paragraphs[0]!.text).to.equal('[tr] Welcome. [tr] Today: bread.');
+  });
+
+  it('takes the video\'s own track in a wanted language, and skips the main language and what is not offered', async () => {
+    fake.resetCounters();
+    const t = await client().fetchTranscript('germanvideo', ['en', 'de', 'xx', 'tr']);
+    // TRANSCRIPT_LANGUAGES (en) is not there: the video's own German track is the main one.
+    expect(t).to.include({ language: 'de', kind: 'manual' });
+    expect(t.others!.map((o) => `${o.language}/${o.kind}`)).to.deep.equal(['en/translated', 'tr/translated']);
+    expect(fake.counters).to.include({ player: 1, timedtext: 3 });
+  });
+
+  it('asks for nothing more without other languages', async () => {
+    fake.resetCounters();
+    const t = await client().fetchTranscript('englishonly');
+    expect(t.others).to.deep.equal([]);
+    expect(fake.counters).to.include({ player: 1, timedtext: 1 });
+  });
+});

@@ -33,3 +33,34 @@ describe('the include parameter', () => {
     expect(Object.keys(body.usage!)).to.deep.equal(['channel_id', 'channel', 'channel_url', 'format', 'max_items']);
   });
 });
+
+describe('the lang parameter', () => {
+  const langs = (lang: unknown) => {
+    const r = validateFeedQuery({ channel_id: ID, lang });
+    return r.ok ? r.value.languages : r.error;
+  };
+
+  it('takes up to five language codes in order, lower-cased, each once', () => {
+    expect(langs(undefined)).to.equal(null);
+    expect(langs('')).to.equal(null);
+    expect(langs('tr')).to.deep.equal(['tr']);
+    expect(langs('tr,en')).to.deep.equal(['tr', 'en']);
+    expect(langs('pt-BR,zh-Hans,es-419')).to.deep.equal(['pt-br', 'zh-hans', 'es-419']);
+    expect(langs('DE,de,en')).to.deep.equal(['de', 'en']);
+    expect(langs('aa,bb,cc,dd,ee')).to.deep.equal(['aa', 'bb', 'cc', 'dd', 'ee']);
+  });
+
+  it('is a 400 for more than five, or anything that is not a language code', () => {
+    for (const bad of ['aa,bb,cc,dd,ee,ff', 'english', 'e', 'tr,', ',tr', 'tr en', 'tr;en', '../x', 'tr-', 'x-klingon-extra-long', '<b>', 'tr,en,', 'de-DE-x-y']) {
+      expect(langs(bad), bad).to.equal('invalidLang');
+    }
+    expect(langs(['tr', 'en'])).to.equal('repeatedParameter');
+  });
+
+  it('has a Turkish catalogue entry with the spec usage', () => {
+    const body = errorBody('invalidLang');
+    expect(body.error).to.equal('Geçersiz lang değeri');
+    expect(body.message).to.include("'tr,en'");
+    expect(Object.keys(body.usage!)).to.deep.equal(['channel_id', 'channel', 'channel_url', 'format', 'max_items']);
+  });
+});

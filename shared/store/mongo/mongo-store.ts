@@ -11,6 +11,7 @@ import { channelsCollection, channelsIndexes } from './channels';
 import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
 import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
+import { transcriptsCollection, transcriptsIndexes } from './transcripts';
 import { videosCollection, videosIndexes } from './videos';
 
 export interface MongoStoreOptions {
@@ -38,7 +39,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
   try {
     await client.connect();
-    await Promise.all([channelsIndexes(db), videosIndexes(db), handlesIndexes(db), rateLimitsIndexes(db)]);
+    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), handlesIndexes(db), rateLimitsIndexes(db)]);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);
@@ -49,6 +50,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const methods: BackendMethods = {
     ...channelsCollection(db),
     ...videosCollection(db),
+    ...transcriptsCollection(db),
     ...handlesCollection(db),
     ...rateLimitsCollection(db),
     ping: async () => {

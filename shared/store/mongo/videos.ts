@@ -7,6 +7,7 @@ import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, inInputOrder, inRetryWindow, isFeedEntry, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
 import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoKind, type VideoRecord, type VideoState } from '../types';
 import { retryOnDuplicateKey } from './errors';
+import { transcriptUpserts, type TranscriptDoc } from './transcripts';
 
 export interface VideoDoc {
   _id: string;
@@ -82,12 +83,19 @@ export async function videosIndexes(db: Db): Promise<void> {
 
 export function videosCollection(db: Db) {
   const col: Collection<VideoDoc> = db.collection<VideoDoc>('videos');
+  const transcriptCol = db.collection<TranscriptDoc>('transcripts');
   return {
     /**
      * Without transactions the batch is not all-or-nothing, but each write is idempotent, so the
      * whole batch may be sent again after a lost insert race.
      */
-    async upsertVideos(videos) {
+    async upsertVideos(videos, transcripts = []) {
+      // Transcripts first: a crash in between leaves a video not yet ready, fetched again, rather
+      // than a ready video whose languages were never stored.
+      if (!asksNothing(transcripts)) {
+        const tops = transcriptUpserts(transcripts);
+        await retryOnDuplicateKey(() => transcriptCol.bulkWrite(tops, { ordered: false }));
+      }
       if (asksNothing(videos)) return;
       const ops = videos.map(toUpsert);
       await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));

@@ -83,6 +83,24 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE videos ADD COLUMN duration_seconds INTEGER;
   ALTER TABLE videos ADD COLUMN description TEXT;
   `,
+  // 5: transcripts per video and language, and the languages readers asked for per channel (#10).
+  // Rows with large paragraphs keep their rowid: WITHOUT ROWID suits small rows only.
+  `
+  CREATE TABLE transcripts (
+    video_id   TEXT NOT NULL,
+    language   TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    fetched_at INTEGER NOT NULL,
+    paragraphs TEXT NOT NULL,
+    PRIMARY KEY (video_id, language)
+  );
+  CREATE TABLE channel_languages (
+    channel_id TEXT NOT NULL,
+    language   TEXT NOT NULL,
+    asked_at   INTEGER NOT NULL,
+    PRIMARY KEY (channel_id, language)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

@@ -13,6 +13,7 @@ import { watchDatabaseFile } from './file-watch';
 import { migrate } from './migrations';
 import { openDatabase } from './open-database';
 import { rateLimitsTable } from './rate-limits';
+import { transcriptsTable } from './transcripts';
 import { videosTable } from './videos';
 
 export interface SqliteOptions {
@@ -54,6 +55,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
   const methods: BackendMethods = {
     ...channelsTable(open),
     ...videosTable(open),
+    ...transcriptsTable(open),
     ...handlesTable(open),
     ...rateLimitsTable(open),
     ping: () => void open.prepare('SELECT 1').get(),

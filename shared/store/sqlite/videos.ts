@@ -5,8 +5,9 @@
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL, inInputOrder, inRetryWindow, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
-import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoKind, type VideoRecord, type VideoState } from '../types';
+import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type TranscriptRecord, type VideoKind, type VideoRecord, type VideoState } from '../types';
 import { RETRY_SQL } from './migrations';
+import { prepareTranscriptUpsert, toTranscriptRow } from './transcripts';
 
 interface VideoRow {
   video_id: string;
@@ -83,8 +84,10 @@ function prepare(db: Database.Database) {
       last_error = excluded.last_error, fetched_at = excluded.fetched_at,
       transcript_html = excluded.transcript_html, video_kind = excluded.video_kind,
       duration_seconds = excluded.duration_seconds, description = excluded.description`);
-  const upsertAll = db.transaction((rows: readonly VideoParams[]) => {
+  const upsertTranscript = prepareTranscriptUpsert(db);
+  const upsertAll = db.transaction((rows: readonly VideoParams[], transcripts: readonly TranscriptRecord[]) => {
     for (const row of rows) upsert.run(row);
+    for (const t of transcripts) upsertTranscript.run(toTranscriptRow(t));
   });
 
   // The kinds travel as one JSON array; a record without a kind counts as regular (rules.ts isShownKind).
@@ -127,9 +130,9 @@ function prepare(db: Database.Database) {
 export function videosTable(db: Database.Database) {
   const sql = prepare(db);
   return {
-    upsertVideos(videos) {
-      if (asksNothing(videos)) return;
-      sql.upsertAll.immediate(videos.map(toParams));
+    upsertVideos(videos, transcripts = []) {
+      if (asksNothing(videos) && asksNothing(transcripts)) return;
+      sql.upsertAll.immediate(videos.map(toParams), transcripts);
     },
 
     listFeedEntries(channelId, limit, kinds = DEFAULT_FEED_KINDS) {

@@ -1,0 +1,50 @@
+// Which stored transcript an entry shows (issue #10): with `lang`, the first listed language the
+// video has (its own manual track before its automatic one), else the platform's translation into
+// a listed language, else the transcript the crawler chose by TRANSCRIPT_LANGUAGES. Without `lang`,
+// that last one, as before. Stored paragraphs are rendered here, so the HTML can change without
+// fetching again; records stored before paragraphs were render the HTML stored with them.
+
+import { shownTranscript } from '../../shared/store/rules';
+import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
+import { parseChapters } from '../../shared/transcript/chapters';
+import { renderTranscriptHtml } from '../../shared/transcript/html';
+
+/** `en` is spoken by `en`, `en-US`, `en-GB`. */
+export const speaks = (code: string, lang: string): boolean => {
+  const c = code.toLowerCase();
+  const l = lang.toLowerCase();
+  return c === l || c.startsWith(`${l}-`);
+};
+
+/** The video's own track in `lang` among the stored rows: manual before automatic. */
+function ownIn(rows: readonly TranscriptRecord[], lang: string): TranscriptRecord | null {
+  return rows.find((r) => r.kind === 'manual' && speaks(r.language, lang)) ?? rows.find((r) => r.kind === 'automatic' && speaks(r.language, lang)) ?? null;
+}
+
+/** The entry's transcript HTML; null = the "no transcript" note. */
+export function entryHtml(v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): string | null {
+  const stored = shownTranscript(v);
+  if (stored === null) return null;
+  const render = (chosen: TranscriptRecord): string => renderTranscriptHtml({
+    videoId: v.videoId,
+    language: chosen.language,
+    kind: chosen.kind,
+    paragraphs: chosen.paragraphs,
+    chapters: parseChapters(v.description, v.durationSeconds),
+  });
+  // The crawler's own choice (TRANSCRIPT_LANGUAGES): its stored paragraphs, else the HTML stored
+  // with records from before paragraphs were.
+  const main = (): string => {
+    const row = rows.find((r) => r.language === v.language && r.kind === v.kind);
+    return row ? render(row) : stored;
+  };
+  if (languages === null) return main();
+  for (const lang of languages) {
+    const own = ownIn(rows, lang);
+    if (own) return render(own);
+    if (v.language !== null && speaks(v.language, lang)) return main();
+  }
+  const translated = rows.find((r) => r.kind === 'translated' && languages.some((lang) => speaks(r.language, lang)));
+  // A language the crawler has not fetched yet: what is stored, its note saying which it is.
+  return translated ? render(translated) : main();
+}

@@ -1,0 +1,67 @@
+// The transcripts collection (one document per video and language, keyed `<videoId>\n<language>`)
+// and channel_languages (the languages readers asked for per channel). Every write is an
+// idempotent upsert, so a batch replayed after a crash changes nothing.
+
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { BackendMethods } from '../call';
+import { asksNothing } from '../rules';
+import type { TranscriptRecord, TranscriptRecordKind } from '../types';
+
+export interface TranscriptDoc {
+  _id: string;
+  videoId: string;
+  language: string;
+  kind: TranscriptRecordKind;
+  paragraphs: TranscriptRecord['paragraphs'];
+  fetchedAt: Date;
+}
+
+interface LanguageDoc {
+  _id: string;
+  channelId: string;
+  language: string;
+  askedAt: Date;
+}
+
+const toRecord = (d: TranscriptDoc): TranscriptRecord => ({ videoId: d.videoId, language: d.language, kind: d.kind, paragraphs: d.paragraphs, fetchedAt: d.fetchedAt });
+
+export function transcriptUpserts(transcripts: readonly TranscriptRecord[]): AnyBulkWriteOperation<TranscriptDoc>[] {
+  return transcripts.map((t) => ({
+    updateOne: {
+      filter: { _id: `${t.videoId}\n${t.language}` },
+      update: { $set: { videoId: t.videoId, language: t.language, kind: t.kind, paragraphs: t.paragraphs, fetchedAt: t.fetchedAt } },
+      upsert: true,
+    },
+  }));
+}
+
+export async function transcriptsIndexes(db: Db): Promise<void> {
+  await db.collection<TranscriptDoc>('transcripts').createIndexes([{ key: { videoId: 1, language: 1 }, name: 'video_language' }]);
+  await db.collection<LanguageDoc>('channel_languages').createIndexes([{ key: { channelId: 1, askedAt: -1, language: 1 }, name: 'channel_asked' }]);
+}
+
+export function transcriptsCollection(db: Db) {
+  const col: Collection<TranscriptDoc> = db.collection<TranscriptDoc>('transcripts');
+  const langs: Collection<LanguageDoc> = db.collection<LanguageDoc>('channel_languages');
+  return {
+    async getTranscripts(videoIds) {
+      if (asksNothing(videoIds)) return [];
+      const docs = await col.find({ videoId: { $in: [...videoIds] } }).sort({ videoId: 1, language: 1 }).toArray();
+      return docs.map(toRecord);
+    },
+    async askLanguages(channelId, languages, now) {
+      if (asksNothing(languages)) return;
+      await langs.bulkWrite(
+        languages.map((language) => ({
+          updateOne: { filter: { _id: `${channelId}\n${language}` }, update: { $set: { channelId, language }, $max: { askedAt: now } }, upsert: true },
+        })),
+        { ordered: false },
+      );
+    },
+    async wantedLanguages(channelId, limit) {
+      if (asksNothing(limit)) return [];
+      const docs = await langs.find({ channelId }).sort({ askedAt: -1, language: 1 }).limit(limit).toArray();
+      return docs.map((d) => d.language);
+    },
+  } satisfies Partial<BackendMethods>;
+}

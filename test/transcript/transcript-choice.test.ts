@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { entryHtml } from '../../api/feed/transcript-choice';
+import type { TranscriptRecord } from '../../shared/store/types';
+import { videoRecord } from '../support/factories';
+
+const at = new Date(Date.UTC(2026, 0, 1));
+const row = (language: string, kind: TranscriptRecord['kind'], text = `${language} ${kind}`): TranscriptRecord =>
+  ({ videoId: 'dQw4w9WgXcQ', language, kind, paragraphs: [{ startMs: 0, text }, { startMs: 65_000, text: `${text} later` }], fetchedAt: at });
+
+describe('which stored transcript an entry shows', () => {
+  const rows = [row('en', 'manual'), row('de', 'automatic'), row('tr', 'translated'), row('pt-BR', 'manual')];
+  const v = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual', transcriptHtml: '<p>stored</p>', description: null });
+  const note = (html: string | null) => html!.split('\n')[0];
+
+  it('the first listed language the video has, its own track before a translation', () => {
+    expect(note(entryHtml(v, rows, ['de', 'en']))).to.include('German (de), automatic');
+    expect(note(entryHtml(v, rows, ['tr', 'en'])), 'own English before a Turkish translation').to.include('English (en), manual');
+    expect(note(entryHtml(v, rows, ['tr']))).to.include('Turkish (tr), machine-translated');
+    expect(note(entryHtml(v, rows, ['pt']))).to.include('(pt-BR), manual');
+    expect(entryHtml(v, rows, ['ja']), 'none stored: the crawler\'s choice').to.include('en manual');
+  });
+
+  it('manual before automatic in one language', () => {
+    expect(note(entryHtml(v, [row('en', 'automatic'), row('en-GB', 'manual')], ['en']))).to.include('manual');
+  });
+
+  it('the video\'s own language counts even when only its stored HTML is there', () => {
+    expect(entryHtml(v, [row('tr', 'translated')], ['tr'])).to.include('Turkish');
+    expect(entryHtml(v, [row('tr', 'translated')], ['tr', 'en']), 'a listed language it has, before a translation').to.equal('<p>stored</p>');
+  });
+
+  it('renders the chosen paragraphs with the note, the links and the stored description\'s chapters', () => {
+    const v = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual', description: '0:00 Intro\n1:00 Body\n2:00 End', durationSeconds: 300 });
+    const html = entryHtml(v, rows, ['tr'])!;
+    expect(html.split('\n').slice(0, 3)).to.deep.equal([
+      '<p><small>Transcript: Turkish (tr), machine-translated captions</small></p>',
+      '<h3><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=0s">0:00</a> Intro</h3>',
+      '<p><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=0s">0:00</a> tr translated</p>',
+    ]);
+    expect(html).to.include('<h3><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=60s">1:00</a> Body</h3>');
+  });
+
+  it('without lang, the crawler\'s choice from its stored paragraphs; else the stored HTML', () => {
+    const v = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual', transcriptHtml: '<p>stored</p>', description: null });
+    expect(entryHtml(v, rows, null)).to.include('en manual');
+    expect(entryHtml(v, [], null)).to.equal('<p>stored</p>');
+    expect(entryHtml(v, [], ['tr']), 'a language not stored yet falls back to what is').to.equal('<p>stored</p>');
+  });
+
+  it('a record stored before kinds and paragraphs renders as it did', () => {
+    const old = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: null, transcriptHtml: '<p>old</p>', videoKind: null, description: null, durationSeconds: null });
+    expect(entryHtml(old, [], null)).to.equal('<p>old</p>');
+  });
+
+  it('a video without a transcript gets the note (null)', () => {
+    expect(entryHtml(videoRecord({ state: 'no_transcript', transcriptHtml: null }), rows, ['en'])).to.equal(null);
+  });
+});
