@@ -50,6 +50,6 @@ export function transcriptFromPlayerAnswer(requestUrl: string, body: string): Tr
   const language = q.get('tlang') ?? q.get('lang') ?? 'und';
   const kind = q.get('kind') === 'asr' ? 'automatic' : 'manual';
   // The web player's timed-text answer comes without the description: no chapters on this path.
-  const { html } = buildTranscript(spoken, { videoId: q.get('v') ?? '', language, kind, description: null, durationSeconds: null });
-  return { html, language, kind, cueCount: spoken.length };
+  const built = buildTranscript(spoken, { videoId: q.get('v') ?? '', language, kind, description: null, durationSeconds: null });
+  return { html: built.html, language, kind, cueCount: spoken.length, paragraphs: [...built.paragraphs] };
 }

@@ -270,9 +270,11 @@ describe('browser fallback (real Chromium)', function () {
       try {
         const t = await b.fetchTranscript(videoId, ['en']);
         // The same transcript; the web player's timed-text answer comes without the player's
-        // videoDetails (duration, description), which only the app clients' answer carried.
-        const { details, ...sameText } = plain;
+        // videoDetails (duration, description), which only the app clients' answer carried, and
+        // without other languages (none were asked for: `others` is empty).
+        const { details, others, ...sameText } = plain;
         expect(details).to.be.an('object');
+        expect(others).to.deep.equal([]);
         expect(t).to.deep.equal(sameText);
         // The embed page and the player's own timed-text request; no app-client player call.
         expect(fake.counters).to.include({ embed: 1, timedtext: 1, player: 0 });
