@@ -170,4 +170,26 @@ describe('fake platform: shapes of the real captures', () => {
       expect(page, marker).to.include(marker);
     }
   });
+  it('visitor_id has the paths of visitor_id-android-2026.json; the VISIONOS player answer those of player-visionos-ok-2026.json', async () => {
+    const visitor = await innertube(fake.url, 'visitor_id', { context: { client: { clientName: 'VISIONOS', clientVersion: '1.02' } } });
+    expect(visitor.status).to.equal(200);
+    expect(missingPaths(capture('visitor_id-visionos-2026.json'), visitor.json)).to.deep.equal([]);
+    expect(missingPaths(capture('visitor_id-android-2026.json'), visitor.json, /^responseContext\.visitorData$/)).to.deep.equal([]);
+    const video = videoOf(channel, 'both');
+    const { json } = await innertube(fake.url, 'player', { context: { client: { clientName: 'VISIONOS', clientVersion: '1.02' } }, videoId: video.videoId });
+    const read = /^(playabilityStatus\.status|videoDetails\.(videoId|title|lengthSeconds|shortDescription)|captions\.playerCaptionsTracklistRenderer\.captionTracks\[\]\.(baseUrl|languageCode|name\.runs\[\]\.text|vssId|kind))$/;
+    expect(missingPaths(capture('player-visionos-ok-2026.json'), json, read)).to.deep.equal([]);
+    expect(at(json, 'microformat'), 'app answers carry no microformat').to.equal(undefined);
+  });
+
+  it('a field-masked WEB player answer has the paths of player-web-fields-microformat-2026.json that the mask names', async () => {
+    const video = videoOf(channel, 'both');
+    const res = await fetch(`${fake.url}/youtubei/v1/player?prettyPrint=false&$fields=microformat,videoDetails.videoId`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ context: WEB_CONTEXT, videoId: video.videoId }),
+    });
+    const json = (await res.json()) as Json;
+    expect(topKeys(json)).to.deep.equal(['microformat', 'videoDetails']);
+    expect(missingPaths(capture('player-web-fields-microformat-2026.json'), json, /^(videoDetails\.videoId|microformat\.playerMicroformatRenderer\.(publishDate|uploadDate))$/)).to.deep.equal([]);
+  });
 });
