@@ -5,7 +5,7 @@
 export interface BenchRow {
   /** What was measured, e.g. "feed 10 items, req/s". */
   metric: string;
-  /** A short label for the README's table (rows with a target are listed there); `metric` when absent. */
+  /** A short label, which also lists the row in the README's table (rows with a target are listed anyway, under `metric` when no label). */
   readme?: string;
   /** The measured value, in `unit`. */
   value: number;
