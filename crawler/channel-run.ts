@@ -14,6 +14,7 @@ import { planBatches } from './batch-plan';
 import { runBatch } from './batch-run';
 import { BlockedPath, DEFAULT_MAX_BLOCKS, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { listChannel, type ChannelWork } from './channel-listing';
+import { videosLackingLanguages } from './language-backfill';
 import type { RunOutcome } from './next-due';
 import { RequestBudget, DEFAULT_COOL_DOWN_MS } from './request-budget';
 import { RequestPacer } from './request-pacer';
@@ -115,13 +116,17 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   // Until every pending video is stored, the store may hold a gap: coverage is unknown.
   result.coveredWanted = null;
 
-  const batches = planBatches(work.pending, profile.batchSize);
+  // The languages readers asked for (issue #10): fetched with each new video's transcript, and once
+  // for the ready videos of the window stored before they were asked for.
+  const languages = await store.wantedLanguages(channelId, MAX_OTHER_LANGUAGES);
+  const backfillLanguages = await store.languagesToBackfill(channelId, MAX_OTHER_LANGUAGES);
+  const backfill = await videosLackingLanguages(store, work.listed, work.pending, backfillLanguages);
+  if (backfill.length > 0) batchLog.info({ channelId, languages: backfillLanguages, videos: backfill.length }, 'stored videos to fetch again for newly asked languages');
+  const batches = planBatches([...work.pending, ...backfill], profile.batchSize);
   result.pending = work.pending.length;
   result.batchesPlanned = batches.length;
   batchLog.debug({ channelId, listing: work.mode, listed: result.listed, pending: result.pending, batches: batches.length }, 'batches planned');
 
-  // The languages readers asked for (issue #10), fetched with each new video's transcript.
-  const languages = await store.wantedLanguages(channelId, MAX_OTHER_LANGUAGES);
   const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal, browserTranscript: deps.browserTranscript, languages };
   for (const [i, batch] of batches.entries()) {
     if (i > 0) {
@@ -144,6 +149,9 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
     const cutShort = done.skipped > 0 || i < batches.length - 1;
     if (done.ending instanceof RunStoppedError || (signal.aborted && cutShort)) return end('stopped', null);
   }
-  if (result.skipped === 0) result.coveredWanted = work.coverage;
+  if (result.skipped === 0) {
+    result.coveredWanted = work.coverage;
+    await store.markLanguagesCovered(channelId, backfillLanguages, timing.now());
+  }
   return result;
 }

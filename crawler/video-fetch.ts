@@ -56,6 +56,11 @@ export async function fetchVideo(
   // player alone says a video is gone, and a gone video has no date to give.
   if (publishedAt === null && wouldBeShown(result)) publishedAt = await lookUpPublishedAt(deps, ctx);
   const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt, short: listed.short === true }, result, previous, deps.now());
+  // A ready video fetched again (for a newly asked language) is never made worse by a failed attempt.
+  if (previous?.state === 'ready' && record.state !== 'ready') {
+    deps.logger.info({ channelId, videoId, outcome: record.state }, 'fetching a ready video again failed; its stored transcript stays');
+    return { record: previous, transcripts: [] };
+  }
   const transcripts = record.state === 'ready' && result.kind === 'transcript' ? transcriptRecords(videoId, result.transcript, record.fetchedAt) : [];
   deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts, languages: transcripts.map((t) => t.language) }, 'video fetched');
   return { record, transcripts };

@@ -190,6 +190,13 @@ export interface Store {
   /** The languages readers asked for on the channel, most recently asked first, at most `limit`. */
   wantedLanguages(channelId: string, limit: number): Promise<string[]>;
   /**
+   * Of those `limit` languages, the ones the crawler has not yet fetched for the videos stored
+   * before they were asked for (see markLanguagesCovered), in the same order.
+   */
+  languagesToBackfill(channelId: string, limit: number): Promise<string[]>;
+  /** The crawler went through the channel's stored videos for these languages. */
+  markLanguagesCovered(channelId: string, languages: readonly string[], now: Date): Promise<void>;
+  /**
    * Feed entries newest first (publishedAt desc, then videoId), at most `limit`: `ready` videos and
    * `no_transcript` ones that were given up (nextAttemptAt null), of the given video kinds
    * (default: regular only; a record without a kind counts as regular; upcoming is never listed).

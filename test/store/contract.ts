@@ -395,6 +395,22 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(await store.wantedLanguages('UC_a', 0)).to.deep.equal([]);
         await store.askLanguages('UC_a', [], at(4000));
       });
+
+      it('says which asked languages still need the stored videos fetched, until marked covered', async function () {
+        await store.askLanguages('UC_a', ['tr', 'de', 'en'], at(1000));
+        await store.askLanguages('UC_a', ['ja'], at(2000));
+        expect(await store.languagesToBackfill('UC_a', 5)).to.deep.equal(['ja', 'de', 'en', 'tr']);
+        expect(await store.languagesToBackfill('UC_a', 2), 'only among the most recent').to.deep.equal(['ja', 'de']);
+        await store.markLanguagesCovered('UC_a', ['de', 'ja'], at(3000));
+        await store.markLanguagesCovered('UC_b', ['en'], at(3000));
+        expect(await store.languagesToBackfill('UC_a', 5)).to.deep.equal(['en', 'tr']);
+        // Asked again: still covered (new videos get it when fetched).
+        await store.askLanguages('UC_a', ['de'], at(4000));
+        expect(await store.languagesToBackfill('UC_a', 5)).to.deep.equal(['en', 'tr']);
+        expect(await store.wantedLanguages('UC_a', 5)).to.deep.equal(['de', 'ja', 'en', 'tr']);
+        await store.markLanguagesCovered('UC_a', [], at(5000));
+        expect(await store.languagesToBackfill('UC_a', 0)).to.deep.equal([]);
+      });
     });
 
     describe('handles', function () {

@@ -47,12 +47,13 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
   let api: TestApi;
   let dir: string;
   let scheduler: Scheduler;
+  let logs: ReturnType<typeof captureLogs>;
 
   before(async () => {
     fake = await startFakePlatform({ channels: [SPEC] });
     api = await startApi();
     dir = mkdtempSync(path.join(tmpdir(), 'tf-entries-cfg-'));
-    const logs = captureLogs();
+    logs = captureLogs();
     const config = loadConfig({
       PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
       BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *',
@@ -132,5 +133,28 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
     const plain = await api.get(`/?channel_id=${CHANNEL}`);
     expect(tr.headers.get('etag')).not.to.equal(plain.headers.get('etag'));
     expect(await api.store.wantedLanguages(CHANNEL, 5)).to.have.members(['tr', 'en']);
+  });
+
+  it('a language asked for after the videos were stored is fetched for them on the next run, once', async () => {
+    const runs = (): number => logs.lines.filter((l) => l.msg === 'run ended').length;
+    const nextRun = async (): Promise<void> => {
+      const before = runs();
+      await api.store.markAllDue(new Date());
+      scheduler.wake();
+      await until('the next run to end', () => runs() > before, 30_000);
+    };
+    expect((await api.get(`/?channel_id=${CHANNEL}&lang=de`)).status).to.equal(200);
+    fake.resetCounters();
+    await nextRun();
+    // The two listed regular videos, the Short and the stream are ready: each fetched again, with
+    // German (translated) and the languages asked before; nothing else.
+    expect(fake.counters.player).to.equal(4);
+    const bread = (await items('&lang=de')).find((i) => i.id === 'breadvideo1')!.content_html;
+    expect(bread.split('\n')[0]).to.equal('<p><small>Transcript: German (de), machine-translated captions</small></p>');
+    expect(bread).to.include('[de] Welcome back.');
+    // Covered now: the next run does not fetch them again.
+    fake.resetCounters();
+    await nextRun();
+    expect(fake.counters.player).to.equal(0);
   });
 });

@@ -1,5 +1,6 @@
 // The transcripts collection (one document per video and language, keyed `<videoId>\n<language>`)
-// and channel_languages (the languages readers asked for per channel). Every write is an
+// and channel_languages (the languages readers asked for per channel, and whether the crawler has
+// fetched each for the videos stored before it was asked for). Every write is an
 // idempotent upsert, so a batch replayed after a crash changes nothing.
 
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
@@ -21,6 +22,8 @@ interface LanguageDoc {
   channelId: string;
   language: string;
   askedAt: Date;
+  /** Missing until the crawler fetched the language for the videos stored before it was asked for. */
+  coveredAt?: Date | null;
 }
 
 const toRecord = (d: TranscriptDoc): TranscriptRecord => ({ videoId: d.videoId, language: d.language, kind: d.kind, paragraphs: d.paragraphs, fetchedAt: d.fetchedAt });
@@ -62,6 +65,15 @@ export function transcriptsCollection(db: Db) {
       if (asksNothing(limit)) return [];
       const docs = await langs.find({ channelId }).sort({ askedAt: -1, language: 1 }).limit(limit).toArray();
       return docs.map((d) => d.language);
+    },
+    async languagesToBackfill(channelId, limit) {
+      if (asksNothing(limit)) return [];
+      const docs = await langs.find({ channelId }).sort({ askedAt: -1, language: 1 }).limit(limit).toArray();
+      return docs.filter((d) => d.coveredAt == null).map((d) => d.language);
+    },
+    async markLanguagesCovered(channelId, languages, now) {
+      if (asksNothing(languages)) return;
+      await langs.updateMany({ channelId, language: { $in: [...languages] } }, { $set: { coveredAt: now } });
     },
   } satisfies Partial<BackendMethods>;
 }

@@ -101,6 +101,10 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (channel_id, language)
   ) WITHOUT ROWID;
   `,
+  // 6: when the crawler fetched a language for the videos stored before it was asked for.
+  `
+  ALTER TABLE channel_languages ADD COLUMN covered_at INTEGER;
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

@@ -1,6 +1,7 @@
 // The transcripts table: one row per (video, language) with what rendering needs (paragraphs with
 // their start times), so the HTML can change without fetching again; and channel_languages, the
-// languages readers asked for per channel (the crawler fetches those for each new video).
+// languages readers asked for per channel (the crawler fetches those for each new video, and once
+// for the videos stored before: covered_at).
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
@@ -55,6 +56,14 @@ export function transcriptsTable(db: Database.Database) {
   const wanted = db.prepare<[string, number], string>(
     'SELECT language FROM channel_languages WHERE channel_id = ? ORDER BY asked_at DESC, language LIMIT ?',
   ).pluck();
+  const toBackfill = db.prepare<[string, number], string>(`
+    SELECT language FROM (
+      SELECT language, asked_at, covered_at FROM channel_languages WHERE channel_id = ? ORDER BY asked_at DESC, language LIMIT ?
+    ) WHERE covered_at IS NULL ORDER BY asked_at DESC, language`).pluck();
+  const cover = db.prepare<[number, string, string]>('UPDATE channel_languages SET covered_at = ? WHERE channel_id = ? AND language = ?');
+  const coverAll = db.transaction((channelId: string, languages: readonly string[], at: number) => {
+    for (const l of languages) cover.run(at, channelId, l);
+  });
   return {
     getTranscripts(videoIds) {
       if (asksNothing(videoIds)) return [];
@@ -67,6 +76,14 @@ export function transcriptsTable(db: Database.Database) {
     wantedLanguages(channelId, limit) {
       if (asksNothing(limit)) return [];
       return wanted.all(channelId, limit);
+    },
+    languagesToBackfill(channelId, limit) {
+      if (asksNothing(limit)) return [];
+      return toBackfill.all(channelId, limit);
+    },
+    markLanguagesCovered(channelId, languages, now) {
+      if (asksNothing(languages)) return;
+      coverAll.immediate(channelId, languages, now.getTime());
     },
   } satisfies Partial<BackendMethods>;
 }
