@@ -4,7 +4,7 @@
 // (repeated blocks, a stop).
 
 import type { Logger } from '../shared/logger';
-import { AllClientsRefusedError, PlatformError, type ListedVideo, type PlatformClient, type Transcript } from '../shared/platform/types';
+import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ListedVideo, type PlatformClient, type Transcript } from '../shared/platform/types';
 import { isUnknownPublishedAt, type TranscriptRecord, type VideoRecord } from '../shared/store/types';
 import { RequestBlockedError, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { videoRecordFor, wouldBeShown, type FetchResult } from './video-outcome';
@@ -97,6 +97,12 @@ async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promis
       // Recorded like a transient failure: retried with backoff, so a video the platform keeps
       // refusing costs little instead of being fought over every run.
       return { kind: 'failure', outcome: 'transient', reason: `blocked: ${err.reason}` };
+    }
+    // Captions exist but every client offered only token-bound URLs: the web player in a real
+    // browser holds the token they lack (docs/crawler.md §3). Without it, recorded as no captions.
+    if (err instanceof TokenRequiredError) {
+      const viaBrowser = await browserTranscript(deps, ctx);
+      if (viaBrowser !== null) return { kind: 'transcript', transcript: viaBrowser };
     }
     if (err instanceof PlatformError) {
       return { kind: 'failure', outcome: err.outcome === 'blocked' ? 'transient' : err.outcome, reason: err.reason };

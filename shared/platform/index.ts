@@ -18,7 +18,7 @@ import { VisitorSessions } from './visitor';
 import { PlatformError, type ChannelListing, type PlatformClient, type Transcript, type Unblocker } from './types';
 import { fetchPublishedAt } from './publish-date';
 
-export { AllClientsRefusedError, PlatformError } from './types';
+export { AllClientsRefusedError, PlatformError, TokenRequiredError } from './types';
 export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, Transcript, Unblocker } from './types';
 export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
 export { watchPath } from './watch-page';

@@ -16,7 +16,7 @@ import { fetchPlayer } from './player';
 import { fetchOtherLanguages } from './other-languages';
 import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
-import { AllClientsRefusedError, PlatformError, type ClientAnswer, type Transcript, type VideoDetails } from './types';
+import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ClientAnswer, type Transcript, type VideoDetails } from './types';
 import type { VisitorSessions } from './visitor';
 
 export interface TranscriptOptions {
@@ -57,12 +57,14 @@ function judge(videoId: string, misses: readonly (ClientAnswer & { miss: Miss })
   const first = (...kinds: Miss[]): (ClientAnswer & { miss: Miss }) | undefined => misses.find((m) => kinds.includes(m.miss));
   const blocked = misses.filter((m) => m.miss === 'blocked' || m.miss === 'strong_block');
   if (blocked.length === misses.length) return new AllClientsRefusedError(videoId, misses.map(({ client, reason }) => ({ client, reason })));
+  // A client that lists token-bound tracks shows the video has captions, whatever another client
+  // listed: only a token is missing, and the browser's web player has one.
+  const tokenOnly = first('token_only');
   const noCaptions = first('no_captions');
-  if (noCaptions) return new PlatformError('no_captions', noCaptions.reason);
+  if (noCaptions && !tokenOnly) return new PlatformError('no_captions', noCaptions.reason);
   const retry = first('transient', 'blocked', 'strong_block');
   if (retry) return new PlatformError('transient', `${retry.client}: ${retry.reason}`);
-  const tokenOnly = first('token_only');
-  if (tokenOnly) return new PlatformError('no_captions', tokenOnly.reason);
+  if (tokenOnly) return new TokenRequiredError(videoId, `${tokenOnly.client}: ${tokenOnly.reason}`);
   return new PlatformError('unavailable', misses[0]!.reason);
 }
 

@@ -48,6 +48,21 @@ export class AllClientsRefusedError extends PlatformError {
   }
 }
 
+/**
+ * The video has captions, but every client that listed them offered only caption URLs that need a
+ * proof-of-origin token (exp=xpe/xpv) the service cannot make. Recorded like `no_captions` (retried
+ * with backoff) by anyone who does not know better; the crawler first asks the browser, whose web
+ * player holds its own token (docs/crawler.md §3, §4).
+ */
+export class TokenRequiredError extends PlatformError {
+  constructor(
+    readonly videoId: string,
+    reason: string,
+  ) {
+    super('no_captions', reason);
+  }
+}
+
 export interface ListedVideo {
   videoId: string;
   title: string;

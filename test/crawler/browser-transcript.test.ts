@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { runChannel } from '../../crawler/channel-run';
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
-import { AllClientsRefusedError, type Transcript } from '../../shared/platform/types';
+import { AllClientsRefusedError, TokenRequiredError, type Transcript } from '../../shared/platform/types';
 import { FakeTiming } from './support/fake-timing';
 import { ScriptedPlatform, blocked, makeVideos, transcriptFor } from './support/scripted-platform';
 import { tempStore, type TempStore } from './support/temp-store';
@@ -53,6 +53,30 @@ describe('crawler: the browser transcript for a video every app client refuses',
     // A block that is not every client refusing (here the caption URL) is recorded for a retry.
     expect(rows.get('v002')).to.deep.include({ state: 'failed', lastError: 'blocked: timed text: empty timed-text answer' });
     expect(rows.get('v000')!.state).to.equal('ready');
+  });
+
+  it('asks the browser for a video whose clients offered only token-bound caption URLs; without it, no transcript is recorded', async () => {
+    const tokenOnly = (id: string) => new TokenRequiredError(id, 'VISIONOS: every caption URL needs a proof-of-origin token (exp=xpe/xpv)');
+    const served = new ScriptedPlatform(makeVideos(2));
+    served.transcriptScript.set('v001', [tokenOnly('v001')]);
+    const asked: string[] = [];
+    const ok = await crawl(served, async (id) => {
+      asked.push(id);
+      return { ...transcriptFor(id), html: `<p>With the web player's token: ${id}.</p>` };
+    });
+    expect(asked).to.deep.equal(['v001']);
+    expect(ok.result).to.deep.include({ outcome: 'ok', stored: 2 });
+    expect(ok.rows.get('v001')).to.deep.include({ state: 'ready', transcriptHtml: "<p>With the web player's token: v001.</p>" });
+
+    await ts.cleanup();
+    ts = await tempStore();
+    const unserved = new ScriptedPlatform(makeVideos(2));
+    unserved.transcriptScript.set('v001', [tokenOnly('v001')]);
+    const none = await crawl(unserved, async () => null);
+    // Not a block: the run goes on, and the video is recorded as having no transcript for now.
+    expect(none.result).to.deep.include({ outcome: 'ok' });
+    expect(none.rows.get('v001')).to.deep.include({ state: 'no_transcript' });
+    expect(none.rows.get('v001')!.lastError).to.match(/proof-of-origin token/);
   });
 
   it('a browser success starts the blocks in a row again; a failure does not', async () => {

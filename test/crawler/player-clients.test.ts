@@ -92,6 +92,18 @@ describe('crawler with several player clients, strict app identity (in process)'
     });
   }
 
+  it('every client offering only token-bound caption URLs is no transcript for now (browser off), not a block', async () => {
+    for (const c of ['VISIONOS', 'ANDROID', 'TVHTML5']) fake.scenario.clientTrouble(c, 'xpv');
+    const ch = fake.addChannel(makeChannel({ handle: 'alltokenbound', count: 3, seed: 35, captionsMix: { manual: 1 } }));
+    expect(await crawl(ch, 3)).to.equal('ok');
+    const rows = await ts.store.getVideos(ch.videos.map((v) => v.videoId));
+    expect(rows.map((r) => r.state)).to.deep.equal(ch.videos.map(() => 'no_transcript'));
+    expect(rows.every((r) => /proof-of-origin token/.test(r.lastError ?? ''))).to.equal(true);
+    // No token-bound caption URL was fetched, and nothing took the blocked path.
+    expect(fake.counters).to.include({ timedtext: 0 });
+    expect(blockedWarnings()).to.deep.equal([]);
+  });
+
   it('every client refusing (bot check on all three) takes the blocked path: WARNINGs, run ends blocked, nothing stored as ready', async () => {
     for (const c of ['VISIONOS', 'ANDROID', 'TVHTML5']) fake.scenario.clientTrouble(c, 'botCheck');
     const ch = fake.addChannel(makeChannel({ handle: 'allrefuse', count: 5, seed: 33, captionsMix: { manual: 1 } }));
