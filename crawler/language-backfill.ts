@@ -7,12 +7,7 @@
 
 import type { ListedVideo } from '../shared/platform/types';
 import type { Store } from '../shared/store/types';
-
-const speaks = (code: string, lang: string): boolean => {
-  const c = code.toLowerCase();
-  const l = lang.toLowerCase();
-  return c === l || c.startsWith(`${l}-`);
-};
+import { speaks } from '../shared/transcript/languages';
 
 /** The listed videos to fetch again for `languages`, in listing order; none already pending. */
 export async function videosLackingLanguages(

@@ -8,13 +8,7 @@ import { shownTranscript } from '../../shared/store/rules';
 import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
 import { parseChapters } from '../../shared/transcript/chapters';
 import { renderTranscriptHtml } from '../../shared/transcript/html';
-
-/** `en` is spoken by `en`, `en-US`, `en-GB`. */
-export const speaks = (code: string, lang: string): boolean => {
-  const c = code.toLowerCase();
-  const l = lang.toLowerCase();
-  return c === l || c.startsWith(`${l}-`);
-};
+import { speaks } from '../../shared/transcript/languages';
 
 /** The video's own track in `lang` among the stored rows: manual before automatic. */
 function ownIn(rows: readonly TranscriptRecord[], lang: string): TranscriptRecord | null {

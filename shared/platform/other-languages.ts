@@ -10,15 +10,10 @@ import type { PlatformHttp } from './http-client';
 import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, offeredCode, plainTimedTextUrl, trackIn, translationLanguages, type CaptionTrack } from './tracks';
 import { PlatformError, type LanguageTranscript } from './types';
+import { speaks } from '../transcript/languages';
 
 /** At most this many languages besides the main one: five in all, as `lang` allows. */
 export const MAX_OTHER_LANGUAGES = 4;
-
-const speaks = (code: string, lang: string): boolean => {
-  const c = code.toLowerCase();
-  const l = lang.toLowerCase();
-  return c === l || c.startsWith(`${l}-`);
-};
 
 export interface OtherLanguagesInput {
   videoId: string;

@@ -4,6 +4,7 @@
 
 import type { TranscriptKind } from '../store/types';
 import { asArray, asString, dig, textOf } from './page-data';
+import { speaks } from '../transcript/languages';
 
 export interface CaptionTrack {
   baseUrl: string;
@@ -44,11 +45,7 @@ export function captionTracks(player: unknown): CaptionTrack[] {
 }
 
 /** `en` matches `en`, `en-US`, `en-GB`; an exact code is still preferred by the order of the list. */
-const speaks = (track: CaptionTrack, lang: string): boolean => {
-  const code = track.languageCode.toLowerCase();
-  const want = lang.toLowerCase();
-  return code === want || code.startsWith(`${want}-`);
-};
+const trackSpeaks = (track: CaptionTrack, lang: string): boolean => speaks(track.languageCode, lang);
 
 export function chooseTrack(all: readonly CaptionTrack[], languages: readonly string[]): CaptionTrack | null {
   const tracks = all.filter((t) => !t.needsToken);
@@ -63,7 +60,7 @@ export function chooseTrack(all: readonly CaptionTrack[], languages: readonly st
 export function trackIn(all: readonly CaptionTrack[], lang: string): CaptionTrack | null {
   const tracks = all.filter((t) => !t.needsToken);
   for (const kind of ['manual', 'automatic'] as const) {
-    const of = tracks.filter((t) => t.kind === kind && speaks(t, lang));
+    const of = tracks.filter((t) => t.kind === kind && trackSpeaks(t, lang));
     const exact = of.find((t) => t.languageCode.toLowerCase() === lang.toLowerCase());
     if (exact ?? of[0]) return (exact ?? of[0])!;
   }
