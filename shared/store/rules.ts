@@ -2,7 +2,7 @@
 // feed shows, which need work, the retry window, input-order answers and the guards on empty
 // questions. A backend's queries select by these rules; the contract suite checks both agree.
 
-import type { FeedKind, VideoKind, VideoRecord } from './types';
+import type { FeedKind, TranscriptRecord, VideoKind, VideoRecord } from './types';
 
 /** Lower-cased handle without a leading `@`: "@SomeName" and "somename" are one key everywhere. */
 export function normalizeHandle(handle: string): string {
@@ -46,6 +46,21 @@ export const DEFAULT_FEED_KINDS: readonly FeedKind[] = ['regular'];
  */
 export function isShownKind(videoKind: VideoKind | null, kinds: readonly FeedKind[]): boolean {
   return (kinds as readonly VideoKind[]).includes(videoKind ?? 'regular');
+}
+
+const TRANSCRIPT_KINDS: readonly unknown[] = ['manual', 'automatic', 'translated'];
+
+/**
+ * A transcript as read back, or null when it does not hold what was written (a damaged file or
+ * document): such a row is left out, and the entry shows the HTML stored with its video.
+ */
+export function readableTranscript(t: { videoId: unknown; language: unknown; kind: unknown; paragraphs: unknown; fetchedAt: unknown }): TranscriptRecord | null {
+  const paragraphsOk = Array.isArray(t.paragraphs) && t.paragraphs.every((p: unknown) => {
+    const q = p as { startMs?: unknown; text?: unknown } | null;
+    return q !== null && typeof q === 'object' && typeof q.startMs === 'number' && Number.isFinite(q.startMs) && typeof q.text === 'string';
+  });
+  if (!paragraphsOk || typeof t.videoId !== 'string' || typeof t.language !== 'string' || !TRANSCRIPT_KINDS.includes(t.kind) || !(t.fetchedAt instanceof Date)) return null;
+  return t as TranscriptRecord;
 }
 
 // ── which videos need work ─────────────────────────────────────────────────

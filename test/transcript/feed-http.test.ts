@@ -1,6 +1,8 @@
 // format=Json over HTTP against the real app: the JSON Feed answer, its own validators and cache entry.
 
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import path from 'node:path';
 import { CHANNEL, startApi, video, type TestApi } from '../api/support';
 import { jsonFeedViolations } from './json-feed-rules';
 
@@ -124,5 +126,33 @@ describe('lang over HTTP', () => {
     expect(info.extra_usage.lang).to.include('tr,en');
     const example = info.examples.find((e) => e.includes('lang='))!;
     expect((await api.get(example)).status).to.equal(200);
+  });
+});
+
+describe('a damaged transcripts row', () => {
+  let api: TestApi;
+  before(async () => {
+    api = await startApi();
+    const fetchedAt = video(1).fetchedAt;
+    await api.store.upsertVideos([video(1, { language: 'en', kind: 'manual' }), video(2, { language: 'en', kind: 'manual' })], [
+      { videoId: 'vid00000001', language: 'en', kind: 'manual', paragraphs: [{ startMs: 0, text: 'fine' }], fetchedAt },
+      { videoId: 'vid00000002', language: 'en', kind: 'manual', paragraphs: [{ startMs: 0, text: 'will break' }], fetchedAt: video(2).fetchedAt },
+    ]);
+    const db = new Database(path.join(api.dir, 'api.db'));
+    try {
+      db.prepare("UPDATE transcripts SET paragraphs = '[{\"startMs\":\"x\"' WHERE video_id = ?").run('vid00000002');
+    } finally {
+      db.close();
+    }
+  });
+  after(() => api.close());
+
+  it('is left out: the entry shows the HTML stored with its video, the rest of the feed renders', async () => {
+    expect((await api.store.getTranscripts(['vid00000001', 'vid00000002'])).map((t) => t.videoId)).to.deep.equal(['vid00000001']);
+    const res = await api.get(`/?channel_id=${CHANNEL}&format=Json`);
+    expect(res.status).to.equal(200);
+    const doc = (await res.json()) as { items: { id: string; content_html: string }[] };
+    expect(doc.items[0]!.content_html).to.include('&amp;t=0s">0:00</a> fine');
+    expect(doc.items[1]!.content_html).to.equal(video(2).transcriptHtml);
   });
 });

@@ -5,7 +5,7 @@
 
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
-import { asksNothing } from '../rules';
+import { asksNothing, readableTranscript } from '../rules';
 import type { TranscriptRecord, TranscriptRecordKind } from '../types';
 
 export interface TranscriptDoc {
@@ -26,7 +26,8 @@ interface LanguageDoc {
   coveredAt?: Date | null;
 }
 
-const toRecord = (d: TranscriptDoc): TranscriptRecord => ({ videoId: d.videoId, language: d.language, kind: d.kind, paragraphs: d.paragraphs, fetchedAt: d.fetchedAt });
+const toRecord = (d: TranscriptDoc): TranscriptRecord | null =>
+  readableTranscript({ videoId: d.videoId, language: d.language, kind: d.kind, paragraphs: d.paragraphs, fetchedAt: d.fetchedAt });
 
 export function transcriptUpserts(transcripts: readonly TranscriptRecord[]): AnyBulkWriteOperation<TranscriptDoc>[] {
   return transcripts.map((t) => ({
@@ -50,7 +51,7 @@ export function transcriptsCollection(db: Db) {
     async getTranscripts(videoIds) {
       if (asksNothing(videoIds)) return [];
       const docs = await col.find({ videoId: { $in: [...videoIds] } }).sort({ videoId: 1, language: 1 }).toArray();
-      return docs.map(toRecord);
+      return docs.map(toRecord).filter((t): t is TranscriptRecord => t !== null);
     },
     async askLanguages(channelId, languages, now) {
       if (asksNothing(languages)) return;

@@ -5,8 +5,8 @@
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
-import { asksNothing } from '../rules';
-import type { TranscriptRecord, TranscriptRecordKind } from '../types';
+import { asksNothing, readableTranscript } from '../rules';
+import type { TranscriptRecord } from '../types';
 
 interface TranscriptRow {
   video_id: string;
@@ -16,14 +16,15 @@ interface TranscriptRow {
   fetched_at: number;
 }
 
-function toRecord(r: TranscriptRow): TranscriptRecord {
-  return {
-    videoId: r.video_id,
-    language: r.language,
-    kind: r.kind as TranscriptRecordKind,
-    paragraphs: JSON.parse(r.paragraphs) as TranscriptRecord['paragraphs'],
-    fetchedAt: new Date(r.fetched_at),
-  };
+/** A row that cannot be read is left out: the entry then shows the HTML stored with its video. */
+function toRecord(r: TranscriptRow): TranscriptRecord | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(r.paragraphs);
+  } catch {
+    return null;
+  }
+  return readableTranscript({ videoId: r.video_id, language: r.language, kind: r.kind, paragraphs: parsed, fetchedAt: new Date(r.fetched_at) });
 }
 
 export const toTranscriptRow = (t: TranscriptRecord): TranscriptRow => ({
@@ -67,7 +68,7 @@ export function transcriptsTable(db: Database.Database) {
   return {
     getTranscripts(videoIds) {
       if (asksNothing(videoIds)) return [];
-      return byVideos.all(JSON.stringify(videoIds)).map(toRecord);
+      return byVideos.all(JSON.stringify(videoIds)).map(toRecord).filter((t): t is TranscriptRecord => t !== null);
     },
     askLanguages(channelId, languages, now) {
       if (asksNothing(languages)) return;
