@@ -1,15 +1,15 @@
 // Every plain request to the platform goes through here: one host only (absolute caption URLs are
 // mapped onto PLATFORM_BASE_URL, anything else is refused), a browser identity per request, the
 // session's cookies, a timeout over the whole exchange, a cap on the body, and the consent wall
-// handled on the spot (set the cookie, retry once). Global fetch decompresses gzip/deflate/br and
-// keeps connections alive; nock intercepts it in unit tests. With PLATFORM_PROXY_URLS every request
-// goes through the current outbound proxy (proxies.ts); a proxy that fails as a proxy is skipped
-// for the next one within the same request.
+// handled on the spot (set the cookie, retry once). Every request leaves on the exact-headers wire
+// (exact-wire.ts): fetch() would overwrite Sec-Fetch-Mode (docs/crawler.md §6). With
+// PLATFORM_PROXY_URLS every request goes through the current outbound proxy (proxies.ts); a proxy
+// that fails as a proxy is skipped for the next one within the same request.
 
 import type { Logger } from '../logger';
-import { appFetch } from './app-transport';
 import { classifyAnswer, type RawAnswer, type Verdict } from './classify';
 import type { CookieJar } from './cookie-jar';
+import { AnswerTooLarge, sendExact, type WireAnswer, type WireRequest } from './exact-wire';
 import { buildHeaders, type AppHeaders, type InnertubeClientHeaders, type RequestKind } from './headers';
 import type { ProxyHop, ProxyRotation } from './proxies';
 import { proxyFailure } from './proxies';
@@ -146,16 +146,16 @@ export class PlatformHttp {
     const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
     let proxy: string | undefined;
     try {
-      const { res, via } = await this.fetchVia(url, {
+      const { res, via } = await this.sendVia(url, {
         method,
         headers,
         body: method === 'POST' && req.body !== undefined ? JSON.stringify(req.body) : undefined,
-        redirect: 'manual',
         signal: controller.signal,
-      }, req.kind === 'app');
+        maxBytes: this.maxBody,
+      });
       proxy = via;
       this.jar.takeSetCookie(res.headers.getSetCookie());
-      const body = await this.readCapped(res, req.what);
+      const body = res.body.toString('utf8');
       const isRedirect = res.status >= 300 && res.status < 400 && res.headers.has('location');
       const raw: RawAnswer = {
         status: res.status,
@@ -172,6 +172,10 @@ export class PlatformHttp {
         this.opts.logger.debug({ method, path, ms, outcome: err.outcome }, `${method} ${path} failed: ${err.reason}`);
         throw err;
       }
+      if (err instanceof AnswerTooLarge) {
+        this.opts.logger.debug({ method, path, ms, outcome: 'transient' }, `${method} ${path} failed: ${err.message}`);
+        throw new PlatformError('transient', `${req.what}: ${err.message}`, { cause: err });
+      }
       const reason = controller.signal.aborted
         ? `timed out after ${this.opts.timeoutMs} ms`
         : `network error (${this.scrub(networkCode(err))})`;
@@ -187,20 +191,20 @@ export class PlatformHttp {
    * credentials refused) is skipped with a WARNING and the next one carries the same request; each
    * proxy is tried at most once per request.
    */
-  private async fetchVia(url: URL, init: RequestInit, app: boolean): Promise<{ res: Response; via: string | undefined }> {
+  private async sendVia(url: URL, wire: WireRequest): Promise<{ res: WireAnswer; via: string | undefined }> {
     const proxies = this.opts.proxies;
     if (!proxies) {
       this.requestCount += 1;
-      return { res: app ? await appFetch(url, init, this.maxBody) : await fetch(url, init), via: undefined };
+      return { res: await sendExact(url, wire), via: undefined };
     }
     for (let tried = 1; ; tried += 1) {
       const hop: ProxyHop = proxies.current();
       this.requestCount += 1;
       try {
-        return { res: app ? await appFetch(url, init, this.maxBody, hop.dispatcher) : await hop.fetch(url, init), via: hop.label };
+        return { res: await sendExact(url, { ...wire, dispatcher: hop.dispatcher }), via: hop.label };
       } catch (err) {
         const why = proxyFailure(err);
-        if (why === null || init.signal?.aborted) throw err;
+        if (why === null || wire.signal.aborted) throw err;
         proxies.skipUnreachable(hop, why);
         if (tried >= proxies.size) {
           throw new PlatformError('transient', `no outbound proxy could be used (last: ${hop.label}, ${why})`, { cause: err });
@@ -213,33 +217,12 @@ export class PlatformHttp {
   private scrub(text: string): string {
     return this.opts.proxies ? this.opts.proxies.scrub(text) : text;
   }
-
-  private async readCapped(res: Response, what: string): Promise<string> {
-    if (!res.body) return '';
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    const encoded = res.headers.has('content-encoding');
-    if (!encoded && declared > this.maxBody) {
-      await res.body.cancel();
-      throw new PlatformError('transient', `${what}: answer larger than ${this.maxBody} bytes`);
-    }
-    const reader = res.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > this.maxBody) {
-        await reader.cancel();
-        throw new PlatformError('transient', `${what}: answer larger than ${this.maxBody} bytes`);
-      }
-      chunks.push(value);
-    }
-    return Buffer.concat(chunks, size).toString('utf8');
-  }
 }
 
+/** The error code of a failed exchange: request() rejects with it, fetch-style errors carry it as the cause. */
 function networkCode(err: unknown): string {
+  const own = (err as { code?: unknown }).code;
+  if (typeof own === 'string') return own;
   const cause = (err as { cause?: { code?: unknown } }).cause;
   if (cause && typeof cause.code === 'string') return cause.code;
   return err instanceof Error ? err.message : 'unknown';

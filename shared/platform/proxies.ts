@@ -9,15 +9,14 @@
 // * a proxy that cannot be reached (or refuses its credentials) is a WARNING and the next is used;
 // * credentials never leave this module: logs and reasons name a proxy by scheme, host and port.
 
-import { fetch as undiciFetch, ProxyAgent, type Dispatcher } from 'undici';
+import { ProxyAgent, type Dispatcher } from 'undici';
 import type { Logger } from '../logger';
 
 /** What the HTTP client needs to send one request through the current proxy. */
 export interface ProxyHop {
   /** `http://host:port`, safe to log. */
   readonly label: string;
-  fetch(url: URL, init: RequestInit): Promise<Response>;
-  /** The proxy's dispatcher, for the app clients' calls (app-transport.ts), which cannot use fetch. */
+  /** The proxy's dispatcher, which the exact-headers wire (exact-wire.ts) sends the request through. */
   readonly dispatcher: Dispatcher;
 }
 
@@ -56,7 +55,7 @@ export function proxyLabel(raw: string): string {
 }
 
 /**
- * Why a failed fetch was the proxy's fault (unreachable, or it refused the tunnel: a 407 for wrong
+ * Why a failed exchange was the proxy's fault (unreachable, or it refused the tunnel: a 407 for wrong
  * credentials, a 5xx when it cannot reach the platform), or null when it was not.
  */
 export function proxyFailure(err: unknown): string | null {
@@ -96,15 +95,7 @@ export class ProxyRotation implements Egress {
   /** The proxy the next request goes through. */
   current(): ProxyHop {
     const entry = this.entries[this.index]!;
-    return {
-      label: entry.label,
-      dispatcher: entry.agent,
-      fetch: (url, init) =>
-        // undici's own fetch with its own dispatcher: Node's built-in fetch bundles another undici
-        // version, whose dispatcher interface a newer ProxyAgent does not always match. The answer
-        // is a standard Response; only the type declarations of the two packages differ.
-        undiciFetch(url, { ...(init as object), dispatcher: entry.agent }) as unknown as Promise<Response>,
-    };
+    return { label: entry.label, dispatcher: entry.agent };
   }
 
   /**

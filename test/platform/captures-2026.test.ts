@@ -4,7 +4,6 @@
 // answers that are not a plain channel.
 
 import { expect } from 'chai';
-import nock from 'nock';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import { continuationToken, parseBrowsePage } from '../../shared/platform/browse';
@@ -12,6 +11,7 @@ import { classifyPlayer } from '../../shared/platform/classify';
 import { readResolveAnswer } from '../../shared/platform/resolve';
 import { captionTracks, chooseTrack, needsToken } from '../../shared/platform/tracks';
 import { visitorDataOf } from '../../shared/platform/visitor';
+import { RecordingServer } from './recording-server';
 import { capture, captureJson, platformConfig } from './support';
 
 const dig = (v: unknown, ...keys: string[]): unknown =>
@@ -133,10 +133,15 @@ describe('2026 captures and signals', () => {
     });
 
     describe('followed over HTTP', () => {
-      const BASE = 'https://www.youtube.com';
-      before(() => nock.disableNetConnect());
-      afterEach(() => nock.cleanAll());
-      after(() => nock.enableNetConnect());
+      // The scripted platform over real loopback HTTP; a request no route expected fails the test.
+      const platform = new RecordingServer();
+      before(() => platform.start());
+      after(() => platform.close());
+      afterEach(() => {
+        const unexpected = platform.unexpected.map((r) => `${r.method} ${r.path}`);
+        platform.reset();
+        expect(unexpected, 'requests the test did not expect').to.deep.equal([]);
+      });
       const redirectTo = (url: string): string => JSON.stringify({
         endpoint: { commandMetadata: { webCommandMetadata: { webPageType: 'WEB_PAGE_TYPE_UNKNOWN' } }, urlEndpoint: { url } },
       });
@@ -144,20 +149,21 @@ describe('2026 captures and signals', () => {
       it('follows up to 3 redirects, each passed back to resolve_url as its url', async () => {
         const asked: string[] = [];
         const answers = [redirectTo('https://www.youtube.com/@a'), redirectTo('https://www.youtube.com/@b'), redirectTo('https://www.youtube.com/@c'), capture('resolve_url-handle.json')];
-        nock(BASE).post('/youtubei/v1/navigation/resolve_url').query(true).times(4).reply((_uri, body) => {
-          asked.push(String((body as { url: string }).url));
-          return [200, answers.shift()!, { 'content-type': 'application/json' }];
-        });
-        const platform = createPlatformClient(platformConfig(BASE), silentLogger());
-        expect(await platform.resolveHandle('old')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
+        platform.on('POST', '/youtubei/v1/navigation/resolve_url', (req) => {
+          asked.push(String((JSON.parse(req.body) as { url: string }).url));
+          return { body: answers.shift()!, headers: { 'content-type': 'application/json' } };
+        }, 4);
+        const client = createPlatformClient(platformConfig(platform.base), silentLogger());
+        expect(await client.resolveHandle('old')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
         expect(asked).to.deep.equal(['https://www.youtube.com/@old', 'https://www.youtube.com/@a', 'https://www.youtube.com/@b', 'https://www.youtube.com/@c']);
       });
 
       it('a fourth redirect (or a loop) gives up on resolve_url and asks the handle page', async () => {
-        nock(BASE).post('/youtubei/v1/navigation/resolve_url').query(true).times(4).reply(200, redirectTo('https://www.youtube.com/@loop'), { 'content-type': 'application/json' });
-        nock(BASE).get('/@old').reply(200, '<link rel="canonical" href="https://www.youtube.com/channel/UCYJ61XIK64sp6ZFFS8sctxw">', { 'content-type': 'text/html' });
-        const platform = createPlatformClient(platformConfig(BASE), silentLogger());
-        expect(await platform.resolveHandle('old')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
+        platform.on('POST', '/youtubei/v1/navigation/resolve_url', { body: redirectTo('https://www.youtube.com/@loop'), headers: { 'content-type': 'application/json' } }, 4);
+        const page = platform.on('GET', '/@old', { body: '<link rel="canonical" href="https://www.youtube.com/channel/UCYJ61XIK64sp6ZFFS8sctxw">', headers: { 'content-type': 'text/html' } });
+        const client = createPlatformClient(platformConfig(platform.base), silentLogger());
+        expect(await client.resolveHandle('old')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
+        expect(page[0]!.query.toString(), 'the handle page is asked without a query').to.equal('');
       });
     });
   });

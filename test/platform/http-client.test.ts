@@ -2,16 +2,20 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
-import nock from 'nock';
 import { categoryLogger, silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import { CookieJar } from '../../shared/platform/cookie-jar';
+import { buildHeaders } from '../../shared/platform/headers';
 import { PlatformHttp, type HttpRequest } from '../../shared/platform/http-client';
 import { PlatformError } from '../../shared/platform/types';
-import { BROWSER_IDENTITIES } from '../../shared/platform/user-agents';
+import { BROWSER_IDENTITIES, identityOf } from '../../shared/platform/user-agents';
+import { RecordingServer } from './recording-server';
 import { capture, captureLogger, platformConfig, stepping } from './support';
 
-const BASE = 'https://www.youtube.com';
+// The scripted platform every test of this file talks to over real loopback HTTP: what the tests
+// see is what the wire carried, headers exactly as they arrived.
+const platformServer = new RecordingServer();
+let BASE = '';
 type Headers = Record<string, string | string[] | undefined>;
 
 function client(opts: { random?: () => number; jar?: CookieJar; timeoutMs?: number; maxBodyBytes?: number; base?: string; logger?: ReturnType<typeof silentLogger> } = {}): PlatformHttp {
@@ -22,23 +26,28 @@ function client(opts: { random?: () => number; jar?: CookieJar; timeoutMs?: numb
 
 const page = (target: string): HttpRequest => ({ method: 'GET', target, kind: 'page', what: 'page' });
 
-/** Records the headers of every request nock answers on `path`. */
-function recordHeaders(method: 'get' | 'post', path: string | RegExp, times: number, body = '{}'): Headers[] {
+/** Records the headers of every request the scripted platform answers on `path` (any query). */
+function recordHeaders(method: 'GET' | 'POST', path: string | RegExp, times: number, body = '{}'): Headers[] {
   const seen: Headers[] = [];
-  nock(BASE)[method](path).query(true).times(times).reply(function () {
-    seen.push({ ...(this.req.headers as Headers) });
-    return [200, body, { 'content-type': 'application/json' }];
-  });
+  platformServer.on(method, path, (req) => {
+    seen.push(req.headers);
+    return { body, headers: { 'content-type': 'application/json' } };
+  }, times);
   return seen;
 }
 
 describe('platform HTTP client', () => {
-  before(() => nock.disableNetConnect());
-  after(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
+  before(async () => {
+    await platformServer.start();
+    BASE = platformServer.base;
   });
-  afterEach(() => nock.cleanAll());
+  after(() => platformServer.close());
+  afterEach(() => {
+    // A request no route expected fails the test.
+    const unexpected = platformServer.unexpected.map((r) => `${r.method} ${r.path}`);
+    platformServer.reset();
+    expect(unexpected, 'requests the test did not expect').to.deep.equal([]);
+  });
 
   describe('browser identities', () => {
     it('has exactly 7 distinct current desktop agents of Chrome, Edge, Firefox and Safari on 3 systems', () => {
@@ -57,7 +66,7 @@ describe('platform HTTP client', () => {
     });
 
     it('chooses one at random per request and uses all 7 over many requests', async () => {
-      const seen = recordHeaders('get', '/watch', 70);
+      const seen = recordHeaders('GET', '/watch', 70);
       const c = client({ random: stepping(7) });
       for (let i = 0; i < 70; i++) await c.send(page(`/watch?v=${i}`));
       const agents = seen.map((h) => h['user-agent']);
@@ -67,7 +76,7 @@ describe('platform HTTP client', () => {
     });
 
     it('with the default random source all 7 still come up', async () => {
-      const seen = recordHeaders('get', '/watch', 200);
+      const seen = recordHeaders('GET', '/watch', 200);
       const c = client();
       for (let i = 0; i < 200; i++) await c.send(page('/watch?v=x'));
       expect(new Set(seen.map((h) => h['user-agent'])).size).to.equal(7);
@@ -78,8 +87,8 @@ describe('platform HTTP client', () => {
     const only = (family: string) => () => BROWSER_IDENTITIES.findIndex((b) => b.family === family) / 7 + 0.01;
 
     it('navigation from a Chrome-family agent: HTML accept, Sec-Fetch navigate, client hints, consent cookie', async () => {
-      const seen = recordHeaders('get', '/@somehandle', 1);
-      const jar = new CookieJar('www.youtube.com');
+      const seen = recordHeaders('GET', '/@somehandle', 1);
+      const jar = new CookieJar('127.0.0.1');
       jar.set('SOCS', 'CAI');
       await client({ random: only('chrome'), jar }).send(page('/@somehandle'));
       const h = seen[0]!;
@@ -99,7 +108,7 @@ describe('platform HTTP client', () => {
 
     it('Edge names itself in sec-ch-ua; Firefox and Safari send no client hints', async () => {
       for (const family of ['edge', 'firefox', 'safari']) {
-        const seen = recordHeaders('get', '/watch', 1);
+        const seen = recordHeaders('GET', '/watch', 1);
         await client({ random: only(family) }).send(page('/watch?v=abc'));
         const h = seen[0]!;
         if (family === 'edge') expect(h['sec-ch-ua']).to.include('"Microsoft Edge"');
@@ -113,16 +122,12 @@ describe('platform HTTP client', () => {
     });
 
     it('WEB InnerTube POST (resolve_url): JSON, Origin, client name and version matching the body, no navigation headers', async () => {
-      let body: unknown;
-      const seen: Headers[] = [];
-      nock(BASE).post('/youtubei/v1/navigation/resolve_url').query({ prettyPrint: 'false' }).reply(function (_uri, b) {
-        seen.push({ ...(this.req.headers as Headers) });
-        body = b;
-        return [200, capture('resolve_url-handle.json')];
-      });
+      const asked = platformServer.on('POST', '/youtubei/v1/navigation/resolve_url', { body: capture('resolve_url-handle.json') });
       const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { random: only('chrome') });
       expect(await platform.resolveHandle('@gronkh')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
-      const h = seen[0]!;
+      expect(asked[0]!.query.toString(), 'the query is exactly prettyPrint=false').to.equal('prettyPrint=false');
+      const h = asked[0]!.headers;
+      const body = JSON.parse(asked[0]!.body) as unknown;
       expect(h).to.include({ 'content-type': 'application/json', origin: BASE, accept: '*/*', 'x-youtube-client-name': '1' });
       expect(h['x-youtube-client-version']).to.match(/^2\.2026/);
       expect(h).to.include({ 'sec-fetch-dest': 'empty', 'sec-fetch-site': 'same-origin' });
@@ -134,13 +139,55 @@ describe('platform HTTP client', () => {
     });
   });
 
+  describe('on the wire: every header exactly as set, nothing added (docs/crawler.md §6)', () => {
+    const only = (family: string) => () => BROWSER_IDENTITIES.findIndex((b) => b.family === family) / 7 + 0.01;
+    /** What arrived, minus the two headers HTTP/1.1 itself needs (Host, Connection) and a POST's length. */
+    const arrived = (h: Headers, post: boolean): Record<string, string> => {
+      const transport = new Set(['host', 'connection', ...(post ? ['content-length'] : [])]);
+      return Object.fromEntries(Object.entries(h).filter(([k]) => !transport.has(k)).map(([k, v]) => [k, String(v)]));
+    };
+    const lower = (h: Record<string, string>): Record<string, string> =>
+      Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+
+    for (const family of ['chrome', 'firefox']) {
+      it(`a ${family} navigation (handle page) arrives with Sec-Fetch-Mode: navigate, Dest document, User ?1, Upgrade-Insecure-Requests 1`, async () => {
+        const seen = recordHeaders('GET', '/@somehandle', 1);
+        await client({ random: only(family) }).send(page('/@somehandle'));
+        const h = seen[0]!;
+        expect(h).to.include({ 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document', 'sec-fetch-site': 'same-origin', 'sec-fetch-user': '?1', 'upgrade-insecure-requests': '1' });
+        const identity = identityOf(String(h['user-agent']));
+        expect(arrived(h, false)).to.deep.equal(lower(buildHeaders({ kind: 'page', identity, base: BASE })));
+      });
+    }
+
+    it('a WEB InnerTube POST (resolve_url) arrives with its own set: Dest empty, Mode same-origin, no navigation headers', async () => {
+      const asked = platformServer.on('POST', '/youtubei/v1/navigation/resolve_url', { body: capture('resolve_url-handle.json') });
+      const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { random: only('chrome'), consentUpFront: false });
+      expect(await platform.resolveHandle('@gronkh')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
+      const h = asked[0]!.headers;
+      expect(h).to.include({ 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'same-origin', 'sec-fetch-site': 'same-origin', 'content-type': 'application/json', origin: BASE });
+      expect(h).not.to.have.any.keys('sec-fetch-user', 'upgrade-insecure-requests');
+      const client = (JSON.parse(asked[0]!.body) as { context: { client: { clientVersion: string } } }).context.client;
+      const identity = identityOf(String(h['user-agent']));
+      expect(arrived(h, true)).to.deep.equal(lower(buildHeaders({ kind: 'innertube', identity, base: BASE, client: { id: 1, version: client.clientVersion } })));
+    });
+
+    it('timed text (an XHR of the player) arrives with Sec-Fetch-Dest empty and Mode cors', async () => {
+      const seen = recordHeaders('GET', '/api/timedtext', 1, '<transcript></transcript>');
+      await client({ random: only('edge') }).send({ method: 'GET', target: '/api/timedtext?v=abc&lang=en', kind: 'xhr', what: 'timed text' });
+      const h = seen[0]!;
+      expect(h).to.include({ 'sec-fetch-dest': 'empty', 'sec-fetch-mode': 'cors', 'sec-fetch-site': 'same-origin', accept: '*/*' });
+      expect(arrived(h, false)).to.deep.equal(lower(buildHeaders({ kind: 'xhr', identity: identityOf(String(h['user-agent'])), base: BASE })));
+    });
+  });
+
   describe('session', () => {
     it('a harvested user agent overrides rotation while it is pinned, with headers that fit it', async () => {
       let now = 1_000_000;
       const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { random: stepping(7), now: () => now, userAgentPinMs: 60_000 });
       const harvested = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/139.0.0.0 Safari/537.36';
-      platform.adoptSession({ cookies: [{ name: 'fake_clearance', value: 'n.p', domain: 'www.youtube.com' }, { name: 'other', value: 'x', domain: '.google.com' }], userAgent: harvested });
-      const seen = recordHeaders('get', '/feeds/videos.xml', 6);
+      platform.adoptSession({ cookies: [{ name: 'fake_clearance', value: 'n.p', domain: '127.0.0.1' }, { name: 'other', value: 'x', domain: '.google.com' }], userAgent: harvested });
+      const seen = recordHeaders('GET', '/feeds/videos.xml', 6);
       const CHANNEL = 'UCYJ61XIK64sp6ZFFS8sctxw';
       for (let i = 0; i < 5; i++) await platform.listFeed(CHANNEL);
       expect(new Set(seen.map((h) => h['user-agent']))).to.deep.equal(new Set([harvested]));
@@ -154,27 +201,23 @@ describe('platform HTTP client', () => {
 
   describe('consent wall', () => {
     it('consent form → sets CONSENT=YES+<v> (and SOCS) and retries once', async () => {
-      const seen: Headers[] = [];
-      nock(BASE).get('/feeds/videos.xml').query(true).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
-      nock(BASE).get('/feeds/videos.xml').query(true).reply(function () {
-        seen.push({ ...(this.req.headers as Headers) });
-        return [200, '<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title></feed>', { 'content-type': 'text/xml' }];
-      });
+      platformServer.on('GET', '/feeds/videos.xml', { body: capture('consent-page.html'), headers: { 'content-type': 'text/html' } });
+      const seen = recordHeaders('GET', '/feeds/videos.xml', 1, '<feed xmlns="http://www.w3.org/2005/Atom"><title>T</title></feed>');
       const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { consentUpFront: false });
       expect(await platform.listFeed('UCYJ61XIK64sp6ZFFS8sctxw')).to.include({ title: 'T', complete: true });
       expect(seen[0]!.cookie).to.equal('SOCS=CAI; CONSENT=YES+cb.20210328-17-p0.de+FX+119');
     });
 
     it('redirect to consent.youtube.com/m → sets SOCS=CAI and retries once; never follows off the host', async () => {
-      nock(BASE).post('/youtubei/v1/navigation/resolve_url').query(true).reply(302, '', { location: 'https://consent.youtube.com/m?continue=x' });
-      nock(BASE).post('/youtubei/v1/navigation/resolve_url').query(true).reply(200, capture('resolve_url-handle.json'));
+      platformServer.on('POST', '/youtubei/v1/navigation/resolve_url', { status: 302, body: '', headers: { location: 'https://consent.youtube.com/m?continue=x' } });
+      platformServer.on('POST', '/youtubei/v1/navigation/resolve_url', { body: capture('resolve_url-handle.json') });
       const platform = createPlatformClient(platformConfig(BASE), silentLogger(), { consentUpFront: false });
       expect(await platform.resolveHandle('gronkh')).to.equal('UCYJ61XIK64sp6ZFFS8sctxw');
       expect(platform.jar.get('SOCS')).to.equal('CAI');
     });
 
     it('a wall that stays after the retry is a consent error', async () => {
-      nock(BASE).get('/feeds/videos.xml').query(true).times(2).reply(200, capture('consent-page.html'), { 'content-type': 'text/html' });
+      platformServer.on('GET', '/feeds/videos.xml', { body: capture('consent-page.html'), headers: { 'content-type': 'text/html' } }, 2);
       const platform = createPlatformClient(platformConfig(BASE), silentLogger());
       const err = await platform.listFeed('UCYJ61XIK64sp6ZFFS8sctxw').catch((e: unknown) => e);
       expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'consent');
@@ -199,7 +242,6 @@ describe('platform HTTP client', () => {
     let base: string;
     const handlers = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
     before(async () => {
-      nock.enableNetConnect('127.0.0.1');
       server = http.createServer((req, res) => {
         const h = handlers.get(new URL(req.url ?? '/', 'http://x').pathname);
         if (h) h(req, res);
@@ -211,7 +253,6 @@ describe('platform HTTP client', () => {
     after(async () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
-      nock.disableNetConnect();
     });
 
     it('decompresses gzip, deflate and br', async () => {

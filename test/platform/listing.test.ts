@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import nock from 'nock';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient, PlatformError } from '../../shared/platform';
 import type { BrowsedVideo } from '../../shared/platform/browse';
 import { mergeListing } from '../../shared/platform/listing';
+import { RecordingServer } from './recording-server';
 import { platformConfig } from './support';
 
-const BASE = 'https://www.youtube.com';
 const CHANNEL = 'UCTwECeGqMZee77BjdoYtI2Q';
 
 const item = (id: string) => ({ richItemRenderer: { content: { lockupViewModel: { contentId: id, contentType: 'LOCKUP_CONTENT_TYPE_VIDEO', metadata: { lockupMetadataViewModel: { title: { content: id } } } } } } });
@@ -21,24 +20,27 @@ const contPage = (ids: string[], token: string | null) => ({
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(11 - prefix.length, '0')}`);
 
 describe('listing (browse paging and merge)', () => {
-  before(() => nock.disableNetConnect());
-  after(() => {
-    nock.cleanAll();
-    nock.enableNetConnect();
+  // The scripted platform over real loopback HTTP; a request no route expected fails the test.
+  const platform = new RecordingServer();
+  before(() => platform.start());
+  after(() => platform.close());
+  afterEach(() => {
+    const unexpected = platform.unexpected.map((r) => `${r.method} ${r.path}`);
+    platform.reset();
+    expect(unexpected, 'requests the test did not expect').to.deep.equal([]);
   });
-  afterEach(() => nock.cleanAll());
 
-  const client = () => createPlatformClient(platformConfig(BASE), silentLogger());
+  const client = () => createPlatformClient(platformConfig(platform.base), silentLogger());
 
   it('stops when a continuation token repeats', async () => {
-    nock(BASE).get('/feeds/videos.xml').query(true).reply(500);
+    platform.on('GET', '/feeds/videos.xml', { status: 500 });
     let calls = 0;
-    nock(BASE).post('/youtubei/v1/browse').query(true).times(10).reply((_uri, body) => {
+    platform.on('POST', '/youtubei/v1/browse', (req) => {
       calls += 1;
-      const b = body as { continuation?: string };
-      if (!b.continuation) return [200, firstPage(ids('a', 30), 'T1')];
-      return [200, contPage(ids(`b${calls}`, 30), 'T1')]; // the platform hands out the same token again
-    });
+      const b = JSON.parse(req.body) as { continuation?: string };
+      if (!b.continuation) return { body: firstPage(ids('a', 30), 'T1') };
+      return { body: contPage(ids(`b${calls}`, 30), 'T1') }; // the platform hands out the same token again
+    }, 10);
     const listing = await client().listVideos(CHANNEL, 100);
     expect(calls).to.equal(2);
     expect(listing.videos).to.have.length(60);
@@ -47,8 +49,8 @@ describe('listing (browse paging and merge)', () => {
   });
 
   it('is complete when the browse pages run out before the count, not when the count is reached', async () => {
-    nock(BASE).get('/feeds/videos.xml').query(true).times(2).reply(500);
-    nock(BASE).post('/youtubei/v1/browse').query(true).times(2).reply(200, firstPage(ids('a', 20), null));
+    platform.on('GET', '/feeds/videos.xml', { status: 500 }, 2);
+    platform.on('POST', '/youtubei/v1/browse', { body: firstPage(ids('a', 20), null) }, 2);
     const all = await client().listVideos(CHANNEL, 100);
     expect(all).to.deep.include({ complete: true, title: 'Chan' });
     expect(all.videos).to.have.length(20);
@@ -58,17 +60,19 @@ describe('listing (browse paging and merge)', () => {
   });
 
   it('a malformed channel id (HTTP 400 INVALID_ARGUMENT) is not_found', async () => {
-    nock(BASE).get('/feeds/videos.xml').query(true).reply(404, '<html>404</html>', { 'content-type': 'text/html' });
-    nock(BASE).post('/youtubei/v1/browse').query(true).reply(400, { error: { code: 400, message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' } });
+    platform.on('GET', '/feeds/videos.xml', { status: 404, body: '<html>404</html>', headers: { 'content-type': 'text/html' } });
+    platform.on('POST', '/youtubei/v1/browse', { status: 400, body: { error: { code: 400, message: 'Request contains an invalid argument.', status: 'INVALID_ARGUMENT' } } });
     const err = await client().listVideos('UCbad', 5).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'not_found');
   });
 
   it('a blocked feed is thrown at once: browse would be blocked too', async () => {
-    nock(BASE).get('/feeds/videos.xml').query(true).reply(429, '');
+    const feed = platform.on('GET', '/feeds/videos.xml', { status: 429, body: '' });
     const err = await client().listVideos(CHANNEL, 5).catch((e: unknown) => e);
     expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'blocked');
-    expect(nock.pendingMocks()).to.have.length(0);
+    expect(platform.pending()).to.equal(0);
+    expect(feed).to.have.length(1);
+    expect(platform.unexpected.map((r) => r.path), 'no browse call after the blocked feed').to.deep.equal([]);
   });
 
   it('merge: uploads newer than the cached feed first, then the feed with its dates, then older ones', () => {
