@@ -1,4 +1,4 @@
-// What the crawler does when the platform blocks it (platform.md §4): wait the profile's blocked
+// What the crawler does when the platform blocks it (docs/crawler.md §4): wait the profile's blocked
 // wait, then escalate to the challenge-solving proxy and then the real browser (the first one that
 // clears the block ends the escalation; their cookies and user agent are reused by plain requests),
 // then retry the same request. Blocks in a row end the run, because pushing on only makes a block

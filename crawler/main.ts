@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     const { config, logger, store } = ctx;
     const platform = createPlatformClient(config, logger);
     owner = crawlerIdentity(config.crawlerId).owner;
-    // Order matters (platform.md §4): the proxy is cheap, the browser is the last resort.
+    // Order matters (docs/crawler.md §4): the proxy is cheap, the browser is the last resort.
     const browser = createBrowserFallback(config, platform, logger, platform.egress);
     unblockers = [createChallengeProxy(config, platform, logger), browser].filter((u): u is Unblocker => u !== null);
     // One budget for the whole process: the platform's quota is per session/IP, not per channel.

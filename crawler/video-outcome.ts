@@ -1,4 +1,4 @@
-// What one fetch attempt means for a video's stored record (platform.md §4 "What the crawler
+// What one fetch attempt means for a video's stored record (docs/crawler.md §4 "What the crawler
 // does"): a transcript is final; missing captions are retried for about three days, because
 // automatic captions of a fresh upload often appear hours later, then given up (the feed shows the
 // video with a note); a gone or private video is checked again after a week; transient failures

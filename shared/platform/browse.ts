@@ -1,4 +1,4 @@
-// InnerTube browse of a channel's Videos tab (platform.md §2): the full upload list, about 30 per
+// InnerTube browse of a channel's Videos tab (docs/crawler.md §2): the full upload list, about 30 per
 // page, with relative dates only. Both item shapes live in 2026 (videoRenderer, lockupViewModel) are
 // read; chips in the grid header carry tokens too, but only the grid's trailing
 // continuationItemRenderer is the next page.

@@ -1,4 +1,4 @@
-// The optional challenge-solving proxy (FlareSolverr's API, platform.md §5) as an Unblocker. It can
+// The optional challenge-solving proxy (FlareSolverr's API, docs/crawler.md §5) as an Unblocker. It can
 // only GET pages, so it is used to open the blocked page like a real browser and hand its cookies
 // and user agent to the plain client. Its answer always says status 200, so the returned HTML is
 // judged by the classifier. An unreachable proxy is reported once (WARNING) and skipped: plain

@@ -1,4 +1,4 @@
-// The channel's own Atom feed (platform.md §2): the 15 newest uploads with exact publish dates, in
+// The channel's own Atom feed (docs/crawler.md §2): the 15 newest uploads with exact publish dates, in
 // one request. Its failures (404/500 outages for valid channels) mean "use browse", never "empty".
 
 import { XMLParser } from 'fast-xml-parser';

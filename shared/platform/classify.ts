@@ -1,5 +1,5 @@
 // Every answer of the platform is judged here, and only here, before anyone acts on it
-// (platform.md §4): ok, consent (handled inside the HTTP client), blocked, unavailable, no_captions,
+// (docs/crawler.md §4): ok, consent (handled inside the HTTP client), blocked, unavailable, no_captions,
 // not_found or transient, each with a reason that is safe to log and store. The callers parse the
 // content; this module says whether there is content worth parsing.
 
@@ -75,7 +75,7 @@ export function classifyAnswer(a: RawAnswer): Verdict {
   return OK;
 }
 
-/** JSON of an answer the caller expects JSON from; unparsable is transient (platform.md §4). */
+/** JSON of an answer the caller expects JSON from; unparsable is transient (docs/crawler.md §4). */
 export function parseJsonAnswer(a: RawAnswer, what: string): unknown {
   try {
     return JSON.parse(a.body) as unknown;
@@ -119,7 +119,7 @@ function playabilityReason(ps: Obj): string {
  */
 export const STREAM_NOT_STARTED = 'live stream not started';
 
-/** The InnerTube player answer (platform.md §3.2 and §4). `ok` means captions are listed. */
+/** The InnerTube player answer (docs/crawler.md §3.2 and §4). `ok` means captions are listed. */
 export function classifyPlayer(player: unknown, videoId: string): Verdict {
   const p = obj(player);
   const ps = obj(p.playabilityStatus);

@@ -1,5 +1,5 @@
 // Entity decoding for caption text and titles, and escaping for the HTML we write. Timed text is
-// escaped twice (`&amp;#39;`), so a cue is XML-decoded, then HTML-decoded again (platform.md §3.4).
+// escaped twice (`&amp;#39;`), so a cue is XML-decoded, then HTML-decoded again (docs/crawler.md §3.4).
 // The `entities` package knows every HTML5 named reference and the numeric edge cases (zero, surrogates,
 // out-of-range code points become U+FFFD); an unknown name is left as written.
 

@@ -1,4 +1,4 @@
-// The header set of one plain request (platform.md §6). What a real browser sends differs by what
+// The header set of one plain request (docs/crawler.md §6). What a real browser sends differs by what
 // it is doing: a page navigation, a same-origin XHR (the player fetching captions), or an InnerTube
 // POST from the web app; a header set that does not fit the request is a bot signal. An app
 // client's call (`app`) is not a browser's at all: the app's own User-Agent and API headers, and

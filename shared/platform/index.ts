@@ -52,7 +52,7 @@ export interface PlatformSession extends PlatformClient, SessionSink {
 export function createPlatformClient(config: PlatformConfig, logger: Logger, opts: PlatformClientOptions = {}): PlatformSession {
   const base = new URL(config.platformBaseUrl);
   const jar = new CookieJar(base.hostname, opts.now);
-  // Sending the consent cookie up front avoids most consent walls (platform.md §4).
+  // Sending the consent cookie up front avoids most consent walls (docs/crawler.md §4).
   if (opts.consentUpFront !== false) jar.set('SOCS', 'CAI');
   const egress = createProxyRotation(config.platformProxyUrls, categoryLogger(logger, 'platform.egress'));
   const http = new PlatformHttp({

@@ -1,4 +1,4 @@
-// A channel's newest videos (platform.md §2). The feed alone answers up to 15 in one request with
+// A channel's newest videos (docs/crawler.md §2). The feed alone answers up to 15 in one request with
 // exact dates; browse pages are added only for more than the feed holds, or instead of a failing
 // feed. Dates come from the feed where it knows them and stay null otherwise: never invented.
 // listFeed is the feed on its own, so that the crawler can see whether a refresh needs more than

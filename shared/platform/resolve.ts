@@ -1,4 +1,4 @@
-// Handle → channel id (platform.md §1): InnerTube resolve_url first (one small JSON request), the
+// Handle → channel id (docs/crawler.md §1): InnerTube resolve_url first (one small JSON request), the
 // handle page as the fallback when resolve_url misbehaves. An unknown handle is null, not an error.
 // A block is thrown: the handle page would be blocked too, and the caller decides what to do.
 

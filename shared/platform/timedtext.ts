@@ -1,4 +1,4 @@
-// Timed-text bodies → cues (platform.md §3.4). Three formats occur: the plain XML we ask for
+// Timed-text bodies → cues (docs/crawler.md §3.4). Three formats occur: the plain XML we ask for
 // (`<transcript><text start dur>`), srv3 (`<timedtext format="3"><body><p t d>`), and json3
 // (`{"events":[{tStartMs,dDurationMs,segs}]}`). The XML formats are read with a scanner rather than
 // a general XML parser: the shapes are flat and fixed, and a one-hour transcript must parse in well

@@ -1,4 +1,4 @@
-// Caption tracks of a player answer and the choice among them (platform.md §3.2–3.3): each wanted
+// Caption tracks of a player answer and the choice among them (docs/crawler.md §3.2–3.3): each wanted
 // language in order, a manual track before an automatic one; else the video's first manual track,
 // else its automatic one. Tracks whose URL needs a proof-of-origin token (exp=xpe) are never chosen.
 

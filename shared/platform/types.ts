@@ -1,6 +1,6 @@
 // What the rest of the service asks of the video platform. The API uses only `resolveHandle`;
 // the crawler uses the rest. Every failure is a PlatformError carrying one classified outcome
-// (platform.md §4), decided in one place (shared/platform/classify.ts) before anyone acts on it.
+// (docs/crawler.md §4), decided in one place (shared/platform/classify.ts) before anyone acts on it.
 
 import type { TranscriptKind } from '../store/types';
 import type { TimedParagraph } from './paragraphs';

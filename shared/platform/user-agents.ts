@@ -1,7 +1,7 @@
 // The 7 desktop browser identities plain requests rotate through (spec point 5), one chosen at
 // random per request. Each carries what its headers need: Chrome-family browsers send client hints
 // (sec-ch-ua*), Firefox and Safari do not. Versions are the mid-2026 stable releases; refresh them
-// together with platform.md when they age (an outdated browser is itself a bot signal).
+// together with docs/crawler.md §6 when they age (an outdated browser is itself a bot signal).
 
 export type BrowserFamily = 'chrome' | 'edge' | 'firefox' | 'safari';
 

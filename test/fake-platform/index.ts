@@ -1,5 +1,5 @@
 // The fake video platform: real HTTP on loopback answering every endpoint of
-// shared/docs/platform.md in the shapes of the real captures. See README.md beside this file.
+// docs/crawler.md in the shapes of the real captures. See README.md beside this file.
 
 export { startFakePlatform, type FakePlatform, type StartOptions } from './server';
 export type { Block429Options, ConsentMode, ScenarioControls, ScenarioState } from './scenarios';

@@ -16,7 +16,7 @@ export interface PlayerClient {
   tokenExp?: 'xpv';
 }
 
-/** Clients whose caption URLs need no proof-of-origin token (platform.md §3): the app and TV clients. */
+/** Clients whose caption URLs need no proof-of-origin token (docs/crawler.md §3): the app and TV clients. */
 export function captionUrlOptions(client: PlayerClient): CaptionUrlOptions {
   if (client.tokenExp) return { fmt: null, needsToken: true, exp: client.tokenExp };
   if (client.name === 'ANDROID') return { fmt: 'srv3', needsToken: false };
@@ -244,7 +244,7 @@ export function playerBotCheck(client: PlayerClient, seed: string): unknown {
 }
 
 /**
- * The session rate limit. The top-level reason is platform.md's wording; the error screen says
+ * The session rate limit. The top-level reason is docs/crawler.md §4's wording; the error screen says
  * "Video unavailable" with the sentence as subreason, which is how yt-dlp reports it.
  */
 export function playerRateLimited(client: PlayerClient, seed: string): unknown {

@@ -1,4 +1,4 @@
-// The platform's bad days, switchable at run time (platform.md §4). "Next N" switches count down
+// The platform's bad days, switchable at run time (docs/crawler.md §4). "Next N" switches count down
 // only on the requests they apply to; setting one again replaces its count; 0/false/null turns it off.
 
 export type ConsentMode = 'off' | 'page' | 'redirect';

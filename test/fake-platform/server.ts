@@ -66,7 +66,7 @@ export interface FakePlatform {
   /** Body bytes sent per endpoint since the last reset (compressed when the client allowed gzip). */
   readonly bytes: FakeCounters;
   resetCounters(): void;
-  /** The switches of platform.md §4, plus `state()` to read them back. */
+  /** The switches of docs/crawler.md §4, plus `state()` to read them back. */
   readonly scenario: ScenarioControls & { state(): ScenarioState };
   clearScenarios(): void;
   addChannel(spec: FakeChannelSpec): FakeChannelSpec;

@@ -1,7 +1,7 @@
 // Helpers for the fake platform's own tests: speaking to it over HTTP the way clients do, reading
 // the real captures, and comparing shapes as sets of key paths.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const WEB_CONTEXT = { client: { clientName: 'WEB', clientVersion: '2.20260708.00.00', hl: 'en', gl: 'US' } };
@@ -54,18 +54,11 @@ export function str(value: Json): string {
   return value;
 }
 
-/** The real captures: the repository's copy when present, else the shared one. */
-const CAPTURE_DIRS = [
-  path.resolve(__dirname, '../fixtures/platform-captures'),
-  path.resolve(__dirname, '../../../shared/fixtures/platform-captures'),
-];
+/** The real captures, as the repository carries them. */
+const CAPTURE_DIR = path.resolve(__dirname, '../fixtures/platform-captures');
 
 export function captureText(name: string): string {
-  for (const dir of CAPTURE_DIRS) {
-    const file = path.join(dir, name);
-    if (existsSync(file)) return readFileSync(file, 'utf8');
-  }
-  throw new Error(`capture ${name} not found in ${CAPTURE_DIRS.join(' or ')}`);
+  return readFileSync(path.join(CAPTURE_DIR, name), 'utf8');
 }
 
 export function capture(name: string): Json {

@@ -1,5 +1,5 @@
 // GET /api/timedtext: caption URLs the player hands out, and the three bodies a client can get
-// from them (platform.md §3): plain `<transcript>` (text escaped twice, `&amp;#39;`), `fmt=json3`
+// from them (docs/crawler.md §3): plain `<transcript>` (text escaped twice, `&amp;#39;`), `fmt=json3`
 // and `fmt=srv3`. URLs are signed like the real ones; an unsigned, expired or tampered URL, or one
 // marked `exp=xpe` (needs a proof-of-origin token the service cannot make), gets the platform's
 // refusal: an empty 200.

@@ -2,7 +2,7 @@
 // (feed, browse pages, player answers, timed text) is derived from these specs, so a test that
 // builds a channel knows exactly what a correct client must end up with.
 
-/** How a video's captions look on the platform (platform.md §3–4). */
+/** How a video's captions look on the platform (docs/crawler.md §3–4). */
 export type CaptionsKind =
   | 'manual' // one uploaded track in `language`
   | 'automatic' // only the speech-recognition track (`kind: "asr"`)

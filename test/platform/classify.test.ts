@@ -12,7 +12,7 @@ import { capture, captureJson } from './support';
 
 const answer = (over: Partial<RawAnswer>): RawAnswer => ({ status: 200, contentType: 'text/html; charset=utf-8', body: '', location: null, ...over });
 
-describe('classification of platform answers (platform.md §4)', () => {
+describe('classification of platform answers (docs/crawler.md §4)', () => {
   describe('transport and page level', () => {
     const rows: [string, Partial<RawAnswer>, string][] = [
       ['HTTP 429 on any request', { status: 429, contentType: 'application/json', body: '{}' }, 'blocked'],

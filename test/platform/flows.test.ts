@@ -1,6 +1,6 @@
 // Every flow of the platform client over real HTTP against the fake platform (test/fake-platform),
 // counting what each costs with the fake's per-endpoint counters, and every signal row of
-// platform.md §4 as the client sees it.
+// docs/crawler.md §4 as the client sees it.
 
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
@@ -312,7 +312,7 @@ describe('platform client flows against the fake platform', function () {
     });
   });
 
-  describe('signals of platform.md §4', () => {
+  describe('signals of docs/crawler.md §4', () => {
     // Each signal given to every client asked (the two configured here), as an IP-wide one would be.
     const rows: [string, (f: FakePlatform) => void, string][] = [
       ['HTTP 429 window', (f) => f.scenario.block429({ requests: 5 }), 'blocked'],

@@ -83,7 +83,7 @@ describe('platform HTTP client', () => {
     });
   });
 
-  describe('header sets (platform.md §6)', () => {
+  describe('header sets (docs/crawler.md §6)', () => {
     const only = (family: string) => () => BROWSER_IDENTITIES.findIndex((b) => b.family === family) / 7 + 0.01;
 
     it('navigation from a Chrome-family agent: HTML accept, Sec-Fetch navigate, client hints, consent cookie', async () => {
