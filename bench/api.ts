@@ -12,17 +12,17 @@
 // Without wrk on the PATH the HTTP load part is skipped with a note saying how to install it.
 // Run alone: `npx tsx bench/api.ts`.
 
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { silentLogger } from '../shared/logger';
 import { openStore } from '../shared/store';
 import { videoFactory } from '../test/support/factories';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 import { ensureBuilt } from '../test/support/processes';
 import { median, runStandalone } from './support';
+import { wrk, wrkAvailable, WRK_INSTALL, type WrkResult } from './wrk';
 
 const ROOT = path.resolve(__dirname, '..');
 const CONNECTIONS = 50;
@@ -35,7 +35,6 @@ const KEY = 'bench-key-0123456789abcdef';
 const CHANNEL = 'UCbenchbenchbenchbench01';
 const STORED_VIDEOS = 100;
 const TRANSCRIPT_BYTES = 5 * 1024;
-export const WRK_INSTALL = 'wrk is not installed: install it with `apt-get install wrk` (Debian/Ubuntu) or `brew install wrk` (macOS), then run `npm run bench -- api` again';
 
 type Kind = 'bare' | 'express' | 'real';
 type ToChild = { type: 'stats' } | { type: 'stop' };
@@ -170,43 +169,9 @@ async function statsOf(server: Child): Promise<{ rss: number; cpuMicros: number 
   return m;
 }
 
-// ── load (wrk) ────────────────────────────────────────────────────────────────────────────────
+// ── load (wrk, bench/wrk.ts) ──────────────────────────────────────────────────────────────────
 
-export function wrkAvailable(): boolean {
-  return spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
-}
-
-interface WrkResult {
-  requests: number;
-  seconds: number;
-  rps: number;
-  /** ms */
-  p99: number;
-}
-
-const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
-
-/** The figures of wrk's text output (`--latency`); throws on socket errors or unexpected statuses. */
-export function parseWrk(out: string): WrkResult {
-  const total = /(\d+) requests in ([\d.]+)(us|ms|s|m)/.exec(out);
-  const p99 = /^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out);
-  if (!total || !p99) throw new Error(`cannot read wrk output:\n${out}`);
-  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-  if (errors && errors.slice(1).some((n) => Number(n) > 0)) throw new Error(`wrk saw socket errors: ${errors[0]}`);
-  const bad = /Non-2xx or 3xx responses: (\d+)/.exec(out);
-  if (bad) throw new Error(`wrk saw ${bad[1]} answers that were not 2xx/3xx`);
-  const requests = Number(total[1]);
-  const seconds = (Number(total[2]) * UNIT_MS[total[3]!]!) / 1000;
-  return { requests, seconds, rps: requests / seconds, p99: Number(p99[1]) * UNIT_MS[p99[2]!]! };
-}
-
-const execFileP = promisify(execFile);
-
-async function wrk(url: string, headers: Record<string, string>, seconds: number): Promise<WrkResult> {
-  const args = ['-t', String(THREADS), '-c', String(CONNECTIONS), '-d', `${seconds}s`, '--latency', ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
-  const { stdout } = await execFileP('wrk', args, { maxBuffer: 1 << 20 });
-  return parseWrk(stdout);
-}
+const load = (url: string, headers: Record<string, string>, seconds: number): Promise<WrkResult> => wrk({ url, headers, seconds, connections: CONNECTIONS, threads: THREADS });
 
 interface Target {
   server: Child;
@@ -236,14 +201,14 @@ async function measureInterleaved<K extends string>(targets: Record<K, Target>):
     const res = await fetch(`http://127.0.0.1:${t.server.port}${t.path}`, { headers: t.headers });
     await res.arrayBuffer();
     if (res.status !== t.status) throw new Error(`${n}: expected ${t.status}, got ${res.status}`);
-    await wrk(`http://127.0.0.1:${t.server.port}${t.path}`, t.headers, WARM_SECONDS);
+    await load(`http://127.0.0.1:${t.server.port}${t.path}`, t.headers, WARM_SECONDS);
   }
   const acc = new Map(names.map((n) => [n, { requests: 0, seconds: 0, cpu: 0, p99s: [] as number[] }]));
   for (let r = 0; r < ROUNDS; r++) {
     for (const n of names) {
       const t = targets[n];
       const before = await statsOf(t.server);
-      const w = await wrk(`http://127.0.0.1:${t.server.port}${t.path}`, t.headers, SLICE_SECONDS);
+      const w = await load(`http://127.0.0.1:${t.server.port}${t.path}`, t.headers, SLICE_SECONDS);
       const after = await statsOf(t.server);
       const a = acc.get(n)!;
       a.requests += w.requests;
