@@ -3,7 +3,7 @@
 // fake platform on loopback, and everything undone afterwards. Memory is read with the shared
 // process-tree helper (test/support/process-tree.ts).
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -154,6 +154,22 @@ export async function runEnded(crawler: Started, n: number, timeoutMs: number): 
 }
 
 export const getFeed = (base: string, query: string): Promise<Response> => fetch(`${base}/?${query}`, { headers: { 'X-API-Key': KEY } });
+
+/** Clock ticks per second of /proc/<pid>/stat's CPU times (getconf CLK_TCK; 100 on Linux). */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim()) || 100;
+
+/** CPU time (user + system) a process has used so far, in µs; null once it is gone. */
+export function cpuMicrosOf(pid: number): number | null {
+  try {
+    // Fields after the command name (which may hold spaces, so split after its closing paren):
+    // utime and stime are the 12th and 13th.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6;
+  } catch {
+    return null;
+  }
+}
 
 /** VmRSS of an idle bare `node` process: the baseline every memory figure stands beside. */
 export async function idleNodeRssKb(): Promise<number> {
