@@ -30,6 +30,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Express `trust proxy` (TRUST_PROXY): behind a TLS proxy the feeds' self links say https. */
   trustProxy?: boolean | number | string;
+  /** PUBLIC_BASE_URL: the feeds' self links start with it, whatever Host a client sends. */
+  publicBaseUrl?: string | null;
   /** Byte budget of the process's one cache, rendered feeds included (default 32 MiB). */
   renderCacheBytes?: number;
   /** Feeds listed and rendered at once (API_MAX_RENDERS, default 2). */
@@ -61,7 +63,7 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', deps.trustProxy ?? false);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
 
-  const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy });
+  const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
 
   app.use(frontDoor(deps.logger));
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler)); // HEAD / comes this way

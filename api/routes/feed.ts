@@ -27,6 +27,11 @@ export interface FeedDeps {
   maxRenders?: number;
   /** Express's compiled `trust proxy` (TRUST_PROXY): whether X-Forwarded-* from this peer count. */
   trustProxy: (address: string, hop: number) => boolean;
+  /**
+   * PUBLIC_BASE_URL, or null: then the self link's scheme and host come from the request, so a
+   * client that varies Host gets a new ETag and a fresh render each time (docs/operations.md).
+   */
+  publicBaseUrl: string | null;
 }
 
 /** The feed route on plain node:http objects: Express's GET / and the direct path both run it. */
@@ -63,15 +68,26 @@ function first(value: string | string[] | undefined): string | undefined {
  * This request's own URL for link rel="self", rebuilt from the validated query: only the spec's
  * parameters, in one order and spelling. api_key and unknown parameters never reach it, so they
  * can neither leak into the body nor make a new ETag that misses the render cache (spec: unknown
- * parameters are ignored). Scheme and host follow X-Forwarded-Proto/Host only when TRUST_PROXY
- * trusts the peer, exactly as Express's req.protocol and req.host do.
+ * parameters are ignored). The address is PUBLIC_BASE_URL when set; else scheme and host follow
+ * X-Forwarded-Proto/Host only when TRUST_PROXY trusts the peer, exactly as Express's req.protocol
+ * and req.host do.
  */
-function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, trust: FeedDeps['trustProxy']): string {
+function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, deps: Pick<FeedDeps, 'trustProxy' | 'publicBaseUrl'>): string {
+  return `${deps.publicBaseUrl ?? requestOrigin(req, deps.trustProxy)}/?${selfQuery(q, raw)}`;
+}
+
+/** scheme://host the request was sent to, as far as this process can tell. */
+function requestOrigin(req: IncomingMessage, trust: FeedDeps['trustProxy']): string {
   const trusted = trust(req.socket.remoteAddress ?? '', 0);
   const proto = (trusted ? first(req.headers['x-forwarded-proto']) : undefined) || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
   const forwardedHost = trusted ? first(req.headers['x-forwarded-host']) : undefined;
   const claimed = forwardedHost || req.headers.host;
   const host = claimed !== undefined && HOST.test(claimed) ? claimed : 'localhost';
+  return `${proto}://${host}`;
+}
+
+/** The self link's query: the validated spec parameters in one order and spelling. */
+function selfQuery(q: FeedQuery, raw: RawQuery): string {
   const params = [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`];
   if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${RENDERERS[q.format].name}`);
   if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${q.maxItems}`);
@@ -79,7 +95,7 @@ function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, trust: Fee
   if (included.length > 0) params.push(`include=${included.join(',')}`);
   // Each language list is its own feed: its own self link, so its own ETag and render-cache entry.
   if (q.languages !== null) params.push(`lang=${q.languages.join(',')}`);
-  return `${proto}://${host}/?${params.join('&')}`;
+  return params.join('&');
 }
 
 interface Rendered {
@@ -114,7 +130,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     const state = await states.read(channelId, maxItems, now, kinds);
     if (state === null) throw new ApiError('noVideosYet', { channelId });
 
-    const selfUrl = selfUrlOf(req, checked.value, raw, deps.trustProxy);
+    const selfUrl = selfUrlOf(req, checked.value, raw, deps);
     const author = channel.title?.trim() || channelId;
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl }, etags);
     let v = validators(state);

@@ -194,6 +194,11 @@ export const SETTINGS = {
   playerClientIdentities: setting({ name: 'PLAYER_CLIENT_IDENTITIES', default: '', secret: false, help: 'JSON overrides of the built-in client identities, e.g. {"ANDROID":{"userAgent":"…/{version} …","context":{"osVersion":"16"}}}; empty = built-in', parse: parseClientIdentities }),
   platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),
   browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
+  publicBaseUrl: setting({
+    name: 'PUBLIC_BASE_URL', default: '', secret: false,
+    help: 'the address readers use, e.g. https://feeds.example.org: feeds\' self links use it and ignore Host / X-Forwarded-Host; empty = taken from each request',
+    parse: (raw: string) => (raw.trim() === '' ? null : parseUrl(['http:', 'https:'])(raw)),
+  }),
   trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),
   apiStoreBusyTimeoutMs: setting({
     name: 'API_STORE_BUSY_TIMEOUT_MS', default: '100', secret: false,

@@ -62,6 +62,57 @@ describe('hardening (#11)', () => {
     });
   });
 
+  describe('item 4 (Host): with PUBLIC_BASE_URL, the Host a client sends reaches neither the self link nor the ETag', () => {
+    /** One GET over a raw socket, so the test chooses Host itself (fetch does not let it). */
+    const getWithHost = async (api: TestApi, host: string, extra = '') => {
+      const answer = await raw(api, `GET /?channel_id=${CHANNEL}&format=Rss HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${KEY}\r\n${extra}Connection: close\r\n\r\n`);
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      return { status: head.split(' ')[1], etag: /\r\netag: (\S+)/i.exec(head)?.[1], body };
+    };
+    const countLists = (api: TestApi): (() => number) => {
+      let lists = 0;
+      const list = api.store.listFeedEntries.bind(api.store);
+      api.store.listFeedEntries = (...args) => (lists++, list(...args));
+      return () => lists;
+    };
+
+    it('without it, every Host is a new self link: a new ETag and a fresh listing each time (the fault)', async () => {
+      const api = await startApi();
+      try {
+        await api.store.upsertVideos([video(1)]);
+        const lists = countLists(api);
+        const answers = [];
+        for (let i = 0; i < 3; i++) answers.push(await getWithHost(api, `h${i}.example`));
+        expect(answers.map((a) => a.status)).to.deep.equal(['200', '200', '200']);
+        expect(new Set(answers.map((a) => a.etag)).size).to.equal(3);
+        expect(answers[2]!.body).to.contain(`href="http://h2.example/?channel_id=${CHANNEL}&amp;format=Rss"`);
+        expect(lists()).to.equal(3);
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('with it, any Host or X-Forwarded-Host gives the same body and ETag, from the cache, linking the public address', async () => {
+      const api = await startApi({ publicBaseUrl: 'https://feeds.example.org', trustProxy: true });
+      try {
+        await api.store.upsertVideos([video(1)]);
+        const first = await getWithHost(api, 'h0.example');
+        const lists = countLists(api);
+        for (const [host, extra] of [['h1.example', ''], ['evil.example', 'X-Forwarded-Host: attacker.example\r\nX-Forwarded-Proto: http\r\n']] as const) {
+          const again = await getWithHost(api, host, extra);
+          expect(again.status).to.equal('200');
+          expect(again.etag).to.equal(first.etag);
+          expect(again.body).to.equal(first.body);
+        }
+        expect(lists()).to.equal(0);
+        expect(first.body).to.contain(`href="https://feeds.example.org/?channel_id=${CHANNEL}&amp;format=Rss"`);
+        expect(first.body).not.to.match(/h0\.example|evil\.example|attacker\.example/);
+      } finally {
+        await api.close();
+      }
+    });
+  });
+
   describe('item 4: junk parameters reach neither the self link nor the ETag', () => {
     let api: TestApi;
     before(async () => {

@@ -73,7 +73,7 @@ export interface TestApi {
 export const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
 
 export async function startApi(
-  opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string>; trustProxy?: boolean | number | string; server?: Omit<ServerOptions, 'logger'>; maxRenders?: number } = {},
+  opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string>; trustProxy?: boolean | number | string; server?: Omit<ServerOptions, 'logger'>; maxRenders?: number; publicBaseUrl?: string } = {},
 ): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-'));
   const securityFile = path.join(dir, 'security.yaml');
@@ -107,7 +107,7 @@ export async function startApi(
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders });
+  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;
