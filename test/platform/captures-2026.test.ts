@@ -11,7 +11,7 @@ import { classifyPlayer } from '../../shared/platform/classify';
 import { readResolveAnswer } from '../../shared/platform/resolve';
 import { captionTracks, chooseTrack, needsToken } from '../../shared/platform/tracks';
 import { visitorDataOf } from '../../shared/platform/visitor';
-import { RecordingServer } from './recording-server';
+import { useRecordingServer } from './recording-server';
 import { capture, captureJson, platformConfig } from './support';
 
 const dig = (v: unknown, ...keys: string[]): unknown =>
@@ -134,14 +134,7 @@ describe('2026 captures and signals', () => {
 
     describe('followed over HTTP', () => {
       // The scripted platform over real loopback HTTP; a request no route expected fails the test.
-      const platform = new RecordingServer();
-      before(() => platform.start());
-      after(() => platform.close());
-      afterEach(() => {
-        const unexpected = platform.unexpected.map((r) => `${r.method} ${r.path}`);
-        platform.reset();
-        expect(unexpected, 'requests the test did not expect').to.deep.equal([]);
-      });
+      const platform = useRecordingServer();
       const redirectTo = (url: string): string => JSON.stringify({
         endpoint: { commandMetadata: { webCommandMetadata: { webPageType: 'WEB_PAGE_TYPE_UNKNOWN' } }, urlEndpoint: { url } },
       });

@@ -9,7 +9,7 @@ import { buildHeaders } from '../../shared/platform/headers';
 import { PlatformHttp, type HttpRequest } from '../../shared/platform/http-client';
 import { PlatformError } from '../../shared/platform/types';
 import { BROWSER_IDENTITIES, identityOf } from '../../shared/platform/user-agents';
-import { RecordingServer } from './recording-server';
+import { RecordingServer, useRecordingServer } from './recording-server';
 import { capture, captureLogger, platformConfig, stepping } from './support';
 
 // The scripted platform every test of this file talks to over real loopback HTTP: what the tests
@@ -37,16 +37,9 @@ function recordHeaders(method: 'GET' | 'POST', path: string | RegExp, times: num
 }
 
 describe('platform HTTP client', () => {
-  before(async () => {
-    await platformServer.start();
+  useRecordingServer(platformServer);
+  before(() => {
     BASE = platformServer.base;
-  });
-  after(() => platformServer.close());
-  afterEach(() => {
-    // A request no route expected fails the test.
-    const unexpected = platformServer.unexpected.map((r) => `${r.method} ${r.path}`);
-    platformServer.reset();
-    expect(unexpected, 'requests the test did not expect').to.deep.equal([]);
   });
 
   describe('browser identities', () => {

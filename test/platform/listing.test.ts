@@ -3,7 +3,7 @@ import { silentLogger } from '../../shared/logger';
 import { createPlatformClient, PlatformError } from '../../shared/platform';
 import type { BrowsedVideo } from '../../shared/platform/browse';
 import { mergeListing } from '../../shared/platform/listing';
-import { RecordingServer } from './recording-server';
+import { useRecordingServer } from './recording-server';
 import { platformConfig } from './support';
 
 const CHANNEL = 'UCTwECeGqMZee77BjdoYtI2Q';
@@ -21,14 +21,7 @@ const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `
 
 describe('listing (browse paging and merge)', () => {
   // The scripted platform over real loopback HTTP; a request no route expected fails the test.
-  const platform = new RecordingServer();
-  before(() => platform.start());
-  after(() => platform.close());
-  afterEach(() => {
-    const unexpected = platform.unexpected.map((r) => `${r.method} ${r.path}`);
-    platform.reset();
-    expect(unexpected, 'requests the test did not expect').to.deep.equal([]);
-  });
+  const platform = useRecordingServer();
 
   const client = () => createPlatformClient(platformConfig(platform.base), silentLogger());
 

@@ -5,6 +5,7 @@
 
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
 
 export interface Seen {
   method: string;
@@ -88,4 +89,19 @@ export class RecordingServer {
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
+}
+
+/**
+ * `server` for the enclosing mocha describe: started before its tests, closed after them, and
+ * checked after each one, so a request no route expected fails that test.
+ */
+export function useRecordingServer(server = new RecordingServer()): RecordingServer {
+  before(() => server.start());
+  after(() => server.close());
+  afterEach(() => {
+    const unexpected = server.unexpected.map((r) => `${r.method} ${r.path}`);
+    server.reset();
+    expect(unexpected, 'requests the test did not expect').to.deep.equal([]);
+  });
+  return server;
 }
