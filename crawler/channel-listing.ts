@@ -7,6 +7,7 @@
 import type { Logger } from '../shared/logger';
 import type { ChannelListing, ListedVideo, PlatformClient } from '../shared/platform/types';
 import { isUnknownPublishedAt, type ChannelRecord, type Store, type VideoRecord } from '../shared/store/types';
+import { regularCount, windowOf } from '../shared/platform/window';
 import type { RequestContext } from './blocked-path';
 import { coverageAfter, deepListingReason } from './listing-plan';
 import type { PlatformCall } from './video-fetch';
@@ -23,7 +24,7 @@ export interface ChannelWork {
   title: string | null;
   /** How the channel was listed: the feed alone, or in full (browse pages). */
   mode: 'feed' | 'deep';
-  /** The listing's newest `wanted`, newest first, without repeats. */
+  /** The window: the listing's newest `wanted` regular videos and the Shorts among them, newest first, without repeats. */
   listed: ListedVideo[];
   /** What to fetch, in order: the listed videos that need work, then other stored ones due for a retry. */
   pending: ListedVideo[];
@@ -38,6 +39,11 @@ const asListed = (r: VideoRecord): ListedVideo => ({
   publishedAt: isUnknownPublishedAt(r.publishedAt) ? null : r.publishedAt,
 });
 
+function withoutRepeats(videos: readonly ListedVideo[]): ListedVideo[] {
+  const seen = new Set<string>();
+  return videos.filter((v) => !seen.has(v.videoId) && Boolean(seen.add(v.videoId)));
+}
+
 /** Platform failures propagate (PlatformError, RunBlockedError, RunStoppedError); so do store failures. */
 export async function listChannel(deps: ChannelListingDeps, channel: ChannelRecord): Promise<ChannelWork> {
   const { store, platform, call } = deps;
@@ -49,7 +55,7 @@ export async function listChannel(deps: ChannelListingDeps, channel: ChannelReco
   const reason = deepListingReason(wanted, feed, storedIds, channel.coveredWanted);
   let listing: ChannelListing;
   if (reason === null && feed !== null) {
-    const videos = feed.videos.slice(0, wanted);
+    const videos = windowOf(feed.videos, wanted);
     listing = { ...feed, videos, complete: feed.complete && videos.length === feed.videos.length };
     deps.logger.debug({ channelId, wanted, feedEntries: feed.videos.length, stored: storedIds.size }, 'channel feed is enough');
   } else {
@@ -57,19 +63,16 @@ export async function listChannel(deps: ChannelListingDeps, channel: ChannelReco
     listing = await call(ctx, () => platform.listVideos(channelId, wanted, feed));
   }
 
-  const listed: ListedVideo[] = [];
-  const seen = new Set<string>();
-  for (const v of listing.videos.slice(0, wanted)) {
-    if (seen.has(v.videoId)) continue;
-    seen.add(v.videoId);
-    listed.push(v);
-  }
+  const listed = windowOf(withoutRepeats(listing.videos), wanted);
+  const seen = new Set(listed.map((v) => v.videoId));
   const now = deps.now();
   const listedIds = listed.map((v) => v.videoId);
   const needingWork = new Set(await store.videosNeedingWork(listedIds, now));
-  // The uploads never stored yet take the top of the window, so the stored part of it is smaller.
+  // The uploads never stored yet take the top of the window, so the stored part of it is smaller:
+  // the stored listed ones, and below the listing the regular videos the window still needs. The
+  // store counts every kind, so Shorts stored below the listing make this a little short.
   const storedListed = reason === null ? listedIds.filter((id) => storedIds.has(id)) : await store.storedVideoIds(listedIds);
-  const storedWindow = wanted - (listed.length - storedListed.length);
+  const storedWindow = storedListed.length + Math.max(0, wanted - regularCount(listed));
   const retries = (await store.videosDueForRetry(channelId, now, storedWindow)).filter((r) => !seen.has(r.videoId));
   return {
     title: listing.title,

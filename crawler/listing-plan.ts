@@ -1,8 +1,12 @@
 // Whether a refresh can trust the channel feed alone, and what the store covers afterwards. Pure
 // functions, so the rules can be read and tested without a platform.
 //
-// The feed holds the 15 newest uploads. When `wanted` is larger, the feed vouches for the whole
-// window only if (a) it overlaps what is stored — then every upload newer than the first stored
+// The window is the newest `wanted` regular uploads and the Shorts among them (window.ts), so every
+// count here is of regular videos: a coverage counting Shorts would let a later, larger `wanted`
+// trust a store that holds fewer regular videos than it needs (docs/crawler.md §2).
+//
+// The feed holds the 15 newest uploads. When fewer than `wanted` of them are regular, it vouches
+// for the whole window only if (a) it overlaps what is stored — then every upload newer than the first stored
 // entry is in it, and nothing new can hide below — and (b) the stored videos are known to hold the
 // channel's newest `wanted` without a gap (the channel's `coveredWanted`). A count of stored videos
 // cannot tell (b): a burst of more than 15 uploads while `wanted` was small leaves a gap that a
@@ -12,6 +16,7 @@
 
 import { MAX_LIST } from '../shared/platform/listing';
 import type { ChannelListing } from '../shared/platform/types';
+import { regularCount } from '../shared/platform/window';
 
 /** coveredWanted of a channel whose every video is stored: enough for any `wanted`. */
 export const FULL_COVERAGE = MAX_LIST;
@@ -24,7 +29,7 @@ export function deepListingReason(
   coveredWanted: number | null,
 ): string | null {
   if (feed === null) return 'channel feed failed';
-  if (feed.complete || wanted <= feed.videos.length) return null;
+  if (feed.complete || wanted <= regularCount(feed.videos)) return null;
   if (!feed.videos.some((v) => storedIds.has(v.videoId))) return 'no feed entry is stored yet (first crawl, or more new uploads than the feed holds)';
   if (coveredWanted === null) return 'stored videos not known to cover the wanted count';
   if (coveredWanted < wanted) return `wanted grew from ${coveredWanted} to ${wanted}`;
@@ -32,8 +37,8 @@ export function deepListingReason(
 }
 
 /**
- * coveredWanted once every listed video that needs work is stored.
- * @param listing what the run worked from: the feed cut to `wanted`, or the full listing
+ * coveredWanted (a count of regular videos) once every listed video that needs work is stored.
+ * @param listing what the run worked from: the feed cut to the window, or the full listing
  * @param deep whether `listing` came from a full listing
  * @param feed the feed the run looked at (null when it failed)
  * @param storedIds feed entries that were stored before the run
@@ -46,7 +51,7 @@ export function coverageAfter(
   storedIds: ReadonlySet<string>,
   previous: number | null,
 ): number {
-  const listed = listing.videos.length;
+  const listed = regularCount(listing.videos);
   if (deep || feed === null) return listing.complete ? FULL_COVERAGE : listed;
   // Feed entries below the worked window that were never stored are gaps: coverage ends above them.
   const inListing = new Set(listing.videos.map((v) => v.videoId));

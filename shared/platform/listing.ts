@@ -9,6 +9,7 @@ import { browseVideos, type BrowsedVideo } from './browse';
 import { FEED_SIZE, fetchChannelFeed, type ChannelFeed } from './channel-feed';
 import type { PlatformHttp } from './http-client';
 import { PlatformError, type ChannelListing, type ListedVideo } from './types';
+import { regularCount, windowOf } from './window';
 
 export const MAX_LIST = 100;
 /** A safety bound on browse pages (100 videos need 4 pages of ~30). */
@@ -40,9 +41,10 @@ export async function listVideos(
 ): Promise<ChannelListing> {
   const want = Math.max(1, Math.min(MAX_LIST, Math.floor(limit)));
   const feed = known === undefined ? await listFeed(http, channelId, log) : known;
-  // A complete feed is the whole channel; browse could only repeat it.
-  if (feed && (want <= feed.videos.length || feed.complete)) {
-    const videos = feed.videos.slice(0, want);
+  // A complete feed is the whole channel; browse could only repeat it. The window counts regular
+  // videos: the Shorts among them come along (window.ts).
+  if (feed && (want <= regularCount(feed.videos) || feed.complete)) {
+    const videos = windowOf(feed.videos, want);
     return { channelId, title: feed.title, videos, complete: feed.complete && videos.length === feed.videos.length };
   }
 
@@ -69,11 +71,12 @@ export async function listVideos(
       ranOut = true;
       break;
     }
-    if (mergeListing(feed, browsed).length >= want || seenTokens.has(token)) break;
+    if (regularCount(mergeListing(feed, browsed)) >= want || seenTokens.has(token)) break;
     seenTokens.add(token);
   }
   const merged = mergeListing(feed, browsed);
-  return { channelId, title, videos: merged.slice(0, want), complete: ranOut && merged.length <= want };
+  const videos = windowOf(merged, want);
+  return { channelId, title, videos, complete: ranOut && videos.length === merged.length };
 }
 
 /**

@@ -76,7 +76,7 @@ export interface ChannelListing {
   channelId: string;
   /** Channel title when the listing carries it. */
   title: string | null;
-  /** Newest first, at most the requested count. */
+  /** Newest first: at most the requested count of regular videos, and the Shorts among them (window.ts). */
   videos: ListedVideo[];
   /**
    * True when the channel has nothing beyond these: a feed shorter than its 15, or browse pages
@@ -139,8 +139,8 @@ export interface PlatformClient {
    */
   listFeed(channelId: string): Promise<ChannelListing | null>;
   /**
-   * The channel's newest `limit` (<= 100) videos, newest first: the feed, then browse pages for
-   * more than it holds. `feed` is a listFeed answer the caller already has (null: the feed
+   * The channel's newest `limit` (<= 100) regular videos and the Shorts among them, newest first:
+   * the feed, then browse pages for more than it holds. `feed` is a listFeed answer the caller already has (null: the feed
    * failed), so that a caller who looked at the feed first does not make the platform send it
    * twice; left out, the feed is fetched here.
    */

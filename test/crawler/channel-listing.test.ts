@@ -9,6 +9,7 @@ import { FULL_COVERAGE, coverageAfter, deepListingReason } from '../../crawler/l
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
 import { PlatformError, type ChannelListing } from '../../shared/platform/types';
+import { windowOf } from '../../shared/platform/window';
 import { FakeTiming } from './support/fake-timing';
 import { ScriptedPlatform, makeVideos, type ScriptedVideo } from './support/scripted-platform';
 import { tempStore, type TempStore } from './support/temp-store';
@@ -175,6 +176,50 @@ describe('crawler channel listing', () => {
     timing.advance(HOUR);
     expect(transcripts(await callsOf(() => crawl(platform, 40)))).to.deep.equal(['new00', 'new01', 'new02']);
   });
+
+  describe('on a channel whose newest uploads include Shorts', () => {
+    /** 60 videos, newest first; v001, v003, v004 and v007 are Shorts (all inside the feed's 15). */
+    const withShorts = (): ScriptedVideo[] => makeVideos(60).map((v) => (['v001', 'v003', 'v004', 'v007'].includes(v.videoId) ? { ...v, short: true } : v));
+    const ids = (from: number, to: number): string[] => makeVideos(60).slice(from, to).map((v) => v.videoId);
+
+    it('keeps the newest `wanted` regular uploads and the Shorts among them, so a default feed is full', async () => {
+      const platform = new ScriptedPlatform(withShorts(), events);
+      // The feed holds 11 regular videos: enough to vouch for wanted 10 on its own.
+      const first = await callsOf(() => crawl(platform, 10));
+      expect(first.filter((e) => !e.startsWith('transcript:'))).to.deep.equal([`list:${CH}`]);
+      expect(transcripts(first), '10 regular videos and the 4 Shorts among them').to.deep.equal(ids(0, 14));
+      expect((await ts.store.getChannel(CH))!.coveredWanted).to.equal(10);
+
+      const regular = await ts.store.listFeedEntries(CH, 10);
+      expect(regular.map((r) => r.videoId)).to.deep.equal(ids(0, 14).filter((id) => !['v001', 'v003', 'v004', 'v007'].includes(id)));
+      const mixed = await ts.store.listFeedEntries(CH, 10, ['regular', 'short']);
+      expect(mixed.map((r) => r.videoId), 'a feed with Shorts finds its newest 10 inside the window').to.deep.equal(ids(0, 10));
+
+      expect(await callsOf(() => crawl(platform, 10)), 'an unchanged channel still costs one request').to.deep.equal([`list:${CH}`]);
+    });
+
+    it('lists in full when the feed holds fewer regular videos than wanted, though more entries', async () => {
+      const platform = new ScriptedPlatform(withShorts(), events);
+      await crawl(platform, 10);
+      // 12 wanted: the feed's 15 entries hold only 11 regular videos.
+      const calls = await callsOf(() => crawl(platform, 12));
+      expect(calls).to.deep.equal([`list:${CH}`, `deep:${CH}`, ...ids(14, 16).map((id) => `transcript:${id}`)]);
+      expect((await ts.store.getChannel(CH))!.coveredWanted).to.equal(12);
+      expect(await callsOf(() => crawl(platform, 12))).to.deep.equal([`list:${CH}`]);
+    });
+
+    it('counts its coverage in regular videos, so a larger wanted is not trusted to a store that lacks it', async () => {
+      const platform = new ScriptedPlatform(withShorts(), events);
+      const first = await crawl(platform, 20);
+      // 20 regular videos and 4 Shorts: 24 entries, but a coverage of 20 regular videos.
+      expect(first).to.deep.include({ listing: 'deep', listed: 24, coveredWanted: 20 });
+      // Had it counted the 24 entries, wanted 24 would trust the feed and miss v024–v027.
+      const calls = await callsOf(() => crawl(platform, 24));
+      expect(calls).to.deep.equal([`list:${CH}`, `deep:${CH}`, ...ids(24, 28).map((id) => `transcript:${id}`)]);
+      expect(await storedCount(platform, 28)).to.equal(28);
+      expect(await callsOf(() => crawl(platform, 24))).to.deep.equal([`list:${CH}`]);
+    });
+  });
 });
 
 describe('crawler listing plan', () => {
@@ -215,5 +260,26 @@ describe('crawler listing plan', () => {
     const whole = feedOf(['a', 'b'], true);
     expect(coverageAfter(whole, false, whole, stored(), null)).to.equal(FULL_COVERAGE);
     expect(coverageAfter(cut(whole, 1), false, whole, stored(), null)).to.equal(1);
+  });
+
+  it('counts regular videos only: the feed vouches for as many as it holds, and coverage is of them', () => {
+    // 15 entries, of which f1, f3, f4, f7 and f8 are Shorts: 10 regular videos.
+    const shorts = new Set(['f1', 'f3', 'f4', 'f7', 'f8']);
+    const feed: ChannelListing = { ...feedOf(fifteen), videos: feedOf(fifteen).videos.map((v) => (shorts.has(v.videoId) ? { ...v, short: true } : v)) };
+    expect(deepListingReason(10, feed, stored(), null), 'the feed holds 10 regular videos').to.equal(null);
+    expect(deepListingReason(11, feed, stored(), null)).to.match(/no feed entry is stored/);
+    expect(deepListingReason(11, feed, stored('f14'), 10)).to.equal('wanted grew from 10 to 11');
+    expect(deepListingReason(11, feed, stored('f14'), 11)).to.equal(null);
+
+    const window = (n: number): ChannelListing => ({ ...feed, videos: windowOf(feed.videos, n) });
+    expect(window(6).videos.map((v) => v.videoId)).to.deep.equal(fifteen.slice(0, 11));
+    // The whole feed, deep or not: 10 regular videos, whatever the 15 entries.
+    expect(coverageAfter(feed, true, feed, stored(), null)).to.equal(10);
+    expect(coverageAfter(feed, false, feed, stored(), null)).to.equal(10);
+    expect(coverageAfter({ ...feed, complete: true }, true, null, stored(), null)).to.equal(FULL_COVERAGE);
+    // A window of 6 regular videos with unstored entries below it: the 6, not its 11 entries.
+    expect(coverageAfter(window(6), false, feed, stored('f3'), 40)).to.equal(6);
+    // Everything below stored, overlapping: the earlier coverage stands.
+    expect(coverageAfter(window(6), false, feed, stored(...fifteen.slice(11)), 40)).to.equal(40);
   });
 });

@@ -68,6 +68,31 @@ describe('listing (browse paging and merge)', () => {
     expect(platform.unexpected.map((r) => r.path), 'no browse call after the blocked feed').to.deep.equal([]);
   });
 
+  it('pages browse until the listing holds `limit` regular videos, keeping the feed\'s Shorts among them', async () => {
+    // The feed the caller already has: 15 entries, 10 of them Shorts, which browse never lists.
+    const feedIds = ids('f', 15);
+    const isShort = (i: number) => i % 3 !== 0;
+    const feed = {
+      channelId: CHANNEL, title: 'Chan', complete: false,
+      videos: feedIds.map((videoId, i) => ({ videoId, title: videoId, publishedAt: new Date(Date.UTC(2026, 0, 30 - i)), ...(isShort(i) ? { short: true } : {}) })),
+    };
+    const regularInFeed = feedIds.filter((_, i) => !isShort(i));
+    const older = ids('o', 40);
+    let calls = 0;
+    platform.on('POST', '/youtubei/v1/browse', (req) => {
+      calls += 1;
+      const b = JSON.parse(req.body) as { continuation?: string };
+      // 25 regular videos on the first page: with the 10 Shorts, 35 entries, but not 30 regular ones.
+      if (!b.continuation) return { body: firstPage([...regularInFeed, ...older.slice(0, 20)], 'T1') };
+      return { body: contPage(older.slice(20, 40), 'T2') };
+    }, 2);
+    const listing = await client().listVideos(CHANNEL, 30, feed);
+    expect(calls, 'a second page for the regular videos the first lacked').to.equal(2);
+    expect(listing.videos.filter((v) => v.short !== true)).to.have.length(30);
+    expect(listing.videos.map((v) => v.videoId)).to.deep.equal([...feedIds, ...older.slice(0, 25)]);
+    expect(listing.complete).to.equal(false);
+  });
+
   it('merge: uploads newer than the cached feed first, then the feed with its dates, then older ones', () => {
     const d = (s: string) => new Date(s);
     const feed = { title: 'x', videos: [

@@ -1,9 +1,12 @@
 // A scripted stand-in for the platform at the module boundary (PlatformClient): a channel's videos
 // with or without listed dates, and per-video scripts of answers and errors consumed in order.
 // Every call is logged into a shared `events` list: `list:` for the feed (its 15 newest), `deep:`
-// for a full listing.
+// for a full listing. Like the platform's, a listing is a window (window.ts): the newest `limit`
+// regular videos and the Shorts among them; a full listing knows only the Shorts the feed shows,
+// as browse lists none.
 
 import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type Transcript, type Unblocker } from '../../../shared/platform/types';
+import { windowOf } from '../../../shared/platform/window';
 
 export type Answer<T> = T | Error;
 
@@ -14,6 +17,8 @@ export interface ScriptedVideo {
   listedAt: Date | null;
   /** Date the watch page gives (default: the listed date, or a fixed one). */
   watchDate?: Date | null;
+  /** A Short: the feed marks it, browse leaves it out. */
+  short?: boolean;
 }
 
 const HOUR = 3_600_000;
@@ -34,6 +39,10 @@ export function transcriptFor(videoId: string): Transcript {
 }
 
 export const blocked = (reason = 'HTTP 429'): PlatformError => new PlatformError('blocked', reason);
+
+const listed = (v: ScriptedVideo): ListedVideo => ({
+  videoId: v.videoId, title: v.title, publishedAt: v.listedAt, ...(v.short === true ? { short: true } : {}),
+});
 
 export class ScriptedPlatform implements PlatformClient {
   /** Errors for the next listing calls (feed or full), consumed first; afterwards listing succeeds. */
@@ -62,19 +71,17 @@ export class ScriptedPlatform implements PlatformClient {
     const next = this.listScript.shift();
     if (next) throw next;
     if (this.feedOutage) return null;
-    return this.listing(channelId, SCRIPTED_FEED_SIZE);
+    const videos = this.videos.slice(0, SCRIPTED_FEED_SIZE).map(listed);
+    return { channelId, title: this.title, videos, complete: videos.length === this.videos.length };
   }
 
   async listVideos(channelId: string, limit: number): Promise<ChannelListing> {
     this.events.push(`deep:${channelId}`);
     const next = this.listScript.shift();
     if (next) throw next;
-    return this.listing(channelId, limit);
-  }
-
-  private listing(channelId: string, limit: number): ChannelListing {
-    const videos: ListedVideo[] = this.videos.slice(0, limit).map((v) => ({ videoId: v.videoId, title: v.title, publishedAt: v.listedAt }));
-    return { channelId, title: this.title, videos, complete: videos.length === this.videos.length };
+    const known = this.videos.filter((v, i) => v.short !== true || i < SCRIPTED_FEED_SIZE).map(listed);
+    const videos = windowOf(known, limit);
+    return { channelId, title: this.title, videos, complete: videos.length === known.length };
   }
 
   async fetchPublishedAt(videoId: string): Promise<Date | null> {
