@@ -179,6 +179,26 @@ describe('crawler against the fake platform (in process)', function () {
     expect(await refresh()).to.include({ feed: 1, total: 1 });
   });
 
+  // Seed 8: the feed's 15 newest hold 11 regular videos (the feed alone vouches); seed 3: only 9
+  // (browse adds the rest). Either way the newest 10 uploads include Shorts.
+  for (const [seed, browse] of [[8, 0], [3, 1]] as const) {
+    it(`fills a default feed of max_items 10 with 10 regular videos though the newest uploads include Shorts (seed ${seed})`, async () => {
+      const ch = fake.addChannel(makeChannel({ handle: `shortsheavy${seed}`, count: 60, seed, shortsRatio: 0.5, captionsMix: { manual: 1 } }));
+      const regularIds = ch.videos.filter((v) => v.short !== true).map((v) => v.videoId);
+      expect(ch.videos.slice(0, 10).some((v) => v.short), 'Shorts among the newest 10').to.equal(true);
+      const first = await costOfRun(async () => {
+        await register(ch, 10);
+        startCrawler();
+      });
+      expect(first.browse, 'browse only when the feed holds fewer than 10 regular videos').to.equal(browse);
+      const feed = await ts.store.listFeedEntries(ch.channelId, 10);
+      expect(feed.map((e) => e.videoId), 'the default feed').to.deep.equal(regularIds.slice(0, 10));
+      const mixed = await ts.store.listFeedEntries(ch.channelId, 10, ['regular', 'short']);
+      expect(mixed.map((e) => e.videoId), 'include=shorts').to.deep.equal(newestIds(ch, 10));
+      expect(await refresh(), 'an unchanged channel').to.deep.equal({ ...emptyCounters(), feed: 1, total: 1 });
+    });
+  }
+
   it('falls back to browse during a feed outage, and never fetches undated unavailable videos again', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'outagegone', count: 40, seed: 24, captionsMix: { manual: 0.7, unavailable: 0.3 } }));
     await costOfRun(async () => {
