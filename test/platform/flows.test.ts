@@ -145,7 +145,14 @@ describe('platform client flows against the fake platform', function () {
       expect(ids.slice(0, 15)).to.deep.equal(all.slice(0, 15).map((v) => v.videoId));
       const rest = all.slice(15).filter((v) => !v.short).map((v) => v.videoId);
       expect(ids.slice(15)).to.deep.equal(rest.slice(0, ids.length - 15));
-      expect(ids).to.have.length(40);
+      // The window is 40 regular videos and the Shorts among them: those of the feed, as browse lists none.
+      const shorts = all.slice(0, 15).filter((v) => v.short).map((v) => v.videoId);
+      expect(shorts, 'the fixture puts Shorts in the feed').to.not.deep.equal([]);
+      expect(listing.videos.filter((v) => v.short).map((v) => v.videoId)).to.deep.equal(shorts);
+      // The channel's regular videos the listing can know: the feed's and the Videos tab's.
+      const regularKnown = all.slice(0, 15).filter((v) => !v.short).length + rest.length;
+      expect(ids).to.have.length(Math.min(40, regularKnown) + shorts.length);
+      expect(listing.complete, 'fewer regular videos than asked: the whole channel').to.equal(regularKnown <= 40);
     });
 
     it('a channel that does not exist is not_found (feed 404, browse alerts)', async () => {
