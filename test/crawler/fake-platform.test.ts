@@ -11,15 +11,13 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
-import { loadConfig } from '../../shared/config/load';
-import { silentLogger } from '../../shared/logger';
-import { createPlatformClient } from '../../shared/platform';
 import { UNKNOWN_PUBLISHED_MS, type VideoRecord } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakeCounters, type FakePlatform } from '../fake-platform';
 import { emptyCounters } from '../fake-platform/types';
 import { captureLogs, until } from './support/logs';
 import { probeStore, type StoreProbe } from './support/store-probe';
 import { tempStore, type TempStore } from './support/temp-store';
+import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
 
 const READY_KINDS = new Set(['manual', 'automatic', 'both', 'foreign']);
 
@@ -57,23 +55,11 @@ describe('crawler against the fake platform (in process)', function () {
 
   function startCrawler(env: Record<string, string> = {}): Scheduler {
     skewMs = 0;
-    const config = loadConfig({
-      PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
-      BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *', ...env,
-    }, dir);
-    const platform = createPlatformClient(config, silentLogger());
-    scheduler = new Scheduler({
-      runDeps: { store: probe.store, platform, unblockers: [], profile: config.crawl, timing: skewedTiming, logger: logs.logger },
-      owner: 'in-process', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, refreshCron: config.crawlRefreshCron,
-    });
-    scheduler.start();
+    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: probe.store, timing: skewedTiming, logger: logs.logger, env });
     return scheduler;
   }
   const register = (ch: FakeChannelSpec, wanted: number) => ts.store.registerChannel({ channelId: ch.channelId, wanted }, new Date());
-  const outcomeOf = async (ch: FakeChannelSpec) => {
-    const c = await ts.store.getChannel(ch.channelId);
-    return c && c.leaseOwner === null ? c.lastOutcome : null;
-  };
+  const outcomeOf = (ch: FakeChannelSpec) => endedOutcome(ts.store, ch.channelId);
   const records = async (ch: FakeChannelSpec): Promise<Map<string, VideoRecord>> =>
     new Map((await ts.store.getVideos(ch.videos.map((v) => v.videoId))).map((r) => [r.videoId, r]));
   const runsEnded = (): number => logs.lines.filter((l) => l.msg === 'run ended').length;

@@ -11,13 +11,11 @@ import { expect } from 'chai';
 import { request } from 'undici';
 import { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
-import { loadConfig } from '../../shared/config/load';
-import { silentLogger } from '../../shared/logger';
-import { createPlatformClient } from '../../shared/platform';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import type { ClientTrouble } from '../fake-platform/scenarios';
 import { captureLogs, until } from './support/logs';
 import { tempStore, type TempStore } from './support/temp-store';
+import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
 
 describe('crawler with several player clients, strict app identity (in process)', function () {
   this.timeout(60_000);
@@ -43,21 +41,9 @@ describe('crawler with several player clients, strict app identity (in process)'
   });
 
   function startCrawler(env: Record<string, string> = {}): void {
-    const config = loadConfig({
-      PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
-      BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *', ...env,
-    }, dir);
-    const platform = createPlatformClient(config, silentLogger());
-    scheduler = new Scheduler({
-      runDeps: { store: ts.store, platform, unblockers: [], profile: config.crawl, timing: realTiming, logger: logs.logger },
-      owner: 'in-process', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, refreshCron: config.crawlRefreshCron,
-    });
-    scheduler.start();
+    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: ts.store, timing: realTiming, logger: logs.logger, env });
   }
-  const outcomeOf = async (ch: FakeChannelSpec) => {
-    const c = await ts.store.getChannel(ch.channelId);
-    return c && c.leaseOwner === null ? c.lastOutcome : null;
-  };
+  const outcomeOf = (ch: FakeChannelSpec) => endedOutcome(ts.store, ch.channelId);
   async function crawl(ch: FakeChannelSpec, wanted: number): Promise<string | null> {
     await ts.store.registerChannel({ channelId: ch.channelId, wanted }, new Date());
     startCrawler();

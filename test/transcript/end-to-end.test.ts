@@ -10,13 +10,11 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
-import { loadConfig } from '../../shared/config/load';
-import { silentLogger } from '../../shared/logger';
-import { createPlatformClient } from '../../shared/platform';
 import { CHANNEL, startApi, type TestApi } from '../api/support';
 import { captureLogs, until } from '../crawler/support/logs';
 import { startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatform } from '../fake-platform';
 import { jsonFeedViolations } from './json-feed-rules';
+import { startInProcessCrawler } from '../crawler/support/in-process-crawler';
 
 const CUES: FakeCue[] = [
   { start: 0.5, dur: 3, text: 'Welcome back.' },
@@ -54,20 +52,12 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
     api = await startApi();
     dir = mkdtempSync(path.join(tmpdir(), 'tf-entries-cfg-'));
     logs = captureLogs();
-    const config = loadConfig({
-      PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
-      BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *',
-    }, dir);
-    scheduler = new Scheduler({
-      runDeps: { store: api.store, platform: createPlatformClient(config, silentLogger()), unblockers: [], profile: config.crawl, timing: realTiming, logger: logs.logger },
-      owner: 'entries-e2e', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, refreshCron: config.crawlRefreshCron,
-    });
     // The first feed request registers the channel as work (404 until something is stored).
     api.now = new Date();
     expect((await api.get(`/?channel_id=${CHANNEL}`)).status).to.equal(404);
     // A reader of Turkish: the crawler learns the language from the request, as it learns max_items.
     expect((await api.get(`/?channel_id=${CHANNEL}&lang=tr`)).status).to.equal(404);
-    scheduler.start();
+    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'entries-e2e' });
     await until('the run to end', () => logs.lines.some((l) => l.msg === 'run ended'), 30_000);
   });
   after(async () => {
