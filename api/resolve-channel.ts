@@ -6,7 +6,8 @@ import type { PlatformClient } from '../shared/platform/types';
 import { PlatformError } from '../shared/platform/types';
 import type { Store } from '../shared/store/types';
 import { ApiError } from './errors';
-import { CHANNEL_ID, type ChannelRef } from '../shared/channel-ref';
+import type { ChannelRef } from '../shared/channel-ref';
+import { CHANNEL_ID } from '../shared/ids';
 
 export interface ResolvedChannel {
   readonly channelId: string;

@@ -37,6 +37,7 @@ const asListed = (r: VideoRecord): ListedVideo => ({
   videoId: r.videoId,
   title: r.title,
   publishedAt: isUnknownPublishedAt(r.publishedAt) ? null : r.publishedAt,
+  short: r.videoKind === 'short',
 });
 
 function withoutRepeats(videos: readonly ListedVideo[]): ListedVideo[] {

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     // Order matters (docs/crawler.md §4): the proxy is cheap, the browser is the last resort.
     const browser = createBrowserFallback(config, platform, logger, platform.egress);
     unblockers = [createChallengeProxy(config, platform, logger), browser].filter((u): u is Unblocker => u !== null);
+    const browserReady = await browser.available();
     // One budget for the whole process: the platform's quota is per session/IP, not per channel.
     const budget = new RequestBudget({
       perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown, timing: realTiming,
@@ -40,7 +41,9 @@ async function main(): Promise<void> {
         store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget,
         egress: platform.egress ?? undefined,
         // Every app client refused for a video: the web player in Chromium fetches its transcript.
-        browserTranscript: (videoId) => browser.fetchTranscript(videoId, config.transcriptLanguages),
+        // Without a Chromium there is no such attempt, so such a video does not sit through the
+        // budget and the profile's request wait for an answer known in advance.
+        browserTranscript: browserReady ? (videoId) => browser.fetchTranscript(videoId, config.transcriptLanguages) : undefined,
       },
       owner,
       leaseMs: config.crawlLeaseSeconds * 1000,

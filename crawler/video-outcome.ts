@@ -86,8 +86,10 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
   if (result.kind === 'transcript') {
     const t = result.transcript;
     const d = t.details;
-    // Kind from what costs no request: the listing's /shorts/ link, the player's isLiveContent.
-    const videoKind: VideoKind = short === true ? 'short' : d?.live === true ? 'live' : 'regular';
+    // Kind from what costs no request: the listing's /shorts/ link (now, or as stored when it was
+    // listed: a retry from the store has no listing), the player's isLiveContent.
+    const wasShort = short === true || previous?.videoKind === 'short';
+    const videoKind: VideoKind = wasShort ? 'short' : d?.live === true ? 'live' : 'regular';
     return {
       ...base, videoKind, durationSeconds: d?.durationSeconds ?? base.durationSeconds, description: d?.description ?? base.description,
       transcriptHtml: t.html, language: t.language, kind: t.kind, state: 'ready', nextAttemptAt: null, lastError: null,

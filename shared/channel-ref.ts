@@ -5,8 +5,6 @@
 
 import { CHANNEL_ID } from './ids';
 
-export { CHANNEL_ID };
-
 export type ChannelRef = { readonly kind: 'id'; readonly channelId: string } | { readonly kind: 'handle'; readonly handle: string };
 
 const HANDLE = /^@?([A-Za-z0-9_-]{1,30})$/;

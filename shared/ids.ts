@@ -8,5 +8,4 @@ export const CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/;
 /** 11 of `[A-Za-z0-9_-]`: the only video ids the platform issues. */
 export const VIDEO_ID = /^[A-Za-z0-9_-]{11}$/;
 
-export const isChannelId = (v: string): boolean => CHANNEL_ID.test(v);
 export const isVideoId = (v: string): boolean => VIDEO_ID.test(v);

@@ -7,7 +7,8 @@
 import { DEFAULT_FEED_KINDS } from '../../shared/store/rules';
 import type { FeedKind } from '../../shared/store/types';
 import type { ErrorContext, ErrorName } from '../errors';
-import { parseChannelUrl, parseHandle, CHANNEL_ID, type ChannelRef } from '../../shared/channel-ref';
+import { parseChannelUrl, parseHandle, type ChannelRef } from '../../shared/channel-ref';
+import { CHANNEL_ID } from '../../shared/ids';
 
 export type FeedFormat = 'atom' | 'rss' | 'json';
 

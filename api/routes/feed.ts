@@ -79,7 +79,8 @@ function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, deps: Pick
 /** scheme://host the request was sent to, as far as this process can tell. */
 function requestOrigin(req: IncomingMessage, trust: FeedDeps['trustProxy']): string {
   const trusted = trust(req.socket.remoteAddress ?? '', 0);
-  const proto = (trusted ? first(req.headers['x-forwarded-proto']) : undefined) || ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+  const forwardedProto = trusted ? first(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
+  const proto = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const forwardedHost = trusted ? first(req.headers['x-forwarded-host']) : undefined;
   const claimed = forwardedHost || req.headers.host;
   const host = claimed !== undefined && HOST.test(claimed) ? claimed : 'localhost';

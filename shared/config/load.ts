@@ -102,11 +102,16 @@ export function describeConfig(config: Config): Record<string, unknown> {
 
 /** Keeps the scheme and host of a URL (useful to operators), hides credentials and the rest. */
 export function maskSecret(value: string): string {
-  const m = /^([a-z+]+:)(\/\/)?([^/?#]*)/i.exec(value);
-  if (!m) return '***';
-  const hostPart = (m[3] ?? '').replace(/^[^@]*@/, '***@');
-  return value.startsWith('sqlite:') ? value : `${m[1]}${m[2] ?? ''}${hostPart}/***`;
+  if (value.startsWith('sqlite:')) return value;
+  const m = /^([a-z][a-z0-9+.-]*:)(\/\/)?([^/?#]*)/i.exec(value);
+  return m ? `${m[1]}${m[2] ?? ''}${hideUserInfo(m[3] ?? '')}/***` : '***';
 }
+
+/**
+ * An authority without its user:password. Up to the LAST `@`: a password may hold an `@` of its
+ * own, and cutting at the first one would print the rest of it.
+ */
+const hideUserInfo = (authority: string): string => authority.replace(/^.*@/, '***@');
 
 /**
  * Any URL-shaped value (a base URL, a proxy, each entry of a list) loses its user:password and its
@@ -116,6 +121,5 @@ export function maskSecret(value: string): string {
 export function maskUrlCredentials(value: string): string {
   const m = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)([^?#]*)([?#].*)?$/i.exec(value);
   if (!m) return value;
-  const host = (m[2] ?? '').replace(/^.*@/, '***@');
-  return `${m[1]}${host}${m[3] ?? ''}${m[4] ? '?***' : ''}`;
+  return `${m[1]}${hideUserInfo(m[2] ?? '')}${m[3] ?? ''}${m[4] ? '?***' : ''}`;
 }

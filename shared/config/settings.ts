@@ -75,6 +75,17 @@ function parseUrl(protocols: string[]) {
   };
 }
 
+/**
+ * The address readers use: scheme, host, port and path only. Whatever else it held (user:password,
+ * a query, a fragment) would be written into every feed's self link.
+ */
+function parsePublicBaseUrl(raw: string): string | null {
+  if (raw.trim() === '') return null;
+  const u = new URL(parseUrl(['http:', 'https:'])(raw));
+  if (u.username || u.password || u.search || u.hash) fail('must be scheme://host[:port][/path], without user:password, query or fragment');
+  return `${u.origin}${u.pathname}`.replace(/\/+$/, '');
+}
+
 function parseDatabaseUrl(raw: string): string {
   const v = raw.trim();
   if (/^sqlite:.+/.test(v) || /^mongodb(\+srv)?:\/\/.+/.test(v)) return v;
@@ -197,7 +208,7 @@ export const SETTINGS = {
   publicBaseUrl: setting({
     name: 'PUBLIC_BASE_URL', default: '', secret: false,
     help: 'the address readers use, e.g. https://feeds.example.org: feeds\' self links use it and ignore Host / X-Forwarded-Host; empty = taken from each request',
-    parse: (raw: string) => (raw.trim() === '' ? null : parseUrl(['http:', 'https:'])(raw)),
+    parse: parsePublicBaseUrl,
   }),
   trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),
   apiStoreBusyTimeoutMs: setting({

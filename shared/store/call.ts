@@ -1,6 +1,6 @@
 // How a backend becomes a Store: its table files supply every method (SQLite's answer at once,
 // MongoDB's with a promise), and one `call` runs each of them, refusing a closed store and mapping
-// "the database cannot serve right now" to StoreUnavailableError (the API answers 503, the crawler
+// "the database cannot serve right now" to StoreUnavailableError (the API answers 500, the crawler
 // pauses). Adding a Store method is the interface, one function per backend, and a contract test.
 
 import type { Logger } from '../logger';

@@ -176,4 +176,18 @@ describe('configuration', () => {
     expect(shown).to.contain('mongodb://***@db.example:27017/***');
     expect(maskSecret('sqlite:data/x.db')).to.equal('sqlite:data/x.db');
   });
+
+  it('masks the whole password when it holds an @ of its own (secret and URL settings alike)', () => {
+    const c = load({
+      DATABASE_URL: 'mongodb://user:p@ss@db.example/feeds',
+      PLATFORM_PROXY_URLS: 'http://u:se@cret@proxy.example:8080,https://v:an@other@proxy2.example:8443',
+      CHALLENGE_PROXY_URL: 'http://f:so@lver@fs.example:8191/v1',
+    });
+    const shown = JSON.stringify(describeConfig(c));
+    for (const leak of ['ss@', 'cret', 'other', 'lver', 'user:', 'u:se', 'v:an', 'f:so']) expect(shown).not.to.contain(leak);
+    expect(shown).to.contain('mongodb://***@db.example/***');
+    expect(shown).to.contain('http://***@proxy.example:8080/***');
+    expect(shown).to.contain('https://***@proxy2.example:8443/***');
+    expect(shown).to.contain('http://***@fs.example:8191/v1');
+  });
 });

@@ -3,8 +3,8 @@
 
 import { expect } from 'chai';
 import { videoRecord } from '../support/factories';
-import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type RateLimitResult, type Store, type VideoRecord, type VideoState } from '../../shared/store';
-import { isFeedEntry, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
+import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type FeedKind, type RateLimitResult, type Store, type VideoKind, type VideoRecord, type VideoState } from '../../shared/store';
+import { isFeedEntry, isShownKind, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 
 export interface StoreFixture {
   store: Store;
@@ -281,6 +281,18 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         const expected = cases.filter((v) => isFeedEntry(v.state, v.nextAttemptAt)).map((v) => v.videoId);
         expect(ids(await store.listFeedEntries('UC_a', 100))).to.deep.equal(expected);
         expect(expected, 'the rule is not vacuous').to.deep.equal(['ready-0', 'ready-1', 'no_transcript-0']);
+      });
+
+      it('lists exactly the kinds the shared rule (store/rules.ts isShownKind) shows, for every include', async function () {
+        const kinds: (VideoKind | null)[] = ['regular', 'short', 'live', 'upcoming', null];
+        const cases = kinds.map((videoKind, i) => video({ videoId: `kind-${videoKind ?? 'unrecorded'}`, videoKind, publishedAt: at(100 - i) }));
+        await store.upsertVideos(cases);
+        const includes: FeedKind[][] = [['regular'], ['regular', 'short'], ['regular', 'live'], ['regular', 'short', 'live']];
+        for (const asked of includes) {
+          const expected = cases.filter((v) => isShownKind(v.videoKind, asked)).map((v) => v.videoId);
+          expect(ids(await store.listFeedEntries('UC_a', 100, asked)), asked.join(',')).to.deep.equal(expected);
+        }
+        expect(cases.filter((v) => isShownKind(v.videoKind, ['regular'])).map((v) => v.videoId), 'the rule is not vacuous').to.deep.equal(['kind-regular', 'kind-unrecorded']);
       });
 
       it('gives the newest fetchedAt among feed entries as the feed version', async function () {

@@ -1,5 +1,5 @@
 // Turns the driver errors that mean "no server to talk to" into StoreUnavailableError (the API
-// answers 503, the crawler retries later). Server-side errors (bad query, duplicate key) are
+// answers 500, the crawler retries later). Server-side errors (bad query, duplicate key) are
 // bugs or handled by the caller and are rethrown as is.
 
 import {

@@ -1,5 +1,5 @@
 // Turns the SQLite failures that mean "the database cannot serve right now" into
-// StoreUnavailableError (the API answers 503, the crawler retries later). Anything else is a bug
+// StoreUnavailableError (the API answers 500, the crawler retries later). Anything else is a bug
 // or a constraint violation and is rethrown as is.
 
 import Database from 'better-sqlite3';
