@@ -48,9 +48,15 @@ export function nextDueAt(outcome: RunOutcome, consecutiveFailures: number, now:
   }
 }
 
-/** The channel's failure count after a run with this outcome. */
-export function failuresAfter(outcome: RunOutcome, previous: number): number {
+/**
+ * The channel's failure count after a run with this outcome. A not-found answer after any other
+ * outcome starts the count again, so after a not-found run the count is how many not-found answers
+ * came in a row: only those retire a channel (NOT_FOUND_CONFIRMATIONS), never blocks or errors that
+ * happened to come before one odd answer. The other backoffs grow with every failure, as before.
+ */
+export function failuresAfter(outcome: RunOutcome, previous: number, previousOutcome: string | null = null): number {
   if (outcome === 'ok') return 0;
   if (outcome === 'stopped') return previous;
+  if (outcome === 'not_found' && previousOutcome !== 'not_found') return 1;
   return previous + 1;
 }

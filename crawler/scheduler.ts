@@ -176,7 +176,7 @@ export class Scheduler {
     }
     // Neither a lost lease nor a store outage is the channel's fault: hand it back without a failure.
     if ((leaseLost.signal.aborted && outcome !== 'ok') || failure instanceof StoreUnavailableError) outcome = 'stopped';
-    const consecutiveFailures = failuresAfter(outcome, channel.consecutiveFailures);
+    const consecutiveFailures = failuresAfter(outcome, channel.consecutiveFailures, channel.lastOutcome);
     const now = this.now();
     const due = nextDueAt(outcome, consecutiveFailures, now);
     const ms = now.getTime() - started;

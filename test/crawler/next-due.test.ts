@@ -48,4 +48,24 @@ describe('crawler next due time', () => {
     expect(failuresAfter('error', 0)).to.equal(1);
     expect(failuresAfter('not_found', 0)).to.equal(1);
   });
+
+  it('retires a channel only after not-found answers in a row, not after blocks or errors and one not-found', () => {
+    const run = (outcomes: ('blocked' | 'error' | 'not_found' | 'stopped')[]): number => {
+      let failures = 0;
+      let last: string | null = 'ok';
+      for (const o of outcomes) {
+        failures = failuresAfter(o, failures, last);
+        last = o;
+      }
+      return after(nextDueAt('not_found', failures, now));
+    };
+    expect(run(['blocked', 'error', 'not_found'])).to.equal(NOT_FOUND_DELAY_MS);
+    expect(run(['not_found', 'not_found', 'error', 'not_found'])).to.equal(NOT_FOUND_DELAY_MS);
+    expect(run(['not_found', 'not_found'])).to.equal(NOT_FOUND_DELAY_MS);
+    expect(run(['error', 'not_found', 'not_found', 'not_found'])).to.equal(NOT_FOUND_RETIRED_MS);
+    // A stop in between (shutdown) starts the streak again: later, never earlier.
+    expect(run(['not_found', 'not_found', 'stopped', 'not_found'])).to.equal(NOT_FOUND_DELAY_MS);
+    // Blocks and errors keep growing their backoff through a not-found answer.
+    expect(failuresAfter('blocked', 1, 'not_found')).to.equal(2);
+  });
 });
