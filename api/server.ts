@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
-import { errorBody, type ErrorName } from './errors';
-import { staticHeaders } from './http/front-door';
+import { ALLOWED_METHODS, ApiError, errorBody, errorSender, type ErrorName } from './errors';
+import { door, staticHeaders } from './http/front-door';
 
 export interface Listening {
   server: Server;
@@ -120,19 +120,19 @@ export function listen(app: RequestListener, port: number, host: string, opts: S
     socket.end(rawResponse(400, 'Bad Request', 'badRequest', headers));
   });
 
-  // `Expect` other than 100-continue: Node would answer a bare 417 without our headers.
-  server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
-    const body = JSON.stringify(errorBody('unsupportedExpect'));
-    for (const [k, v] of headers) res.setHeader(k, v);
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(body));
+  // `Expect` other than 100-continue: Node would answer a bare 417 without our headers. The app's
+  // own door and error sender give it the same headers and body as any other JSON error.
+  const enter = door(opts.logger ?? silentLogger());
+  const sendError = errorSender(opts.logger ?? silentLogger());
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    enter(req, res);
     res.setHeader('Connection', 'close');
-    res.writeHead(400).end(body);
+    sendError(new ApiError('unsupportedExpect'), req, res);
   });
 
   // CONNECT never reaches Express; without a listener Node just drops the connection.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end(rawResponse(405, 'Method Not Allowed', 'methodNotAllowed', [...headers, ['Allow', 'GET, HEAD, OPTIONS']]));
+    socket.end(rawResponse(405, 'Method Not Allowed', 'methodNotAllowed', [...headers, ['Allow', ALLOWED_METHODS]]));
   });
 
   return new Promise((resolve, reject) => {
