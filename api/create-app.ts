@@ -65,7 +65,9 @@ export function createApp(deps: AppDeps): App {
 
   const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
 
-  app.use(frontDoor(deps.logger));
+  // One door for both paths: the Express layer and the direct path for GET / enter the same one.
+  const enter = door(deps.logger);
+  app.use(frontDoor(enter));
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler)); // HEAD / comes this way
   app.get('/health', health);
   app.get('/info', keyed(deps.keys, deps.store, clock, info));
@@ -74,7 +76,6 @@ export function createApp(deps: AppDeps): App {
   app.use(errorHandler(deps.logger));
 
   // The direct path for GET /: the same door, key check, rate limit, feed and error answer.
-  const enter = door(deps.logger);
   const authorize = authorizer(deps.keys, deps.store, clock);
   const sendError = errorSender(deps.logger);
   const direct = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -9,7 +9,7 @@
 // service is often run on plain HTTP behind a TLS proxy that owns that header; and
 // Cross-Origin-Resource-Policy is relaxed to cross-origin so web feed readers may load feeds.
 // helmet and cors stay the source of their headers, but neither depends on the request here
-// (fixed CSP, origin '*'), so both run once at startup against a recording response and every
+// (fixed CSP, origin '*'), so both run once per process against a recording response and every
 // request just copies the recorded list. Only a preflight runs cors itself.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -19,9 +19,8 @@ import helmet from 'helmet';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import { requestUrl } from './locals';
 
-/** The front door as one Express layer: the door, then the CORS preflight answer. */
-export function frontDoor(logger: Logger): RequestHandler {
-  const enter = door(logger);
+/** The front door as one Express layer: the given door (the one the direct path uses), then the CORS preflight answer. */
+export function frontDoor(enter: Door): RequestHandler {
   return (req, res, next) => {
     enter(req, res);
     if (req.method === 'OPTIONS') corsPolicy(req, res, next);
@@ -29,11 +28,13 @@ export function frontDoor(logger: Logger): RequestHandler {
   };
 }
 
+export type Door = (req: IncomingMessage, res: ServerResponse) => void;
+
 /**
  * What every answer starts with, on plain node:http objects (the feed's direct path calls it too):
  * the access-log start and the fixed headers. Entering twice is harmless (one log line).
  */
-export function door(logger: Logger): (req: IncomingMessage, res: ServerResponse) => void {
+export function door(logger: Logger): Door {
   const startLog = accessLogger(logger);
   const headers = staticHeaders();
   return (_req, res) => {
@@ -87,15 +88,21 @@ function recordHeaders(middleware: (req: never, res: never, next: (err?: unknown
   return [...headers.values()];
 }
 
-/** Every header a non-preflight answer starts with: helmet's, ours, and CORS's. */
+let recorded: HeaderList | undefined;
+
+/**
+ * Every header a non-preflight answer starts with: helmet's, ours, and CORS's. Recorded on the
+ * first call and shared after that: none of them depends on the request.
+ */
 export function staticHeaders(): HeaderList {
-  return [
+  recorded ??= [
     ...recordHeaders(helmetMiddleware),
     ['X-XSS-Protection', '1; mode=block'],
     // JSON answers are never cached; the feed route sets its own policy.
     ['Cache-Control', 'no-store'],
     ...recordHeaders(corsPolicy),
   ];
+  return recorded;
 }
 
 // ── access log ─────────────────────────────────────────────────────────────
