@@ -5,13 +5,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { createApp } from '../../api/create-app';
 import { listen, type Listening, type ServerOptions } from '../../api/server';
 import { KeyRing } from '../../api/key-ring';
-import { createLogger } from '../../shared/logger';
-import { openStore } from '../../shared/store';
+import { openStore, type OpenStoreOptions } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
+import { captureLogs, type LogLine } from '../crawler/support/logs';
 import { videoFactory } from '../support/factories';
 
 export const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
@@ -61,6 +60,8 @@ export interface TestApi {
   securityFile: string;
   /** Every log line, raw JSON text. */
   logs: string[];
+  /** The same lines, parsed. */
+  logLines: LogLine[];
   /** The listening server (connection bound, timeouts). */
   server: Listening;
   /** The app's clock reads this. */
@@ -72,16 +73,26 @@ export interface TestApi {
 /** A fixed point in time, one second into a minute, so that rate-limit windows never roll mid-test. */
 export const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
 
-export async function startApi(
-  opts: { keys?: Parameters<typeof securityYaml>[0]; known?: Record<string, string>; trustProxy?: boolean | number | string; server?: Omit<ServerOptions, 'logger'>; maxRenders?: number; publicBaseUrl?: string } = {},
-): Promise<TestApi> {
+export interface StartApiOptions {
+  keys?: Parameters<typeof securityYaml>[0];
+  known?: Record<string, string>;
+  trustProxy?: boolean | number | string;
+  server?: Omit<ServerOptions, 'logger'>;
+  maxRenders?: number;
+  publicBaseUrl?: string;
+  /** The SQLite file to use instead of api.db in the temp dir (e.g. one on a fault-injecting mount). */
+  databaseFile?: string;
+  /** Extra openStore options, e.g. the API's store waits from storeWaits('api', ...). */
+  store?: Omit<OpenStoreOptions, 'logger' | 'rootDir'>;
+}
+
+export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-'));
   const securityFile = path.join(dir, 'security.yaml');
   writeFileSync(securityFile, securityYaml(opts.keys ?? DEFAULT_KEYS));
-  const logs: string[] = [];
-  const stream = new Writable({ write: (chunk: Buffer, _enc, cb) => (logs.push(chunk.toString()), cb()) });
-  const logger = createLogger({ level: 'debug', format: 'json', stream });
-  const store = await openStore(`sqlite:${path.join(dir, 'api.db')}`, { logger, rootDir: dir });
+  const { logger, lines: logLines, raw: logs } = captureLogs();
+  const databaseFile = opts.databaseFile ?? path.join(dir, 'api.db');
+  const store = await openStore(`sqlite:${databaseFile}`, { ...opts.store, logger, rootDir: dir });
   const ring = KeyRing.open(securityFile, { defaultRateLimit: 60, logger, debounceMs: 20, pollMs: 100 });
   const platform = new StubPlatform(opts.known ?? {});
   const api: TestApi = {
@@ -92,6 +103,7 @@ export async function startApi(
     dir,
     securityFile,
     logs,
+    logLines,
     server: undefined as unknown as Listening,
     now: T0,
     get: (p, init = {}) => {

@@ -4,54 +4,21 @@
 // a 200 whose rate-limit count never moves; and registerChannel fails instead of reporting a
 // channel it never stored.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { createApp } from '../../api/create-app';
 import { SERVER_ERROR_PREFIX } from '../../api/errors';
-import { KeyRing } from '../../api/key-ring';
-import { listen, type Listening } from '../../api/server';
-import { createLogger } from '../../shared/logger';
-import { openStore, StoreUnavailableError, type Store } from '../../shared/store';
+import { CHANNEL, startApi, T0, type TestApi } from '../api/support';
+import { StoreUnavailableError } from '../../shared/store';
 import { fullDiskFault, readOnlyFault, type StoreFault } from '../support/store-faults';
 
 const KEY = 'write-fault-key-0001';
 const LIMIT = 50;
-const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
-const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
 
-interface Running {
-  base: string;
-  store: Store;
-  logs: Record<string, unknown>[];
-  close(): Promise<void>;
-}
+const startOn = (databaseFile: string) => startApi({ databaseFile, keys: { [KEY]: { name: 'faults', rate_limit: LIMIT, enabled: true } } });
 
-async function startOn(databaseFile: string, keysDir: string): Promise<Running> {
-  const securityFile = path.join(keysDir, 'security.yaml');
-  writeFileSync(securityFile, `security:\n  api_keys:\n    ${KEY}:\n      name: faults\n      rate_limit: ${LIMIT}\n      enabled: true\n`);
-  const logs: Record<string, unknown>[] = [];
-  const stream = new Writable({ write: (chunk: Buffer, _enc, cb) => (logs.push(JSON.parse(chunk.toString()) as Record<string, unknown>), cb()) });
-  const logger = createLogger({ level: 'debug', format: 'json', stream });
-  const store = await openStore(`sqlite:${databaseFile}`, { logger });
-  const keys = KeyRing.open(securityFile, { defaultRateLimit: 60, logger });
-  const app = createApp({ store, keys, platform: { resolveHandle: () => Promise.resolve(null) }, logger, clock: () => T0 });
-  const server: Listening = await listen(app, 0, '127.0.0.1', { logger });
-  return {
-    base: `http://127.0.0.1:${server.port}`,
-    store,
-    logs,
-    async close() {
-      await server.close();
-      keys.close();
-      await store.close();
-    },
-  };
-}
-
-const feed = (r: Running) => fetch(`${r.base}/?channel_id=${CHANNEL}&format=atom`, { headers: { 'X-API-Key': KEY } });
+const feed = (api: TestApi) => api.get(`/?channel_id=${CHANNEL}&format=atom`, { key: KEY });
 
 const scenarios: { name: string; fault: (file: string) => StoreFault | string }[] = [
   { name: 'a full disk', fault: () => fullDiskFault() },
@@ -63,7 +30,7 @@ for (const scenario of scenarios) {
     this.timeout(60_000);
     let keysDir: string;
     let fault: StoreFault;
-    let running: Running | null = null;
+    let running: TestApi | null = null;
 
     before(function () {
       keysDir = mkdtempSync(path.join(tmpdir(), 'tf-faults-keys-'));
@@ -82,7 +49,7 @@ for (const scenario of scenarios) {
     });
 
     it('every keyed request answers 500 with the spec body and an ERROR log; no request is let through', async () => {
-      running = await startOn(path.join(fault.dir, 'api.db'), keysDir);
+      running = await startOn(path.join(fault.dir, 'api.db'));
       // Healthy first: the key works and its first hit is counted (404: nothing stored yet).
       const first = await feed(running);
       expect(first.status).to.equal(404);
@@ -99,7 +66,7 @@ for (const scenario of scenarios) {
         expect(res.headers.get('x-ratelimit-remaining'), 'no remaining count from a count never stored').to.equal(null);
       }
       expect(statuses.every((s) => s === 500), `statuses: ${[...new Set(statuses)].join(',')}`).to.equal(true);
-      const errors = running.logs.filter((l) => l.level === 'ERROR');
+      const errors = running.logLines.filter((l) => l.level === 'ERROR');
       expect(errors.length).to.be.at.least(3 * LIMIT);
       expect(JSON.stringify(errors)).not.to.contain(KEY);
 

@@ -9,10 +9,12 @@ export interface LogLine {
   [key: string]: unknown;
 }
 
-export function captureLogs(): { logger: Logger; lines: LogLine[] } {
+/** `raw` keeps each line's exact text, for checks that must see every spelling (API keys never logged). */
+export function captureLogs(): { logger: Logger; lines: LogLine[]; raw: string[] } {
   const lines: LogLine[] = [];
-  const stream = { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) };
-  return { logger: createLogger({ level: 'debug', format: 'json', stream }), lines };
+  const raw: string[] = [];
+  const stream = { write: (line: string) => void (raw.push(line), lines.push(JSON.parse(line) as LogLine)) };
+  return { logger: createLogger({ level: 'debug', format: 'json', stream }), lines, raw };
 }
 
 /** Resolves once `check` is true; fails the test after `timeoutMs`. */
