@@ -1,9 +1,8 @@
-// Cues → HTML paragraphs for feed readers. A new paragraph starts at a pause in the speech, after a
+// Cues → paragraphs for feed readers. A new paragraph starts at a pause in the speech, after a
 // sentence end once the paragraph is long enough, and in any case before it becomes a wall of text
 // (automatic captions have no punctuation at all, so pauses and the hard limit are all they offer).
-// Every text is escaped; the output holds no markup but `<p>`.
+// Texts stay plain here; shared/transcript/html.ts escapes and renders them.
 
-import { escapeHtml } from './entities';
 import type { Cue } from './timedtext';
 
 export interface ParagraphOptions {
@@ -24,11 +23,6 @@ export interface TimedParagraph {
   startMs: number;
   /** Plain text (not escaped). */
   text: string;
-}
-
-/** Paragraph texts (unescaped), for tests and for the renderer. */
-export function groupParagraphs(cues: readonly Cue[], opts: ParagraphOptions = DEFAULT_PARAGRAPHS): string[] {
-  return timedParagraphs(cues, [], opts).map((p) => p.text);
 }
 
 /**
@@ -70,8 +64,4 @@ export function timedParagraphs(cues: readonly Cue[], boundariesMs: readonly num
   }
   flush();
   return out;
-}
-
-export function renderParagraphs(cues: readonly Cue[], opts: ParagraphOptions = DEFAULT_PARAGRAPHS): string {
-  return groupParagraphs(cues, opts).map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
 }

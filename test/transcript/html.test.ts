@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { timedParagraphs } from '../../shared/platform/paragraphs';
 import type { Cue } from '../../shared/platform/timedtext';
+import { buildTranscript } from '../../shared/transcript/build';
 import { languageName, renderTranscriptHtml, trackNote } from '../../shared/transcript/html';
 
 const cue = (startS: number, text: string, durS: number | null = 1): Cue => ({ startMs: Math.round(startS * 1000), durMs: durS === null ? null : durS * 1000, text });
@@ -63,6 +64,16 @@ describe('transcript HTML', () => {
       '<h3><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=600s">10:00</a> Rest</h3>',
       '<p><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=3725s">1:02:05</a> An hour in.</p>',
     ]);
+  });
+
+  it('escapes every cue text, and gives no paragraph for a track whose cues are empty', () => {
+    const facts = { videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual' as const, description: null, durationSeconds: null };
+    const html = buildTranscript([cue(0, '<script>alert("x")</script> & co'), cue(10, "it's")], facts).html;
+    expect(html.split('\n').slice(1)).to.deep.equal([
+      '<p><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=0s">0:00</a> &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co</p>',
+      '<p><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=10s">0:10</a> it&#39;s</p>',
+    ]);
+    expect(buildTranscript([cue(0, '')], facts).html.split('\n').slice(1)).to.deep.equal([]);
   });
 
   it('says which language and kind of track it is', () => {
