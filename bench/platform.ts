@@ -11,7 +11,7 @@
 import { SETTINGS } from '../shared/config/settings';
 import { silentLogger } from '../shared/logger';
 import { createPlatformClient } from '../shared/platform';
-import { parseTimedText } from '../shared/platform/timedtext';
+import { spokenCues } from '../shared/platform/timedtext';
 import { buildTranscript } from '../shared/transcript/build';
 import { generateCues, makeChannel, startFakePlatform, type FakeCue } from '../test/fake-platform';
 import { json3Transcript, plainTranscript } from '../test/fake-platform/timedtext';
@@ -134,7 +134,7 @@ const platformBenchmark: Benchmark = async (): Promise<BenchSection> => {
   // What the crawler does with a timed-text answer: keep the spoken cues, build the stored transcript
   // (no description here, so no chapters: the paragraphs and the HTML are the cost measured).
   const facts = { videoId: 'benchhour01', language: 'en', kind: 'manual' as const, description: null, durationSeconds: null };
-  const render = () => buildTranscript(parseTimedText(plain).cues.filter((c) => c.text !== ''), facts);
+  const render = () => buildTranscript(spokenCues(plain), facts);
   // Warm both paths up so the medians compare compiled code.
   timeMs(render, 30);
   timeMs(() => JSON.parse(json3), 30);

@@ -7,9 +7,9 @@
 
 import type { Page, Response } from 'playwright';
 import { classifyPlayer, type Verdict } from '../shared/platform/classify';
-import { parseTimedText } from '../shared/platform/timedtext';
+import { spokenCues } from '../shared/platform/timedtext';
 import type { Transcript } from '../shared/platform/types';
-import { buildTranscript } from '../shared/transcript/build';
+import { transcriptOf } from '../shared/transcript/build';
 
 /** The video id of a watch path (`/watch?v=<id>`), or null for any other page. */
 export function watchedVideo(path: string): string | null {
@@ -42,14 +42,11 @@ export function isTimedText(res: Response, videoId: string): boolean {
  * platform's refusal (an empty body) or holds no spoken cue.
  */
 export function transcriptFromPlayerAnswer(requestUrl: string, body: string): Transcript | null {
-  if (body.trim() === '') return null;
-  const { cues } = parseTimedText(body);
-  const spoken = cues.filter((c) => c.text !== '');
+  const spoken = spokenCues(body);
   if (spoken.length === 0) return null;
   const q = new URL(requestUrl).searchParams;
   const language = q.get('tlang') ?? q.get('lang') ?? 'und';
   const kind = q.get('kind') === 'asr' ? 'automatic' : 'manual';
   // The web player's timed-text answer comes without the description: no chapters on this path.
-  const built = buildTranscript(spoken, { videoId: q.get('v') ?? '', language, kind, description: null, durationSeconds: null });
-  return { html: built.html, language, kind, cueCount: spoken.length, paragraphs: [...built.paragraphs] };
+  return transcriptOf(spoken, { videoId: q.get('v') ?? '', language, kind, description: null, durationSeconds: null }).transcript;
 }

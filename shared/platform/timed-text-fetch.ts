@@ -5,14 +5,14 @@
 import { classifyTimedText } from './classify';
 import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
-import { parseTimedText, type Cue } from './timedtext';
+import { spokenCues, type Cue } from './timedtext';
 import { PlatformError } from './types';
 import { watchPath } from './watch-page';
 
 export async function fetchSpokenCues(http: PlatformHttp, videoId: string, target: string, language: string): Promise<Cue[]> {
   const a = await http.send({ method: 'GET', target, kind: 'xhr', referer: watchPath(videoId), what: 'timed text' });
   const body = valueOf(readText({ ...a, verdict: classifyTimedText(a) }, ENDPOINTS.timedText), ENDPOINTS.timedText);
-  const spoken = parseTimedText(body).cues.filter((c) => c.text !== '');
+  const spoken = spokenCues(body);
   if (spoken.length === 0) throw new PlatformError('no_captions', `the ${language} caption track is empty`);
   return spoken;
 }

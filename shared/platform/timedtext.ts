@@ -103,3 +103,12 @@ export function parseTimedText(body: string): { format: TimedTextFormat; cues: C
       throw new PlatformError('transient', 'timed text: unrecognized format');
   }
 }
+
+/**
+ * The cues that carry text, in order; none for an empty body (the platform's refusal). Shared by
+ * the app clients' timed-text request and the browser fallback's web-player answer.
+ */
+export function spokenCues(body: string): Cue[] {
+  if (body.trim() === '') return [];
+  return parseTimedText(body).cues.filter((c) => c.text !== '');
+}

@@ -10,7 +10,7 @@
 import type { Logger } from '../logger';
 import type { ClientIdentity } from './client-identities';
 import type { PlatformHttp } from './http-client';
-import { buildTranscript } from '../transcript/build';
+import { transcriptOf } from '../transcript/build';
 import { asString, dig } from './page-data';
 import { fetchPlayer } from './player';
 import { fetchOtherLanguages } from './other-languages';
@@ -113,11 +113,11 @@ async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTra
   // The description and length come with the player answer already (docs/crawler.md §3): chapters
   // cost no request.
   const details = videoDetailsOf(player);
-  const built = buildTranscript(spoken, { videoId, language: track.languageCode, kind: track.kind, ...details });
+  const { transcript, chapters } = transcriptOf(spoken, { videoId, language: track.languageCode, kind: track.kind, ...details });
   const others = opts.otherLanguages?.length
-    ? await fetchOtherLanguages(http, { videoId, player, main: track, languages: opts.otherLanguages, boundariesMs: built.chapters.map((c) => c.startSeconds * 1000), log: opts.log })
+    ? await fetchOtherLanguages(http, { videoId, player, main: track, languages: opts.otherLanguages, boundariesMs: chapters.map((c) => c.startSeconds * 1000), log: opts.log })
     : [];
-  return { html: built.html, language: track.languageCode, kind: track.kind, cueCount: spoken.length, details, paragraphs: [...built.paragraphs], others };
+  return { ...transcript, details, others };
 }
 
 export function videoDetailsOf(player: unknown): VideoDetails {

@@ -4,6 +4,8 @@
 
 import { timedParagraphs } from '../platform/paragraphs';
 import type { Cue } from '../platform/timedtext';
+import type { Transcript } from '../platform/types';
+import type { TranscriptKind } from '../store/types';
 import { parseChapters, type Chapter } from './chapters';
 import { renderTranscriptHtml, type TimedTranscript, type TrackKind } from './html';
 
@@ -27,4 +29,17 @@ export function buildTranscript(spoken: readonly Cue[], facts: TrackFacts): Buil
   const paragraphs = timedParagraphs(spoken, chapters.map((c) => c.startSeconds * 1000));
   const timed: TimedTranscript = { videoId: facts.videoId, language: facts.language, kind: facts.kind, paragraphs, chapters };
   return { ...timed, html: renderTranscriptHtml(timed) };
+}
+
+/**
+ * The `Transcript` both ways of getting cues hand on, built from `spoken` (the caller adds what only
+ * it knows: video details, other languages), with the chapters it was cut at so that other
+ * languages can be cut at the same places.
+ */
+export function transcriptOf(spoken: readonly Cue[], facts: TrackFacts & { kind: TranscriptKind }): { transcript: Transcript; chapters: readonly Chapter[] } {
+  const built = buildTranscript(spoken, facts);
+  return {
+    transcript: { html: built.html, language: facts.language, kind: facts.kind, cueCount: spoken.length, paragraphs: [...built.paragraphs] },
+    chapters: built.chapters,
+  };
 }
