@@ -54,8 +54,11 @@ export interface HttpClientOptions {
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 const MAX_REDIRECTS = 5;
 
-/** Hosts whose URLs the platform hands out (caption baseUrls) and that we map onto the base URL. */
-const PLATFORM_HOSTS = new Set(['www.youtube.com', 'youtube.com', 'm.youtube.com']);
+/**
+ * Hosts whose URLs the platform hands out (caption baseUrls, resolve_url redirects) and that we map
+ * onto the base URL.
+ */
+export const PLATFORM_HOSTS: ReadonlySet<string> = new Set(['www.youtube.com', 'youtube.com', 'm.youtube.com']);
 
 /** Query parameters safe to log; the rest (signatures, tokens, keys) stay out of logs. */
 const LOGGABLE_PARAMS = new Set(['v', 'channel_id', 'lang', 'kind', 'tlang']);

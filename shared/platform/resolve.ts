@@ -5,7 +5,7 @@
 import { parseHandle } from '../channel-ref';
 import { CHANNEL_ID } from '../ids';
 import { ENDPOINTS, readJson, readText } from './endpoint-rules';
-import type { PlatformHttp } from './http-client';
+import { PLATFORM_HOSTS, type PlatformHttp } from './http-client';
 import { WEB_IDENTITY, innertubeRequest } from './innertube';
 import { asString, dig, extractPageJson } from './page-data';
 import { PlatformError } from './types';
@@ -52,7 +52,7 @@ function platformUrl(raw: string | null): string | null {
     return null;
   }
   if (u.protocol !== 'https:' && u.protocol !== 'http:') return null;
-  if (!['www.youtube.com', 'youtube.com', 'm.youtube.com'].includes(u.hostname)) return null;
+  if (!PLATFORM_HOSTS.has(u.hostname)) return null;
   return `https://www.youtube.com${u.pathname}${u.search}`;
 }
 
