@@ -9,6 +9,7 @@ import type { FeedKind } from '../../shared/store/types';
 import type { ErrorContext, ErrorName } from '../errors';
 import { parseChannelUrl, parseHandle, type ChannelRef } from '../../shared/channel-ref';
 import { CHANNEL_ID } from '../../shared/ids';
+import { isLanguageCode } from '../../shared/transcript/languages';
 
 export type FeedFormat = 'atom' | 'rss' | 'json';
 
@@ -23,8 +24,6 @@ export interface FeedQuery {
 }
 
 export const MAX_LANGUAGES = 5;
-/** A language code as the platform writes them: `de`, `pt-BR`, `zh-Hans`, `es-419`. */
-const LANGUAGE_CODE = /^[a-z]{2,3}(?:-[a-z0-9]{2,8}){0,2}$/;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: ErrorName; context?: ErrorContext };
 
@@ -76,7 +75,7 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
   let languages: string[] | null = null;
   if (v.lang !== undefined) {
     languages = [...new Set(v.lang.toLowerCase().split(','))];
-    if (languages.length > MAX_LANGUAGES || !languages.every((l) => LANGUAGE_CODE.test(l))) return bad('invalidLang');
+    if (languages.length > MAX_LANGUAGES || !languages.every(isLanguageCode)) return bad('invalidLang');
   }
 
   return { ok: true, value: { channel: channel.value, format, maxItems, kinds, languages } };

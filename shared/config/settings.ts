@@ -3,6 +3,7 @@
 
 import { validate as validateCron } from 'node-cron';
 import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides, type IdentityOverride } from '../platform/client-identities';
+import { isLanguageCode } from '../transcript/languages';
 
 /** One or more problems with the configuration, each a line naming its variable. */
 export class ConfigError extends Error {
@@ -100,7 +101,7 @@ function parseCron(raw: string): string {
 
 function parseLanguages(raw: string): readonly string[] {
   const langs = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  if (langs.length === 0 || langs.some((l) => !/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(l))) {
+  if (langs.length === 0 || !langs.every(isLanguageCode)) {
     fail(`must be a comma-separated list of language codes like "en,de", got "${raw}"`);
   }
   return langs;

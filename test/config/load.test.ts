@@ -80,6 +80,8 @@ describe('configuration', () => {
     [{ PLATFORM_BASE_URL: 'ftp://x' }, /^PLATFORM_BASE_URL: must use http: or https:/],
     [{ CRAWL_REFRESH_CRON: 'every minute' }, /^CRAWL_REFRESH_CRON: must be a cron expression/],
     [{ TRANSCRIPT_LANGUAGES: ' , ' }, /^TRANSCRIPT_LANGUAGES: must be a comma-separated list/],
+    // The feed's `lang` rule (shared/transcript/languages.ts): at most two subtags after the language.
+    [{ TRANSCRIPT_LANGUAGES: 'en,en-US-x-foo' }, /^TRANSCRIPT_LANGUAGES: must be a comma-separated list/],
   ];
   for (const [env, message] of bad) {
     it(`rejects ${JSON.stringify(env)} with one line naming the variable`, () => {
