@@ -8,29 +8,17 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { connectionBound, openFileLimit } from '../../api/server';
-import { CHANNEL, KEY, startApi, video, type TestApi } from './support';
-
-/** Sends raw bytes on a fresh connection and collects everything until the server closes it. */
-function raw(api: TestApi, bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(new URL(api.base).port), '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', reject);
-    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    socket.write(bytes);
-  });
-}
+import { waitFor } from '../support/processes';
+import { CHANNEL, KEY, rawSocket, startApi, video, type TestApi } from './support';
 
 const parsedLogs = (api: TestApi, from = 0) => api.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
 
-/** Resolves once a log line satisfies `test` (polls the captured lines; no fixed sleep decides). */
-async function logLine(api: TestApi, test: (l: Record<string, unknown>) => boolean, from = 0): Promise<Record<string, unknown>> {
-  for (;;) {
-    const found = parsedLogs(api, from).find(test);
-    if (found) return found;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+/**
+ * Resolves once a log line satisfies `test` (polls the captured lines; no fixed sleep decides).
+ * The deadline, well inside mocha's timeout, makes a line that never comes fail with `what`.
+ */
+function logLine(api: TestApi, what: string, test: (l: Record<string, unknown>) => boolean, from = 0): Promise<Record<string, unknown>> {
+  return waitFor(`a log line: ${what}`, () => parsedLogs(api, from).find(test), 10_000, 10);
 }
 
 describe('hardening (#11)', () => {
@@ -49,7 +37,7 @@ describe('hardening (#11)', () => {
         const res = await api.get(`/?channel_id=${CHANNEL}&${name}=${KEY}&format=Rss`, { key: null });
         const body = await res.text();
         expect(body).not.to.contain(KEY);
-        const line = await logLine(api, (l) => l.category === 'api.http', before);
+        const line = await logLine(api, 'the api.http access line', (l) => l.category === 'api.http', before);
         expect(line.path).to.equal(`/?channel_id=${CHANNEL}&format=Rss`);
         expect(api.logs.join('')).not.to.contain(KEY);
       });
@@ -65,7 +53,7 @@ describe('hardening (#11)', () => {
   describe('item 4 (Host): with PUBLIC_BASE_URL, the Host a client sends reaches neither the self link nor the ETag', () => {
     /** One GET over a raw socket, so the test chooses Host itself (fetch does not let it). */
     const getWithHost = async (api: TestApi, host: string, extra = '') => {
-      const answer = await raw(api, `GET /?channel_id=${CHANNEL}&format=Rss HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${KEY}\r\n${extra}Connection: close\r\n\r\n`);
+      const answer = await rawSocket(api.base, `GET /?channel_id=${CHANNEL}&format=Rss HTTP/1.1\r\nHost: ${host}\r\nX-API-Key: ${KEY}\r\n${extra}Connection: close\r\n\r\n`);
       const [head = '', body = ''] = answer.split('\r\n\r\n');
       return { status: head.split(' ')[1], etag: /\r\netag: (\S+)/i.exec(head)?.[1], body };
     };
@@ -183,7 +171,7 @@ describe('hardening (#11)', () => {
         socket.on('error', () => undefined);
         const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
         socket.write(`GET /?channel_id=${CHANNEL}&max_items=20 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n\r\n`);
-        const line = await logLine(slow, (l) => l.level === 'WARNING' && String(l.msg).includes('nothing moved'));
+        const line = await logLine(slow, 'WARNING "nothing moved"', (l) => l.level === 'WARNING' && String(l.msg).includes('nothing moved'));
         expect(line).to.include({ category: 'api.http', sendTimeoutMs: 300 });
         // Reading again now only drains what was already sent: the server has cut the response.
         stalled = false;
@@ -219,9 +207,9 @@ describe('hardening (#11)', () => {
           if (open >= 3) break;
           await new Promise((r) => setTimeout(r, 10));
         }
-        const refused = await raw(api, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+        const refused = await rawSocket(api.base, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
         expect(refused).to.equal('');
-        const line = await logLine(api, (l) => l.level === 'WARNING' && String(l.msg).includes('connection limit reached'));
+        const line = await logLine(api, 'WARNING "connection limit reached"', (l) => l.level === 'WARNING' && String(l.msg).includes('connection limit reached'));
         expect(line).to.include({ category: 'api.http', maxConnections: 3 });
         // The header timeout frees the slots; then /health answers again.
         await Promise.all(slowClosed);
@@ -248,21 +236,21 @@ describe('hardening (#11)', () => {
     after(() => api.close());
 
     it('sends no second answer after a response on the same connection (Transfer-Encoding: gzip on a GET)', async () => {
-      const answer = await raw(api, `GET /?channel_id=${CHANNEL} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nTransfer-Encoding: gzip\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const answer = await rawSocket(api.base, `GET /?channel_id=${CHANNEL} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nTransfer-Encoding: gzip\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n`);
       const statusLines = answer.match(/HTTP\/1\.1 \d{3}/g) ?? [];
       expect(statusLines.length, answer.slice(0, 200)).to.be.at.most(1);
       expect(statusLines.join()).not.to.contain('400');
     });
 
     it('still answers a malformed first request with the JSON 400', async () => {
-      const answer = await raw(api, 'GET / HTTP/1.1\r\nHost x\r\n\r\n');
+      const answer = await rawSocket(api.base, 'GET / HTTP/1.1\r\nHost x\r\n\r\n');
       expect(answer).to.match(/^HTTP\/1\.1 400/);
       expect(answer).to.contain('X-Frame-Options: DENY');
       expect(answer).to.contain('"error":"Geçersiz istek"');
     });
 
     it('answers an Expect other than 100-continue with a JSON error and the security headers', async () => {
-      const answer = await raw(api, `GET /?channel_id=${CHANNEL} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nExpect: something-else\r\nConnection: close\r\n\r\n`);
+      const answer = await rawSocket(api.base, `GET /?channel_id=${CHANNEL} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\nExpect: something-else\r\nConnection: close\r\n\r\n`);
       expect(answer).to.match(/^HTTP\/1\.1 400/);
       expect(answer).to.contain('X-Frame-Options: DENY');
       expect(answer).to.contain('X-Content-Type-Options: nosniff');
@@ -272,7 +260,7 @@ describe('hardening (#11)', () => {
     });
 
     it('answers CONNECT with a JSON 405 and the security headers', async () => {
-      const answer = await raw(api, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      const answer = await rawSocket(api.base, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
       expect(answer).to.match(/^HTTP\/1\.1 405/);
       expect(answer).to.contain('X-Frame-Options: DENY');
       expect(answer).to.contain('X-Content-Type-Options: nosniff');

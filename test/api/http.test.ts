@@ -1,7 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
 import { expect } from 'chai';
-import { CHANNEL, DISABLED_KEY, KEY, LIMITED_KEY, startApi, video, type TestApi } from './support';
+import { CHANNEL, DISABLED_KEY, KEY, LIMITED_KEY, rawSocket, startApi, video, type TestApi } from './support';
 import { VERSION } from '../../api/service-info';
 import pkg from '../../package.json';
 
@@ -32,18 +31,6 @@ function rawGet(base: string, path: string, headers: Record<string, string> = {}
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-/** Bytes straight onto a socket, for requests no HTTP client would send. */
-function rawSocket(base: string, text: string): Promise<string> {
-  const url = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end(text));
-    let answer = '';
-    socket.setEncoding('utf8').on('data', (c: string) => (answer += c));
-    socket.on('close', () => resolve(answer));
-    socket.on('error', reject);
   });
 }
 

@@ -3,6 +3,7 @@
 // a controllable clock, and every log line captured.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp } from '../../api/create-app';
@@ -124,6 +125,23 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;
   return api;
+}
+
+/**
+ * Raw bytes on a fresh connection, for requests no HTTP client would send; resolves with everything
+ * the server sent once it closes the connection. The client does not half-close: closing is the
+ * server's job here (a refused connection, a parse error, Connection: close).
+ */
+export function rawSocket(base: string, bytes: string): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(bytes);
+  });
 }
 
 /** Video n of the test channel: published an hour apart from 2024-01-01 down, fetched a second apart. */
