@@ -3,8 +3,6 @@
 // A block moves the next attempt to the second proxy before any blocked wait; an unreachable proxy
 // or one that refuses the credentials is a WARNING and the next is used; no credential is logged.
 
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { runChannel } from '../../crawler/channel-run';
 import { RequestBudget } from '../../crawler/request-budget';
@@ -16,16 +14,8 @@ import { FakeTiming } from '../crawler/support/fake-timing';
 import { captureLogs } from '../crawler/support/logs';
 import { tempStore, type TempStore } from '../crawler/support/temp-store';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
+import { freePort } from '../support/processes';
 import { PASSWORD, startProxy, USER, type LocalProxy } from './local-proxy';
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
 
 describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
   this.timeout(30_000);
@@ -115,7 +105,7 @@ describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
   });
 
   it('an unreachable proxy and one that refuses the credentials are WARNINGs, and the next one is used', async () => {
-    const dead = await closedPort();
+    const dead = await freePort();
     const deadUrl = `http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${dead}`;
     const p = client([deadUrl, first.url(USER, 'wrong-password'), second.url()]);
     const result = await crawl(p);
@@ -129,7 +119,7 @@ describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
   });
 
   it('no reachable proxy is a transient failure, never a silent direct request', async () => {
-    const p = client([`http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${await closedPort()}`]);
+    const p = client([`http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${await freePort()}`]);
     const err = await p.fetchTranscript(channel.videos[0]!.videoId).catch((e: unknown) => e);
     expect(err).to.have.property('outcome', 'transient');
     expect(String((err as Error).message)).to.match(/no outbound proxy could be used/).and.not.include(PASSWORD);

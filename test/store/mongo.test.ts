@@ -2,26 +2,17 @@
 // No server exists on the build machines, so by default this prints why it is skipped. Each test
 // gets its own database, dropped afterwards.
 
-import net from 'node:net';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
 import { silentLogger } from '../../shared/logger';
 import { openStore, StoreUnavailableError } from '../../shared/store';
 import { connectMongoStore } from '../../shared/store/mongo/mongo-store';
+import { freePort } from '../support/processes';
 import { storeContract } from './contract';
-
-/** A loopback port nothing listens on: bind one, then let it go. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('mongodb store without a server', function () {
   it('fails to open with StoreUnavailableError, not a driver error', async function () {
-    const url = `mongodb://127.0.0.1:${await closedPort()}/tf_unreachable`;
+    const url = `mongodb://127.0.0.1:${await freePort()}/tf_unreachable`;
     let caught: unknown;
     try {
       await openStore(url, { logger: silentLogger(), serverSelectionTimeoutMS: 300 });

@@ -44,6 +44,7 @@ export function ensureBuilt(): void {
   }
 }
 
+/** A loopback port nothing listens on: bound on port 0, then let go. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
