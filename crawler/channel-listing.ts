@@ -8,6 +8,7 @@ import type { Logger } from '../shared/logger';
 import type { ChannelListing, ListedVideo, PlatformClient } from '../shared/platform/types';
 import { isUnknownPublishedAt, type ChannelRecord, type Store, type VideoRecord } from '../shared/store/types';
 import { regularCount, windowOf } from '../shared/platform/window';
+import { feedWindow } from '../shared/platform/listing';
 import type { RequestContext } from './blocked-path';
 import { coverageAfter, deepListingReason } from './listing-plan';
 import type { PlatformCall } from './video-fetch';
@@ -56,8 +57,7 @@ export async function listChannel(deps: ChannelListingDeps, channel: ChannelReco
   const reason = deepListingReason(wanted, feed, storedIds, channel.coveredWanted);
   let listing: ChannelListing;
   if (reason === null && feed !== null) {
-    const videos = windowOf(feed.videos, wanted);
-    listing = { ...feed, videos, complete: feed.complete && videos.length === feed.videos.length };
+    listing = feedWindow(feed, wanted);
     deps.logger.debug({ channelId, wanted, feedEntries: feed.videos.length, stored: storedIds.size }, 'channel feed is enough');
   } else {
     deps.logger.info({ channelId, wanted, reason }, 'listing the channel in full');

@@ -43,10 +43,7 @@ export async function listVideos(
   const feed = known === undefined ? await listFeed(http, channelId, log) : known;
   // A complete feed is the whole channel; browse could only repeat it. The window counts regular
   // videos: the Shorts among them come along (window.ts).
-  if (feed && (want <= regularCount(feed.videos) || feed.complete)) {
-    const videos = windowOf(feed.videos, want);
-    return { channelId, title: feed.title, videos, complete: feed.complete && videos.length === feed.videos.length };
-  }
+  if (feed && (want <= regularCount(feed.videos) || feed.complete)) return { ...feedWindow(feed, want), channelId };
 
   const browsed: BrowsedVideo[] = [];
   const seenTokens = new Set<string>();
@@ -85,6 +82,12 @@ export async function listVideos(
  * upload newer than its oldest entry, so a browse item missing from it is older — unless it comes
  * before the first item both lists share.
  */
+/** The feed cut to the newest `wanted` regular videos (and the Shorts among them); complete only if nothing was cut. */
+export function feedWindow(feed: ChannelListing, wanted: number): ChannelListing {
+  const videos = windowOf(feed.videos, wanted);
+  return { ...feed, videos, complete: feed.complete && videos.length === feed.videos.length };
+}
+
 export function mergeListing(feed: Pick<ChannelFeed, 'videos'> | null, browsed: readonly BrowsedVideo[]): ListedVideo[] {
   const undated = (b: BrowsedVideo): ListedVideo => ({ videoId: b.videoId, title: b.title, publishedAt: null });
   const out: ListedVideo[] = [];
