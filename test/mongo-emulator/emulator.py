@@ -1,0 +1,835 @@
+#!/usr/bin/python3
+"""A MongoDB wire-protocol emulator for the test suite (see README.md beside this file).
+
+mockupdb speaks the wire protocol; every command it receives is answered here by running it on
+mongomock, an in-memory query engine. What mongomock lacks and the store uses is supplied below:
+pipeline-style updates (the pipeline's stages run over the matched document), the $$NOW variable,
+some expression operators ($type, $add on dates, ...), cursors, index metadata and the
+`configureFailPoint` / `failCommand` test command a real server offers for injecting errors.
+
+Commands are served one at a time (mockupdb holds one lock per server while a request is handled),
+so each command is atomic, as one document's write is on a real server; nothing here isolates
+concurrent transactions.
+
+Usage: /usr/bin/python3 emulator.py [--port N] [--state FILE] [--replica-set NAME]
+Prints `listening <port>` once ready; exits when stdin closes (its parent died) or on SIGTERM,
+writing the data to FILE first when --state is given (and loading it on start).
+"""
+
+import argparse
+import copy
+import datetime
+import itertools
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+
+import bson
+from bson import Int64, ObjectId
+from bson.son import SON
+import mockupdb
+import mongomock
+from mongomock import aggregate as mm_aggregate
+from mongomock import filtering as mm_filtering
+
+MAX_WIRE_VERSION = 17  # MongoDB 6.0
+BATCH_BYTES = 4 * 1024 * 1024
+
+
+class CommandError(Exception):
+    """An error reply: {ok: 0, code, codeName, errmsg, errorLabels}."""
+
+    def __init__(self, code, code_name, errmsg, labels=None):
+        super().__init__(errmsg)
+        self.reply = {'ok': 0, 'code': code, 'codeName': code_name, 'errmsg': errmsg}
+        if labels:
+            self.reply['errorLabels'] = labels
+
+
+# ── the clock ─────────────────────────────────────────────────────────────────────────────────
+# $$NOW is one value for the whole command, as on a real server.
+_command_now = [None]
+
+
+def server_now():
+    now = datetime.datetime.utcnow()
+    return now.replace(microsecond=(now.microsecond // 1000) * 1000)
+
+
+def command_now():
+    return _command_now[0] or server_now()
+
+
+mongomock.utcnow = command_now  # $currentDate and the TTL monitor read the same clock
+
+
+# ── expressions mongomock lacks ───────────────────────────────────────────────────────────────
+def _type_name(value):
+    if value is None:
+        return 'null'
+    if isinstance(value, bool):
+        return 'bool'
+    if isinstance(value, Int64):
+        return 'long'
+    if isinstance(value, int):
+        return 'int' if -2**31 <= value < 2**31 else 'long'
+    if isinstance(value, float):
+        return 'double'
+    if isinstance(value, str):
+        return 'string'
+    if isinstance(value, datetime.datetime):
+        return 'date'
+    if isinstance(value, dict):
+        return 'object'
+    if isinstance(value, (list, tuple)):
+        return 'array'
+    if isinstance(value, ObjectId):
+        return 'objectId'
+    if isinstance(value, (bytes, bson.Binary)):
+        return 'binData'
+    if isinstance(value, bson.Decimal128):
+        return 'decimal'
+    if isinstance(value, bson.Timestamp):
+        return 'timestamp'
+    if isinstance(value, bson.Regex):
+        return 'regex'
+    return 'object'
+
+
+def _operand(parser, expression):
+    """The expression's value, or the marker MISSING when it names an absent field."""
+    try:
+        return parser.parse(expression)
+    except KeyError:
+        return MISSING
+
+
+MISSING = object()
+
+
+def _expr_type(parser, arg):
+    if isinstance(arg, list) and len(arg) == 1:
+        arg = arg[0]
+    value = _operand(parser, arg)
+    return 'missing' if value is MISSING else _type_name(value)
+
+
+def _expr_add(parser, args):
+    values = [_operand(parser, a) for a in args]
+    if any(v is None or v is MISSING for v in values):
+        return None
+    dates = [v for v in values if isinstance(v, datetime.datetime)]
+    numbers = [v for v in values if not isinstance(v, datetime.datetime)]
+    if len(dates) > 1:
+        raise CommandError(16612, 'Location16612', 'only one date allowed in an $add expression')
+    total = sum(numbers)
+    if dates:
+        return dates[0] + datetime.timedelta(milliseconds=round(total))
+    return total
+
+
+def _expr_mod(parser, args):
+    a, b = (_operand(parser, x) for x in args)
+    if a in (None, MISSING) or b in (None, MISSING):
+        return None
+    if isinstance(a, int) and isinstance(b, int):
+        return int(abs(a) % abs(b)) * (1 if a >= 0 else -1)
+    return a % b
+
+
+def _to_millis(value):
+    return int((value - datetime.datetime(1970, 1, 1)).total_seconds() * 1000)
+
+
+def _expr_to_long(parser, arg):
+    value = _operand(parser, arg)
+    if value in (None, MISSING):
+        return None
+    if isinstance(value, datetime.datetime):
+        return Int64(_to_millis(value))
+    return Int64(int(value))
+
+
+def _expr_to_date(parser, arg):
+    value = _operand(parser, arg)
+    if value in (None, MISSING):
+        return None
+    if isinstance(value, datetime.datetime):
+        return value
+    return datetime.datetime(1970, 1, 1) + datetime.timedelta(milliseconds=int(value))
+
+
+def _expr_subtract(parser, args):
+    a, b = (_operand(parser, x) for x in args)
+    if a in (None, MISSING) or b in (None, MISSING):
+        return None
+    if isinstance(a, datetime.datetime) and isinstance(b, datetime.datetime):
+        return Int64(_to_millis(a) - _to_millis(b))
+    if isinstance(a, datetime.datetime):
+        return a - datetime.timedelta(milliseconds=b)
+    return a - b
+
+
+def _expr_min_max(pick):
+    def handler(parser, args):
+        values = [_operand(parser, a) for a in (args if isinstance(args, list) else [args])]
+        if len(values) == 1 and isinstance(values[0], list):
+            values = values[0]
+        values = [v for v in values if v is not None and v is not MISSING]
+        if not values:
+            return None
+        best = values[0]
+        for v in values[1:]:
+            if mm_filtering.bson_compare(pick, v, best):
+                best = v
+        return best
+    return handler
+
+
+def _gt(a, b):
+    return a > b
+
+
+def _lt(a, b):
+    return a < b
+
+
+# Expression operators handled here instead of by mongomock. Extend this table (name → function of
+# the mongomock parser and the operator's argument) when the store starts using another one.
+EXPRESSIONS = {
+    '$type': _expr_type,
+    '$add': _expr_add,
+    '$mod': _expr_mod,
+    '$subtract': _expr_subtract,
+    '$toLong': _expr_to_long,
+    '$toDate': _expr_to_date,
+    '$min': _expr_min_max(_lt),
+    '$max': _expr_min_max(_gt),
+}
+
+SYSTEM_VARIABLES = {
+    'NOW': command_now,
+}
+
+_original_parse = mm_aggregate._Parser.parse
+_original_basic = mm_aggregate._Parser._parse_basic_expression
+
+
+def _parse(self, expression):
+    if isinstance(expression, dict) and len(expression) == 1:
+        (operator, argument), = expression.items()
+        handler = EXPRESSIONS.get(operator)
+        if handler is not None:
+            return handler(self, argument)
+    return _original_parse(self, expression)
+
+
+def _parse_basic(self, expression):
+    if isinstance(expression, str) and expression.startswith('$$'):
+        name, _, rest = expression[2:].partition('.')
+        if name in SYSTEM_VARIABLES and not rest:
+            return SYSTEM_VARIABLES[name]()
+    return _original_basic(self, expression)
+
+
+mm_aggregate._Parser.parse = _parse
+mm_aggregate._Parser._parse_basic_expression = _parse_basic
+
+
+def _unset_stage(in_collection, unused_database, options):
+    fields = [options] if isinstance(options, str) else list(options)
+    out = []
+    for doc in in_collection:
+        doc = copy.deepcopy(doc)
+        for field in fields:
+            parts = field.split('.')
+            target = doc
+            for part in parts[:-1]:
+                target = target.get(part) if isinstance(target, dict) else None
+            if isinstance(target, dict):
+                target.pop(parts[-1], None)
+        out.append(doc)
+    return out
+
+
+def _replace_with_stage(in_collection, unused_database, options):
+    return [mm_aggregate._parse_expression(options, doc) for doc in in_collection]
+
+
+mm_aggregate._PIPELINE_HANDLERS['$unset'] = _unset_stage
+mm_aggregate._PIPELINE_HANDLERS['$replaceWith'] = _replace_with_stage
+
+
+# ── the engine ────────────────────────────────────────────────────────────────────────────────
+class Emulator:
+    def __init__(self, replica_set=None):
+        self.client = mongomock.MongoClient()
+        self.replica_set = replica_set
+        self.port = None
+        self.cursors = {}
+        self.cursor_ids = itertools.count(1000)
+        self.connection_ids = itertools.count(1)
+        # (db, collection) → {index name → index document as listIndexes shows it}
+        self.indexes = {}
+        self.fail_point = None  # the failCommand fail point: {'mode': …, 'data': …}
+        self.transactions = {}  # lsid id → snapshot taken at startTransaction
+        self.commands = {
+            'hello': self.cmd_hello,
+            'ismaster': self.cmd_hello,
+            'isMaster': self.cmd_hello,
+            'ping': lambda db, cmd: {},
+            'buildInfo': self.cmd_build_info,
+            'buildinfo': self.cmd_build_info,
+            'getParameter': lambda db, cmd: {},
+            'serverStatus': lambda db, cmd: {'localTime': server_now(), 'uptime': 1},
+            'endSessions': lambda db, cmd: {},
+            'killAllSessions': lambda db, cmd: {},
+            'find': self.cmd_find,
+            'getMore': self.cmd_get_more,
+            'killCursors': self.cmd_kill_cursors,
+            'insert': self.cmd_insert,
+            'update': self.cmd_update,
+            'delete': self.cmd_delete,
+            'findAndModify': self.cmd_find_and_modify,
+            'findandmodify': self.cmd_find_and_modify,
+            'aggregate': self.cmd_aggregate,
+            'count': self.cmd_count,
+            'distinct': self.cmd_distinct,
+            'createIndexes': self.cmd_create_indexes,
+            'listIndexes': self.cmd_list_indexes,
+            'dropIndexes': self.cmd_drop_indexes,
+            'create': self.cmd_create,
+            'drop': self.cmd_drop,
+            'dropDatabase': self.cmd_drop_database,
+            'listCollections': self.cmd_list_collections,
+            'listDatabases': self.cmd_list_databases,
+            'commitTransaction': self.cmd_commit_transaction,
+            'abortTransaction': self.cmd_abort_transaction,
+            'configureFailPoint': self.cmd_configure_fail_point,
+        }
+
+    # ── dispatch ──
+    def handle(self, request):
+        cmd = request.doc
+        name = request.command_name
+        db_name = request.namespace.split('.')[0] if request.namespace else 'admin'
+        db_name = cmd.get('$db', db_name)
+        _command_now[0] = server_now()
+        try:
+            failure = self.injected_failure(name)
+            if failure == 'hangup':
+                request.hangup()
+                return True
+            if failure is not None and 'writeConcernError' not in failure:
+                request.replies(failure)
+                return True
+            handler = self.commands.get(name)
+            if handler is None:
+                raise CommandError(59, 'CommandNotFound', "no such command: '%s'" % name)
+            self.check_transaction(cmd)
+            reply = handler(self.client[db_name], cmd)
+            if failure is not None:
+                reply = dict(reply, writeConcernError=failure['writeConcernError'])
+                if 'errorLabels' in failure:
+                    reply['errorLabels'] = failure['errorLabels']
+            request.replies(dict(reply, ok=reply.get('ok', 1)))
+        except CommandError as err:
+            request.replies(err.reply)
+        except mongomock.DuplicateKeyError as err:
+            request.replies({'ok': 0, 'code': 11000, 'codeName': 'DuplicateKey', 'errmsg': 'E11000 duplicate key error: %s' % err})
+        except mongomock.OperationFailure as err:
+            request.replies({'ok': 0, 'code': err.code or 2, 'codeName': 'BadValue', 'errmsg': str(err)})
+        except NotImplementedError as err:
+            request.replies({'ok': 0, 'code': 115, 'codeName': 'CommandNotSupported', 'errmsg': 'emulator: %s' % err})
+        finally:
+            _command_now[0] = None
+        return True
+
+    # ── fail points (the failCommand test command of a real server) ──
+    def cmd_configure_fail_point(self, db, cmd):
+        if cmd['configureFailPoint'] != 'failCommand':
+            raise CommandError(2, 'BadValue', 'emulator: only the failCommand fail point exists')
+        mode = cmd.get('mode')
+        if mode == 'off':
+            self.fail_point = None
+        else:
+            self.fail_point = {'mode': mode, 'data': cmd.get('data', {})}
+        return {}
+
+    def injected_failure(self, name):
+        fp = self.fail_point
+        if fp is None or name in ('configureFailPoint', 'hello', 'ismaster', 'isMaster'):
+            return None
+        data = fp['data']
+        if name not in data.get('failCommands', []):
+            return None
+        mode = fp['mode']
+        if isinstance(mode, dict) and 'times' in mode:
+            mode['times'] -= 1
+            if mode['times'] <= 0:
+                self.fail_point = None
+        if data.get('blockConnection'):
+            with self.server._unlock():
+                time.sleep(data.get('blockTimeMS', 0) / 1000)
+        if data.get('closeConnection'):
+            return 'hangup'
+        if 'writeConcernError' in data:
+            out = {'writeConcernError': data['writeConcernError']}
+            if 'errorLabels' in data:
+                out['errorLabels'] = data['errorLabels']
+            return out
+        if 'errorCode' in data:
+            reply = {'ok': 0, 'code': data['errorCode'], 'codeName': 'FailPoint', 'errmsg': 'Failing command via failCommand fail point'}
+            if 'errorLabels' in data:
+                reply['errorLabels'] = data['errorLabels']
+            return reply
+        return None
+
+    # ── handshake and server ──
+    def cmd_hello(self, db, cmd):
+        reply = {
+            'helloOk': True,
+            'ismaster': True,
+            'isWritablePrimary': True,
+            'maxBsonObjectSize': 16 * 1024 * 1024,
+            'maxMessageSizeBytes': 48000000,
+            'maxWriteBatchSize': 100000,
+            'localTime': server_now(),
+            'logicalSessionTimeoutMinutes': 30,
+            'connectionId': next(self.connection_ids),
+            'minWireVersion': 0,
+            'maxWireVersion': MAX_WIRE_VERSION,
+            'readOnly': False,
+        }
+        if self.replica_set:
+            me = '127.0.0.1:%d' % self.port
+            reply.update({'setName': self.replica_set, 'setVersion': 1, 'hosts': [me], 'primary': me, 'me': me,
+                          'secondary': False, 'electionId': ObjectId('7fffffff0000000000000001'),
+                          'lastWrite': {'lastWriteDate': server_now()}})
+        return reply
+
+    def cmd_build_info(self, db, cmd):
+        return {'version': '6.0.0-emulator', 'versionArray': [6, 0, 0, 0], 'bits': 64, 'maxBsonObjectSize': 16 * 1024 * 1024}
+
+    # ── transactions (replica-set mode only; no isolation, see README) ──
+    def check_transaction(self, cmd):
+        if 'txnNumber' not in cmd:
+            return
+        if not self.replica_set:
+            raise CommandError(20, 'IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos')
+        if cmd.get('startTransaction'):
+            self.transactions[self.session_key(cmd)] = self.snapshot()
+
+    @staticmethod
+    def session_key(cmd):
+        lsid = cmd.get('lsid', {}).get('id')
+        return bytes(lsid) if lsid is not None else None
+
+    def cmd_commit_transaction(self, db, cmd):
+        self.transactions.pop(self.session_key(cmd), None)
+        return {}
+
+    def cmd_abort_transaction(self, db, cmd):
+        snapshot = self.transactions.pop(self.session_key(cmd), None)
+        if snapshot is None:
+            raise CommandError(251, 'NoSuchTransaction', 'Transaction was aborted or never started')
+        self.restore(snapshot)
+        return {}
+
+    # ── cursors ──
+    def cursor_reply(self, ns, docs, batch_size=None, single_batch=False):
+        first = 101 if batch_size is None else int(batch_size)
+        batch, rest = ([], docs) if first == 0 else self.take(docs, first)
+        cursor_id = 0
+        if rest and not single_batch:
+            cursor_id = next(self.cursor_ids)
+            self.cursors[cursor_id] = (ns, rest)
+        return {'cursor': {'id': Int64(cursor_id), 'ns': ns, 'firstBatch': batch}}
+
+    @staticmethod
+    def take(docs, count):
+        batch, size = [], 0
+        for doc in docs:
+            if (count and len(batch) >= count) or (batch and size > BATCH_BYTES):
+                break
+            batch.append(doc)
+            size += len(bson.encode(doc))
+        return batch, docs[len(batch):]
+
+    def cmd_get_more(self, db, cmd):
+        cursor_id = int(cmd['getMore'])
+        if cursor_id not in self.cursors:
+            raise CommandError(43, 'CursorNotFound', 'cursor id %d not found' % cursor_id)
+        ns, docs = self.cursors.pop(cursor_id)
+        batch, rest = self.take(docs, cmd.get('batchSize') or 0)
+        if rest:
+            self.cursors[cursor_id] = (ns, rest)
+        else:
+            cursor_id = 0
+        return {'cursor': {'id': Int64(cursor_id), 'ns': ns, 'nextBatch': batch}}
+
+    def cmd_kill_cursors(self, db, cmd):
+        killed = []
+        for cursor_id in cmd.get('cursors', []):
+            if self.cursors.pop(int(cursor_id), None) is not None:
+                killed.append(cursor_id)
+        return {'cursorsKilled': killed, 'cursorsNotFound': [], 'cursorsAlive': [], 'cursorsUnknown': []}
+
+    # ── reads ──
+    @staticmethod
+    def sort_list(sort):
+        return list(sort.items()) if sort else None
+
+    def cmd_find(self, db, cmd):
+        coll = db[cmd['find']]
+        limit = int(cmd.get('limit', 0) or 0)
+        docs = list(coll.find(cmd.get('filter') or {}, projection=cmd.get('projection') or None, skip=int(cmd.get('skip', 0) or 0),
+                              limit=abs(limit), sort=self.sort_list(cmd.get('sort'))))
+        return self.cursor_reply('%s.%s' % (db.name, coll.name), docs, cmd.get('batchSize'), cmd.get('singleBatch') or limit < 0)
+
+    def cmd_aggregate(self, db, cmd):
+        if cmd['aggregate'] == 1:
+            raise CommandError(115, 'CommandNotSupported', 'emulator: database-level aggregate is not supported')
+        coll = db[cmd['aggregate']]
+        docs = list(coll.aggregate(list(cmd.get('pipeline', []))))
+        return self.cursor_reply('%s.%s' % (db.name, coll.name), docs, (cmd.get('cursor') or {}).get('batchSize'))
+
+    def cmd_count(self, db, cmd):
+        coll = db[cmd['count']]
+        kwargs = {}
+        if cmd.get('skip'):
+            kwargs['skip'] = int(cmd['skip'])
+        if cmd.get('limit'):
+            kwargs['limit'] = int(cmd['limit'])
+        return {'n': coll.count_documents(cmd.get('query') or {}, **kwargs)}
+
+    def cmd_distinct(self, db, cmd):
+        return {'values': db[cmd['distinct']].distinct(cmd['key'], cmd.get('query') or {})}
+
+    # ── writes ──
+    def cmd_insert(self, db, cmd):
+        coll = db[cmd['insert']]
+        ordered = cmd.get('ordered', True)
+        n, errors = 0, []
+        for i, doc in enumerate(cmd.get('documents', [])):
+            try:
+                coll.insert_one(doc)
+                n += 1
+            except mongomock.DuplicateKeyError as err:
+                errors.append({'index': i, 'code': 11000, 'errmsg': 'E11000 duplicate key error: %s' % err})
+                if ordered:
+                    break
+        return self.write_reply({'n': n}, errors)
+
+    @staticmethod
+    def write_reply(reply, errors):
+        if errors:
+            reply['writeErrors'] = errors
+        return reply
+
+    def cmd_update(self, db, cmd):
+        coll = db[cmd['update']]
+        ordered = cmd.get('ordered', True)
+        n = modified = 0
+        upserted, errors = [], []
+        for i, statement in enumerate(cmd.get('updates', [])):
+            try:
+                matched, changed, upserted_id, _ = self.update(coll, statement.get('q') or {}, statement['u'],
+                                                                multi=statement.get('multi', False), upsert=statement.get('upsert', False))
+            except mongomock.DuplicateKeyError as err:
+                errors.append({'index': i, 'code': 11000, 'errmsg': 'E11000 duplicate key error: %s' % err})
+                if ordered:
+                    break
+                continue
+            except (mongomock.OperationFailure, mongomock.WriteError) as err:
+                errors.append({'index': i, 'code': getattr(err, 'code', None) or 2, 'errmsg': str(err)})
+                if ordered:
+                    break
+                continue
+            if upserted_id is not None:
+                upserted.append({'index': i, '_id': upserted_id})
+                n += 1
+            else:
+                n += matched
+                modified += changed
+        reply = {'n': n, 'nModified': modified}
+        if upserted:
+            reply['upserted'] = upserted
+        return self.write_reply(reply, errors)
+
+    def cmd_delete(self, db, cmd):
+        coll = db[cmd['delete']]
+        n = 0
+        for statement in cmd.get('deletes', []):
+            q = statement.get('q') or {}
+            if statement.get('limit', 0) == 1:
+                n += coll.delete_one(q).deleted_count
+            else:
+                n += coll.delete_many(q).deleted_count
+        return {'n': n}
+
+    def cmd_find_and_modify(self, db, cmd):
+        coll = db[cmd.get('findAndModify') or cmd.get('findandmodify')]
+        query = cmd.get('query') or {}
+        sort = self.sort_list(cmd.get('sort'))
+        fields = cmd.get('fields') or None
+        if cmd.get('remove'):
+            before = coll.find_one(query, sort=sort)
+            if before is not None:
+                coll.delete_one({'_id': before['_id']})
+            return {'lastErrorObject': {'n': 1 if before else 0}, 'value': self.project(before, fields)}
+        matched, _, upserted_id, (before, after) = self.update(coll, query, cmd['update'], multi=False,
+                                                                upsert=cmd.get('upsert', False), sort=sort)
+        value = after if cmd.get('new') else before
+        last = {'n': 1 if (matched or upserted_id is not None) else 0, 'updatedExisting': bool(matched)}
+        if upserted_id is not None:
+            last['upserted'] = upserted_id
+        return {'lastErrorObject': last, 'value': self.project(value, fields)}
+
+    @staticmethod
+    def project(doc, fields):
+        if doc is None or not fields:
+            return doc
+        scratch = mongomock.MongoClient()['p']['p']
+        scratch.insert_one(doc)
+        return scratch.find_one({}, projection=fields)
+
+    def update(self, coll, query, update, multi, upsert, sort=None):
+        """Runs one update statement: (matched, modified, upserted _id or None, (before, after) of the first)."""
+        targets = list(coll.find(query, sort=sort))
+        if not multi:
+            targets = targets[:1]
+        is_pipeline = isinstance(update, list)
+        is_replacement = not is_pipeline and not any(k.startswith('$') for k in update)
+        if not targets:
+            if not upsert:
+                return 0, 0, None, (None, None)
+            seed = self.upsert_seed(query)
+            if is_pipeline:
+                new = self.run_pipeline(coll, seed, update)
+            elif is_replacement:
+                new = dict(update)
+            else:
+                scratch = mongomock.MongoClient()['u']['u']
+                scratch.insert_one(seed)
+                scratch.update_one({}, update)
+                new = scratch.find_one({})
+            new_id = seed.get('_id', new.get('_id', ObjectId()))
+            new = dict([('_id', new_id)] + [(k, v) for k, v in new.items() if k != '_id'])
+            coll.insert_one(new)
+            return 0, 0, new_id, (None, coll.find_one({'_id': new_id}))
+        modified = 0
+        first = None
+        for before in targets:
+            if is_pipeline:
+                after = self.run_pipeline(coll, before, update)
+                after['_id'] = before['_id']
+                if after != before:
+                    coll.replace_one({'_id': before['_id']}, after)
+            elif is_replacement:
+                after = dict(update, _id=before['_id'])
+                coll.replace_one({'_id': before['_id']}, after)
+            else:
+                coll.update_one({'_id': before['_id']}, update)
+            after = coll.find_one({'_id': before['_id']})
+            if after != before:
+                modified += 1
+            if first is None:
+                first = (before, after)
+        return len(targets), modified, None, first
+
+    @staticmethod
+    def run_pipeline(coll, doc, pipeline):
+        out = list(mm_aggregate.process_pipeline([copy.deepcopy(doc)], coll.database, pipeline, None))
+        if len(out) != 1:
+            raise CommandError(2, 'BadValue', 'an update pipeline must keep the document')
+        return dict(out[0])
+
+    @staticmethod
+    def upsert_seed(query):
+        """The fields an upsert takes from its filter: the equality conditions, as a real server does."""
+        seed = {}
+        for key, value in query.items():
+            if key == '$and':
+                for part in value:
+                    seed.update(Emulator.upsert_seed(part))
+            elif key.startswith('$') or '.' in key:
+                continue
+            elif isinstance(value, dict) and any(k.startswith('$') for k in value):
+                if '$eq' in value:
+                    seed[key] = value['$eq']
+            else:
+                seed[key] = value
+        return seed
+
+    # ── indexes and collections ──
+    def index_map(self, db, name):
+        return self.indexes.setdefault((db.name, name), {})
+
+    def cmd_create_indexes(self, db, cmd):
+        coll = db[cmd['createIndexes']]
+        existing = self.index_map(db, coll.name)
+        before = len(existing) + 1
+        if coll.name not in db.list_collection_names():
+            db.create_collection(coll.name)
+        for spec in cmd.get('indexes', []):
+            spec = dict(spec)
+            key = list(spec['key'].items())
+            name = spec['name']
+            options = {k: v for k, v in spec.items() if k not in ('key', 'name', 'v')}
+            same_name = existing.get(name)
+            if same_name is not None:
+                if list(same_name['key'].items()) != key:
+                    raise CommandError(86, 'IndexKeySpecsConflict', 'An existing index has the same name as the requested index but a different key: %s' % name)
+                if {k: v for k, v in same_name.items() if k not in ('key', 'name', 'v')} != options:
+                    raise CommandError(85, 'IndexOptionsConflict', 'An existing index has the same name as the requested index but different options: %s' % name)
+                continue
+            for other in existing.values():
+                if list(other['key'].items()) == key:
+                    raise CommandError(85, 'IndexOptionsConflict', 'Index already exists with a different name: %s' % other['name'])
+            if not any(v == 'text' for _, v in key):
+                coll.create_index(key, name=name, unique=options.get('unique', False), sparse=options.get('sparse', False),
+                                  expireAfterSeconds=options.get('expireAfterSeconds'))
+            existing[name] = SON([('v', 2), ('key', SON(key)), ('name', name)] + sorted(options.items()))
+        return {'numIndexesBefore': before, 'numIndexesAfter': len(existing) + 1, 'createdCollectionAutomatically': False}
+
+    def cmd_list_indexes(self, db, cmd):
+        name = cmd['listIndexes']
+        if name not in db.list_collection_names():
+            raise CommandError(26, 'NamespaceNotFound', 'ns does not exist: %s.%s' % (db.name, name))
+        docs = [SON([('v', 2), ('key', SON([('_id', 1)])), ('name', '_id_')])] + list(self.index_map(db, name).values())
+        return self.cursor_reply('%s.%s' % (db.name, name), docs, (cmd.get('cursor') or {}).get('batchSize'))
+
+    def cmd_drop_indexes(self, db, cmd):
+        coll = db[cmd['dropIndexes']]
+        existing = self.index_map(db, coll.name)
+        wanted = cmd.get('index')
+        if wanted == '*':
+            names = list(existing)
+        elif isinstance(wanted, list):
+            names = wanted
+        elif isinstance(wanted, dict):
+            names = [n for n, spec in existing.items() if list(spec['key'].items()) == list(wanted.items())]
+            if not names:
+                raise CommandError(27, 'IndexNotFound', "can't find index with key: %s" % dict(wanted))
+        else:
+            names = [wanted]
+        for name in names:
+            if name not in existing:
+                raise CommandError(27, 'IndexNotFound', 'index not found with name [%s]' % name)
+            del existing[name]
+            try:
+                coll.drop_index(name)
+            except mongomock.OperationFailure:
+                pass  # a text index was never given to mongomock
+        return {'nIndexesWas': len(existing) + len(names) + 1}
+
+    def cmd_create(self, db, cmd):
+        if cmd['create'] in db.list_collection_names():
+            raise CommandError(48, 'NamespaceExists', 'Collection %s.%s already exists.' % (db.name, cmd['create']))
+        db.create_collection(cmd['create'])
+        return {}
+
+    def cmd_drop(self, db, cmd):
+        db.drop_collection(cmd['drop'])
+        self.indexes.pop((db.name, cmd['drop']), None)
+        return {'ns': '%s.%s' % (db.name, cmd['drop'])}
+
+    def cmd_drop_database(self, db, cmd):
+        self.client.drop_database(db.name)
+        for key in [k for k in self.indexes if k[0] == db.name]:
+            del self.indexes[key]
+        return {'dropped': db.name}
+
+    def cmd_list_collections(self, db, cmd):
+        docs = [{'name': n, 'type': 'collection', 'options': {}, 'info': {'readOnly': False}} for n in sorted(db.list_collection_names())]
+        wanted = cmd.get('filter') or {}
+        docs = [d for d in docs if mm_filtering.filter_applies(wanted, d)]
+        if cmd.get('nameOnly'):
+            docs = [{'name': d['name'], 'type': d['type']} for d in docs]
+        return self.cursor_reply('%s.$cmd.listCollections' % db.name, docs, (cmd.get('cursor') or {}).get('batchSize'))
+
+    def cmd_list_databases(self, db, cmd):
+        names = self.client.list_database_names()
+        if cmd.get('nameOnly'):
+            return {'databases': [{'name': n} for n in names]}
+        return {'databases': [{'name': n, 'sizeOnDisk': 0, 'empty': False} for n in names], 'totalSize': 0}
+
+    # ── persistence across a restart ──
+    def snapshot(self):
+        data = {}
+        for db_name in self.client.list_database_names():
+            db = self.client[db_name]
+            for name in db.list_collection_names():
+                data[(db_name, name)] = [copy.deepcopy(d) for d in db[name].find({})]
+        return {'data': data, 'indexes': copy.deepcopy(self.indexes)}
+
+    def restore(self, snapshot):
+        for db_name in self.client.list_database_names():
+            self.client.drop_database(db_name)
+        self.indexes = {}
+        for (db_name, name), docs in snapshot['data'].items():
+            db = self.client[db_name]
+            db.create_collection(name)
+            if docs:
+                db[name].insert_many(docs)
+        for (db_name, name), specs in snapshot['indexes'].items():
+            if specs:
+                self.cmd_create_indexes(self.client[db_name], {'createIndexes': name, 'indexes': list(specs.values())})
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--port', type=int, default=0)
+    parser.add_argument('--state', help='file the data is written to on exit and read from on start')
+    parser.add_argument('--replica-set', help='answer as the primary of a one-member replica set with this name')
+    args = parser.parse_args()
+
+    emulator = Emulator(replica_set=args.replica_set)
+    if args.state and os.path.exists(args.state):
+        with open(args.state, 'rb') as f:
+            emulator.restore(pickle.load(f))
+
+    server = mockupdb.MockupDB(port=args.port, request_timeout=int(1e6))
+    server._address = ('127.0.0.1', args.port)  # loopback only
+    emulator.server = server
+    server.autoresponds(emulator.handle)
+    emulator.port = server.run()
+
+    done = threading.Event()
+
+    def stop(*_):
+        done.set()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    def watch_stdin():
+        # The parent holds our stdin open; EOF means it is gone, and so should we be.
+        try:
+            while sys.stdin.buffer.read(1):
+                pass
+        except (OSError, ValueError):
+            pass
+        done.set()
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    print('listening %d' % emulator.port, flush=True)
+    while not done.wait(0.5):
+        pass
+    if args.state:
+        # Taken between two commands; the process then exits at once (sockets close with it).
+        with server._lock:
+            snapshot = emulator.snapshot()
+        tmp = args.state + '.tmp'
+        with open(tmp, 'wb') as f:
+            pickle.dump(snapshot, f)
+        os.replace(tmp, args.state)
+    os._exit(0)
+
+
+if __name__ == '__main__':
+    main()
