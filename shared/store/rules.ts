@@ -19,6 +19,29 @@ export const UNKNOWN_HANDLE_TTL_MS = 60 * 60_000;
 export const unknownHandleHolds = (checkedAt: Date | number, now: Date): boolean =>
   now.getTime() - (checkedAt instanceof Date ? checkedAt.getTime() : checkedAt) < UNKNOWN_HANDLE_TTL_MS;
 
+// ── which channels are still refreshed ─────────────────────────────────────
+
+/**
+ * A channel that no key follows and nobody asked for in this long is no longer refreshed: the
+ * crawler never claims it and the scheduled refresh skips it. Its stored data stays, and the next
+ * feed request for it (or a follow) brings it back at once.
+ */
+export const KEEP_REFRESHING_MS = 30 * 24 * 60 * 60_000;
+
+/** Asked for at or after this time = still refreshed (unless followed anyway). */
+export const refreshCutoff = (now: Date): Date => new Date(now.getTime() - KEEP_REFRESHING_MS);
+
+/**
+ * Whether the crawler still refreshes the channel at `now`. A record from before askedAt was kept
+ * (null) counts as asked for: the 30 days start with the next request, never retroactively.
+ */
+export function isRefreshed(c: { followed: boolean; askedAt: Date | null }, now: Date): boolean {
+  return c.followed || c.askedAt === null || c.askedAt.getTime() >= refreshCutoff(now).getTime();
+}
+
+/** The same rule in SQL over the channels table, with the cutoff bound as `@refreshCutoff`. */
+export const REFRESHED_SQL = `(followed = 1 OR asked_at IS NULL OR asked_at >= @refreshCutoff)`;
+
 // ── which videos a feed shows ──────────────────────────────────────────────
 
 /** Whether a video is shown in its channel's feed: `ready`, or `no_transcript` given up for good. */

@@ -100,6 +100,13 @@ export interface ChannelRecord {
    * run that wants more than the feed holds lists the channel in full.
    */
   coveredWanted: number | null;
+  /** Some API key follows the channel (kept in step with the subscriptions by the store). */
+  followed: boolean;
+  /**
+   * Last time a reader asked for the channel's feed (or an import named it); null on records from
+   * before it was kept. With `followed`, decides whether the channel is still refreshed (rules.ts).
+   */
+  askedAt: Date | null;
 }
 
 export interface RegisterChannelInput {
@@ -118,6 +125,38 @@ export interface ReleaseInput {
   title?: string | null;
   /** New coveredWanted; left out or null = unknown (a run that did not finish its work). */
   coveredWanted?: number | null;
+}
+
+/** How a key came to follow a channel. */
+export type SubscriptionSource = 'feed' | 'import';
+
+/** One channel a key wants to follow: by id, or by handle until the crawler resolves it. */
+export type SubscriptionInput =
+  | { readonly channelId: string; readonly handle?: undefined; readonly title?: string | null }
+  | { readonly channelId?: undefined; readonly handle: string; readonly title?: string | null };
+
+export interface SubscriptionRecord {
+  /** Null while the subscription names a handle the crawler has not resolved yet. */
+  channelId: string | null;
+  /** Lower-cased handle without `@` for a subscription by handle not resolved yet; else null. */
+  handle: string | null;
+  /** The channel's title as the crawler saw it, else the title the import gave, else null. */
+  title: string | null;
+  source: SubscriptionSource;
+  since: Date;
+}
+
+/**
+ * One entry of a key's combined feed as the store lists it: enough to decide a 304 or a cached
+ * body without reading any transcript (the route reads the full records only to render).
+ */
+export interface SubscriptionFeedEntry {
+  videoId: string;
+  channelId: string;
+  publishedAt: Date;
+  fetchedAt: Date;
+  /** The channel's title as the crawler saw it, else the import's title, else null. */
+  channelTitle: string | null;
 }
 
 export interface RateLimitResult {
@@ -147,12 +186,14 @@ export interface Store {
   /**
    * Create the channel's work item, or raise `wanted` to max(current, input.wanted).
    * A new channel, or one whose `wanted` grew, becomes due at `now`; otherwise its schedule stays.
+   * Either way the channel was asked for at `now` (askedAt), which keeps it refreshed (rules.ts).
    */
   registerChannel(input: RegisterChannelInput, now: Date): Promise<ChannelRecord>;
   getChannel(channelId: string): Promise<ChannelRecord | null>;
   /**
    * Atomically claim the channel with the earliest due time that is due (dueAt <= now) and whose
-   * lease is free or expired. Returns null when there is no such channel.
+   * lease is free or expired, among the channels still refreshed (rules.ts isRefreshed: followed by
+   * a key, or asked for within KEEP_REFRESHING_MS). Returns null when there is no such channel.
    */
   claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null>;
   /** Extend a lease this owner still holds. False when the lease was lost. */
@@ -171,7 +212,8 @@ export interface Store {
   /**
    * The scheduled refresh: make every known channel that is not backing off (consecutiveFailures
    * 0) due no later than `now`. A channel in a failure backoff (blocked, error, not found) keeps
-   * its later due time, so the cron never cancels a backoff. Returns how many were moved earlier;
+   * its later due time, so the cron never cancels a backoff; a channel no longer refreshed
+   * (rules.ts isRefreshed) is left alone. Returns how many were moved earlier;
    * channels already due are left as they are and not counted.
    */
   markAllDue(now: Date): Promise<number>;
@@ -235,6 +277,41 @@ export interface Store {
    * exist: the API answers 404 without asking the platform again.
    */
   isUnknownHandle(handle: string, now: Date): Promise<boolean>;
+
+  // ── subscriptions (a key's followed channels; keyId is the key's SHA-256 hex digest) ──
+  /**
+   * Make the key follow these channels, all in one batched write: channel ids get a work item
+   * (created with `wanted` and due at `now` when new; marked followed and asked-for when known);
+   * a handle already in the handle cache is followed as its channel id, any other handle waits for
+   * the crawler (subscribedHandlesToResolve). Answers, per input, whether it was newly followed
+   * (false: the key already followed it, or it repeats an earlier input).
+   */
+  follow(keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: Date): Promise<boolean[]>;
+  /** Stop following `ref` (a channel id, or `@handle` for one not resolved yet). False when not followed. */
+  unfollow(keyId: string, ref: string, now: Date): Promise<boolean>;
+  /** The key's subscriptions, oldest first. */
+  listSubscriptions(keyId: string): Promise<SubscriptionRecord[]>;
+  /**
+   * Channels at least one key follows, by channel id ascending, `limit` at a time after
+   * `afterChannelId` (null = from the start): the WebSub subscriber and the scheduler page through it.
+   */
+  followedChannels(afterChannelId: string | null, limit: number): Promise<ChannelRecord[]>;
+  /**
+   * The newest feed entries across every channel the key follows (publishedAt desc, then videoId),
+   * at most `limit`, of the given kinds (as listFeedEntries): one indexed query, not one per channel.
+   */
+  subscriptionFeed(keyId: string, limit: number, kinds?: readonly FeedKind[]): Promise<SubscriptionFeedEntry[]>;
+  /**
+   * Handles some key follows that no channel id is known for, not tried since `retryBefore`
+   * (never tried first), at most `limit`: the crawler resolves these.
+   */
+  subscribedHandlesToResolve(retryBefore: Date, limit: number): Promise<string[]>;
+  /**
+   * The crawler's answer for a followed handle: with a channel id, every key following the handle
+   * now follows the channel (and the handle is cached); null = the platform has no such channel,
+   * recorded as tried at `now`, and the subscriptions stay (shown as unresolved).
+   */
+  resolveSubscribedHandle(handle: string, channelId: string | null, wanted: number, now: Date): Promise<void>;
 
   // ── per-key rate limits ───────────────────────────────────────────────────
   /**

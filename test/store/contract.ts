@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { videoRecord } from '../support/factories';
 import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type FeedKind, type RateLimitResult, type Store, type VideoKind, type VideoRecord, type VideoState } from '../../shared/store';
+import { subscriptionCases } from './contract-subscriptions';
 import { isFeedEntry, isShownKind, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 
 export interface StoreFixture {
@@ -51,7 +52,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(c).to.deep.equal({
           channelId: 'UC_a', handle: 'somename', title: 'A', wanted: 10, dueAt: at(0), leaseOwner: null,
           leaseExpiresAt: null, lastCrawlAt: null, lastOutcome: null, lastError: null, consecutiveFailures: 0,
-          createdAt: at(0), coveredWanted: null,
+          createdAt: at(0), coveredWanted: null, followed: false, askedAt: at(0),
         });
         expect(await store.getChannel('UC_a')).to.deep.equal(c);
         expect(await store.getChannel('UC_unknown')).to.equal(null);
@@ -487,6 +488,8 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect((await store.hitRateLimit('key-bad', 5, at(0))).count, 'nothing counted').to.equal(1);
       });
     });
+
+    subscriptionCases(() => store);
 
     describe('availability', function () {
       it('answers ping while open', async function () {

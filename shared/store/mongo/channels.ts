@@ -3,9 +3,9 @@
 // the document's own fields use update pipelines; values from callers go in as $literal so a
 // string starting with `$` is never read as a field path (and no value is read as an operator).
 
-import type { Collection, Db } from 'mongodb';
+import type { Collection, Db, Filter } from 'mongodb';
 import type { BackendMethods } from '../call';
-import { normalizeHandle } from '../rules';
+import { normalizeHandle, refreshCutoff } from '../rules';
 import type { ChannelRecord } from '../types';
 import { retryOnDuplicateKey } from './errors';
 
@@ -26,13 +26,17 @@ export interface ChannelDoc {
   createdAt: Date;
   /** Absent on documents written before it existed: read as null (unknown). */
   coveredWanted?: number | null;
+  /** Some key follows the channel; absent on documents written before subscriptions: false. */
+  followed?: boolean;
+  /** Last time a reader asked for it; absent on documents written before it was kept (rules.ts). */
+  askedAt?: Date | null;
 }
 
 const lit = (value: unknown) => ({ $literal: value });
 /** The field's current value, or `fallback` on a document being inserted by an upsert. */
 const keep = (field: string, fallback: unknown) => ({ $ifNull: [`$${field}`, lit(fallback)] });
 
-function toRecord(d: ChannelDoc): ChannelRecord {
+export function toRecord(d: ChannelDoc): ChannelRecord {
   return {
     channelId: d._id,
     handle: d.handle ?? null,
@@ -47,11 +51,21 @@ function toRecord(d: ChannelDoc): ChannelRecord {
     consecutiveFailures: d.consecutiveFailures ?? 0,
     createdAt: d.createdAt,
     coveredWanted: d.coveredWanted ?? null,
+    followed: d.followed ?? false,
+    askedAt: d.askedAt ?? null,
   };
 }
 
+/** rules.ts isRefreshed as a filter: followed, asked for since the cutoff, or never stamped. */
+export function refreshedFilter(now: Date): Filter<ChannelDoc> {
+  return { $or: [{ followed: true }, { askedAt: null }, { askedAt: { $gte: refreshCutoff(now) } }] };
+}
+
 export async function channelsIndexes(db: Db): Promise<void> {
-  await db.collection<ChannelDoc>('channels').createIndexes([{ key: { dueAt: 1, _id: 1 }, name: 'due' }]);
+  await db.collection<ChannelDoc>('channels').createIndexes([
+    { key: { dueAt: 1, _id: 1 }, name: 'due' },
+    { key: { followed: 1, _id: 1 }, name: 'followed' },
+  ]);
 }
 
 export function channelsCollection(db: Db) {
@@ -86,6 +100,8 @@ export function channelsCollection(db: Db) {
                 consecutiveFailures: keep('consecutiveFailures', 0),
                 createdAt: keep('createdAt', now),
                 coveredWanted: keep('coveredWanted', null),
+                followed: keep('followed', false),
+                askedAt: { $max: [keep('askedAt', now), lit(now)] },
               },
             },
           ],
@@ -103,7 +119,7 @@ export function channelsCollection(db: Db) {
 
     async claimDueChannel(owner, leaseMs, now) {
       const doc = await col.findOneAndUpdate(
-        { dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] },
+        { dueAt: { $lte: now }, $and: [{ $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] }, refreshedFilter(now)] },
         [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: lit(new Date(now.getTime() + leaseMs)), claimedWanted: '$wanted' } }],
         { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
       );
@@ -151,7 +167,7 @@ export function channelsCollection(db: Db) {
     /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
     async markAllDue(now) {
       // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
-      const res = await col.updateMany({ dueAt: { $gt: now }, consecutiveFailures: 0 }, { $set: { dueAt: now } });
+      const res = await col.updateMany({ dueAt: { $gt: now }, consecutiveFailures: 0, ...refreshedFilter(now) }, { $set: { dueAt: now } });
       return res.modifiedCount;
     },
   } satisfies Partial<BackendMethods>;

@@ -1,5 +1,5 @@
 // The scale-out store: MongoDB 6+ through the official driver, made of one file per collection
-// (channels, videos, handles, rate limits). This file owns the client and creates the indexes at
+// (channels, videos, handles, rate limits, subscriptions). This file owns the client and creates the indexes at
 // start; store/call.ts maps "cannot reach the server" (and any call after close) to
 // StoreUnavailableError.
 
@@ -11,6 +11,7 @@ import { channelsCollection, channelsIndexes } from './channels';
 import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
 import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
+import { subscriptionsCollection, subscriptionsIndexes } from './subscriptions';
 import { transcriptsCollection, transcriptsIndexes } from './transcripts';
 import { videosCollection, videosIndexes } from './videos';
 
@@ -39,7 +40,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
   try {
     await client.connect();
-    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), handlesIndexes(db), rateLimitsIndexes(db)]);
+    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db)]);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);
@@ -53,6 +54,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...transcriptsCollection(db),
     ...handlesCollection(db),
     ...rateLimitsCollection(db),
+    ...subscriptionsCollection(db),
     ping: async () => {
       await client.db('admin').command({ ping: 1 });
     },

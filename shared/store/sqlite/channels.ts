@@ -3,10 +3,10 @@
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
-import { normalizeHandle } from '../rules';
+import { normalizeHandle, refreshCutoff, REFRESHED_SQL } from '../rules';
 import type { ChannelRecord } from '../types';
 
-interface ChannelRow {
+export interface ChannelRow {
   channel_id: string;
   handle: string | null;
   title: string | null;
@@ -20,11 +20,13 @@ interface ChannelRow {
   consecutive_failures: number;
   created_at: number;
   covered_wanted: number | null;
+  followed: number;
+  asked_at: number | null;
 }
 
 const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
 
-function toRecord(r: ChannelRow): ChannelRecord {
+export function toRecord(r: ChannelRow): ChannelRecord {
   return {
     channelId: r.channel_id,
     handle: r.handle,
@@ -39,11 +41,13 @@ function toRecord(r: ChannelRow): ChannelRecord {
     consecutiveFailures: r.consecutive_failures,
     createdAt: new Date(r.created_at),
     coveredWanted: r.covered_wanted,
+    followed: r.followed === 1,
+    askedAt: date(r.asked_at),
   };
 }
 
-const COLUMNS = `channel_id, handle, title, wanted, due_at, lease_owner, lease_expires_at, last_crawl_at,
-  last_outcome, last_error, consecutive_failures, created_at, covered_wanted`;
+export const COLUMNS = `channel_id, handle, title, wanted, due_at, lease_owner, lease_expires_at, last_crawl_at,
+  last_outcome, last_error, consecutive_failures, created_at, covered_wanted, followed, asked_at`;
 
 function prepare(db: Database.Database) {
   // SET expressions read the row as it was before the update, so `wanted` there is the old value.
@@ -51,10 +55,11 @@ function prepare(db: Database.Database) {
     { channelId: string; handle: string | null; title: string | null; wanted: number; now: number },
     ChannelRow
   >(`
-    INSERT INTO channels (channel_id, handle, title, wanted, due_at, consecutive_failures, created_at)
-    VALUES (@channelId, @handle, @title, @wanted, @now, 0, @now)
+    INSERT INTO channels (channel_id, handle, title, wanted, due_at, consecutive_failures, created_at, asked_at)
+    VALUES (@channelId, @handle, @title, @wanted, @now, 0, @now, @now)
     ON CONFLICT (channel_id) DO UPDATE SET
       due_at = CASE WHEN excluded.wanted > wanted THEN MIN(due_at, excluded.due_at) ELSE due_at END,
+      asked_at = MAX(COALESCE(asked_at, 0), excluded.asked_at),
       wanted = MAX(wanted, excluded.wanted),
       handle = COALESCE(handle, excluded.handle),
       title = COALESCE(excluded.title, title)
@@ -64,14 +69,14 @@ function prepare(db: Database.Database) {
 
   // claimed_wanted remembers what the crawler was asked for, so that a `wanted` raised during the
   // run makes the channel due again at release instead of waiting for its next schedule.
-  const claim = db.prepare<{ owner: string; until: number; now: number }, ChannelRow>(`
+  const claim = db.prepare<{ owner: string; until: number; now: number; refreshCutoff: number }, ChannelRow>(`
     UPDATE channels SET lease_owner = @owner, lease_expires_at = @until, claimed_wanted = wanted
     WHERE channel_id = (
       SELECT channel_id FROM channels
-      WHERE due_at <= @now AND (lease_owner IS NULL OR lease_expires_at <= @now)
+      WHERE due_at <= @now AND (lease_owner IS NULL OR lease_expires_at <= @now) AND ${REFRESHED_SQL}
       ORDER BY due_at, channel_id LIMIT 1)
     RETURNING ${COLUMNS}`);
-  const claimTx = db.transaction((owner: string, until: number, now: number) => claim.get({ owner, until, now }));
+  const claimTx = db.transaction((owner: string, until: number, now: number) => claim.get({ owner, until, now, refreshCutoff: refreshCutoff(new Date(now)).getTime() }));
 
   const renew = db.prepare<{ channelId: string; owner: string; until: number }>(
     'UPDATE channels SET lease_expires_at = @until WHERE channel_id = @channelId AND lease_owner = @owner',
@@ -93,7 +98,9 @@ function prepare(db: Database.Database) {
     WHERE lease_owner = @owner`);
 
   // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
-  const allDue = db.prepare<[number, number]>('UPDATE channels SET due_at = ? WHERE due_at > ? AND consecutive_failures = 0');
+  const allDue = db.prepare<{ now: number; refreshCutoff: number }>(
+    `UPDATE channels SET due_at = @now WHERE due_at > @now AND consecutive_failures = 0 AND ${REFRESHED_SQL}`,
+  );
 
   return { register, get, claimTx, renew, release, reclaim, allDue };
 }
@@ -152,7 +159,7 @@ export function channelsTable(db: Database.Database) {
 
     /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
     markAllDue(now) {
-      return sql.allDue.run(now.getTime(), now.getTime()).changes;
+      return sql.allDue.run({ now: now.getTime(), refreshCutoff: refreshCutoff(now).getTime() }).changes;
     },
   } satisfies Partial<BackendMethods>;
 }

@@ -105,6 +105,31 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE channel_languages ADD COLUMN covered_at INTEGER;
   `,
+  // 7: which channels each API key follows (key_id: the key's SHA-256 hex digest, never the key);
+  // `ref` is the channel id, or '@handle' until the crawler resolves it. A channel knows whether
+  // anyone follows it and when a reader last asked for it (rules.ts isRefreshed): rows from before
+  // start their 30 days now. The combined feed walks every feed entry newest first through
+  // videos_feed_recent (covering: no row is read until the entry is kept).
+  `
+  CREATE TABLE subscriptions (
+    key_id     TEXT NOT NULL,
+    ref        TEXT NOT NULL,
+    channel_id TEXT,
+    handle     TEXT,
+    title      TEXT,
+    source     TEXT NOT NULL,
+    since      INTEGER NOT NULL,
+    checked_at INTEGER,
+    PRIMARY KEY (key_id, ref)
+  ) WITHOUT ROWID;
+  CREATE INDEX subscriptions_channel ON subscriptions (channel_id) WHERE channel_id IS NOT NULL;
+  CREATE INDEX subscriptions_handle ON subscriptions (handle, checked_at) WHERE handle IS NOT NULL;
+  ALTER TABLE channels ADD COLUMN followed INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE channels ADD COLUMN asked_at INTEGER;
+  UPDATE channels SET asked_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+  CREATE INDEX channels_followed ON channels (channel_id) WHERE followed = 1;
+  CREATE INDEX videos_feed_recent ON videos (published_at DESC, video_id, channel_id, video_kind, fetched_at) WHERE ${FEED_ENTRY_SQL};
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

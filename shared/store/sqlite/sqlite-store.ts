@@ -1,5 +1,5 @@
 // The embedded store: one SQLite file shared by the API and the crawler processes, made of one
-// file per table (channels, videos, handles, rate limits). better-sqlite3 is synchronous, which is
+// file per table (channels, videos, handles, rate limits, subscriptions). better-sqlite3 is synchronous, which is
 // what we want here: every call is short and indexed.
 
 import Database from 'better-sqlite3';
@@ -13,6 +13,7 @@ import { watchDatabaseFile } from './file-watch';
 import { migrate } from './migrations';
 import { openDatabase } from './open-database';
 import { rateLimitsTable } from './rate-limits';
+import { subscriptionsTable } from './subscriptions';
 import { transcriptsTable } from './transcripts';
 import { videosTable } from './videos';
 
@@ -58,6 +59,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...transcriptsTable(open),
     ...handlesTable(open),
     ...rateLimitsTable(open),
+    ...subscriptionsTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
       stopWatch();

@@ -1,0 +1,206 @@
+// The subscriptions collection: which channels each API key follows, one document per (key, ref)
+// where `ref` is the channel id, or '@handle' until the crawler resolves it. A follow is two
+// unordered bulkWrites (the subscriptions, then the channels' work items), never one write per
+// channel. A channel's `followed` flag is what the crawler's selection reads (channels.ts
+// refreshedFilter); without a transaction, unfollow clears it and then checks again, so a follow
+// racing with the last unfollow leaves the flag set, never cleared under a follower.
+
+import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
+import type { BackendMethods } from '../call';
+import { asksNothing, DEFAULT_FEED_KINDS, normalizeHandle } from '../rules';
+import type { SubscriptionInput, SubscriptionSource, VideoKind } from '../types';
+import { toRecord as toChannelRecord, type ChannelDoc } from './channels';
+import { retryOnDuplicateKey } from './errors';
+import type { VideoDoc } from './videos';
+
+interface SubscriptionDoc {
+  /** `<keyId>/<ref>`: one document per key and channel (or handle). */
+  _id: string;
+  keyId: string;
+  ref: string;
+  channelId: string | null;
+  handle: string | null;
+  title: string | null;
+  source: SubscriptionSource;
+  since: Date;
+  checkedAt: Date | null;
+}
+
+interface HandleDoc {
+  _id: string;
+  channelId: string;
+  resolvedAt: Date;
+}
+
+const handleRef = (handle: string): string => `@${handle}`;
+const docId = (keyId: string, ref: string): string => `${keyId}/${ref}`;
+
+export async function subscriptionsIndexes(db: Db): Promise<void> {
+  await db.collection<SubscriptionDoc>('subscriptions').createIndexes([
+    { key: { keyId: 1, since: 1, ref: 1 }, name: 'key_since' },
+    { key: { channelId: 1 }, name: 'channel' },
+    { key: { handle: 1, checkedAt: 1 }, name: 'handle_checked' },
+  ]);
+}
+
+/** A followed channel's work item: created as registerChannel would (due now), else marked followed and asked for. */
+function followChannelOp(channelId: string, handle: string | null, wanted: number, now: Date): AnyBulkWriteOperation<ChannelDoc> {
+  return {
+    updateOne: {
+      filter: { _id: channelId },
+      update: {
+        $set: { followed: true },
+        $max: { askedAt: now },
+        $setOnInsert: {
+          handle, title: null, wanted, dueAt: now, leaseOwner: null, leaseExpiresAt: null, claimedWanted: null, lastCrawlAt: null,
+          lastOutcome: null, lastError: null, consecutiveFailures: 0, createdAt: now, coveredWanted: null,
+        },
+      },
+      upsert: true,
+    },
+  };
+}
+
+export function subscriptionsCollection(db: Db) {
+  const col: Collection<SubscriptionDoc> = db.collection<SubscriptionDoc>('subscriptions');
+  const channels: Collection<ChannelDoc> = db.collection<ChannelDoc>('channels');
+  const handles: Collection<HandleDoc> = db.collection<HandleDoc>('handles');
+  const videos: Collection<VideoDoc> = db.collection<VideoDoc>('videos');
+
+  /** Sets `followed` to whether anyone still follows the channel; cleared first, then checked again. */
+  const refollow = async (channelId: string): Promise<void> => {
+    if ((await col.countDocuments({ channelId }, { limit: 1 })) > 0) return;
+    await channels.updateOne({ _id: channelId }, { $set: { followed: false } });
+    if ((await col.countDocuments({ channelId }, { limit: 1 })) > 0) await channels.updateOne({ _id: channelId }, { $set: { followed: true } });
+  };
+
+  /** Channel titles as the crawler saw them (empty ones left out). */
+  const titlesOf = async (channelIds: readonly string[]): Promise<Map<string, string>> => {
+    if (asksNothing(channelIds)) return new Map();
+    const docs = await channels.find({ _id: { $in: [...new Set(channelIds)] } }, { projection: { title: 1 } }).toArray();
+    return new Map(docs.flatMap((d) => (d.title ? [[d._id, d.title] as [string, string]] : [])));
+  };
+
+  return {
+    async follow(keyId, subs, source, wanted, now) {
+      if (asksNothing(subs)) return [];
+      const asHandles = subs.flatMap((s: SubscriptionInput) => (s.handle === undefined ? [] : [normalizeHandle(s.handle)]));
+      const cached = new Map(
+        asHandles.length === 0 ? [] : (await handles.find({ _id: { $in: [...new Set(asHandles)] } }).toArray()).map((d) => [d._id, d.channelId] as const),
+      );
+      const ops: AnyBulkWriteOperation<SubscriptionDoc>[] = [];
+      const opIndex: (number | null)[] = []; // per input: its op, or null when it repeats an earlier input
+      const seen = new Set<string>();
+      const followed = new Map<string, string | null>();
+      for (const sub of subs) {
+        const handle = sub.handle === undefined ? null : normalizeHandle(sub.handle);
+        const channelId = sub.channelId ?? (handle === null ? undefined : cached.get(handle)) ?? null;
+        const ref = channelId ?? handleRef(handle!);
+        if (seen.has(ref)) {
+          opIndex.push(null);
+          continue;
+        }
+        seen.add(ref);
+        opIndex.push(ops.length);
+        const doc: Omit<SubscriptionDoc, '_id'> = { keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, since: now, checkedAt: null };
+        ops.push({ updateOne: { filter: { _id: docId(keyId, ref) }, update: { $setOnInsert: doc }, upsert: true } });
+        if (channelId !== null && !followed.has(channelId)) followed.set(channelId, handle);
+      }
+      const res = await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
+      const inserted = new Set(Object.keys(res.upsertedIds).map(Number));
+      if (followed.size > 0) {
+        const channelOps = [...followed].map(([channelId, handle]) => followChannelOp(channelId, handle, wanted, now));
+        await retryOnDuplicateKey(() => channels.bulkWrite(channelOps, { ordered: false }));
+      }
+      return opIndex.map((i) => i !== null && inserted.has(i));
+    },
+
+    async unfollow(keyId, ref) {
+      const r = ref.startsWith('@') ? handleRef(normalizeHandle(ref)) : ref;
+      const doc = await col.findOneAndDelete({ _id: docId(keyId, r) });
+      if (doc === null) return false;
+      if (doc.channelId !== null) await refollow(doc.channelId);
+      return true;
+    },
+
+    async listSubscriptions(keyId) {
+      const docs = await col.find({ keyId }).sort({ since: 1, ref: 1 }).toArray();
+      const titles = await titlesOf(docs.flatMap((d) => (d.channelId === null ? [] : [d.channelId])));
+      return docs.map((d) => ({
+        channelId: d.channelId ?? null,
+        handle: d.handle ?? null,
+        title: (d.channelId !== null ? titles.get(d.channelId) : undefined) ?? d.title ?? null,
+        source: d.source,
+        since: d.since,
+      }));
+    },
+
+    async followedChannels(afterChannelId, limit) {
+      if (asksNothing(limit)) return [];
+      const docs = await channels.find({ followed: true, _id: { $gt: afterChannelId ?? '' } }).sort({ _id: 1 }).limit(limit).toArray();
+      return docs.map(toChannelRecord);
+    },
+
+    /**
+     * The key's channel ids, then one query over the videos' feed index: `$in` on its leading
+     * field with the sort on the next ones, which the server answers by merging the channels'
+     * index ranges newest first (SORT_MERGE), reading about `limit` entries, not every channel's.
+     */
+    async subscriptionFeed(keyId, limit, kinds = DEFAULT_FEED_KINDS) {
+      if (asksNothing(limit) || asksNothing(kinds)) return [];
+      const subs = await col.find({ keyId, channelId: { $ne: null } }, { projection: { channelId: 1, title: 1 } }).toArray();
+      if (subs.length === 0) return [];
+      const shown: (VideoKind | null)[] = kinds.includes('regular') ? [...kinds, null] : [...kinds];
+      const docs = await videos
+        .find({ channelId: { $in: subs.map((s) => s.channelId!) }, inFeed: true, videoKind: { $in: shown } }, { projection: { channelId: 1, publishedAt: 1, fetchedAt: 1 } })
+        .sort({ publishedAt: -1, _id: 1 })
+        .limit(limit)
+        .toArray();
+      const titles = await titlesOf(docs.map((d) => d.channelId));
+      const given = new Map(subs.map((s) => [s.channelId!, s.title]));
+      return docs.map((d) => ({
+        videoId: d._id,
+        channelId: d.channelId,
+        publishedAt: d.publishedAt,
+        fetchedAt: d.fetchedAt,
+        channelTitle: titles.get(d.channelId) ?? given.get(d.channelId) ?? null,
+      }));
+    },
+
+    async subscribedHandlesToResolve(retryBefore, limit) {
+      if (asksNothing(limit)) return [];
+      const rows = await col
+        .aggregate<{ _id: string }>([
+          { $match: { handle: { $ne: null }, $or: [{ checkedAt: null }, { checkedAt: { $lt: retryBefore } }] } },
+          { $group: { _id: '$handle', checked: { $min: '$checkedAt' } } },
+          { $sort: { checked: 1, _id: 1 } },
+          { $limit: limit },
+        ])
+        .toArray();
+      return rows.map((r) => r._id);
+    },
+
+    async resolveSubscribedHandle(handle, channelId, wanted, now) {
+      const h = normalizeHandle(handle);
+      if (channelId === null) {
+        await col.updateMany({ handle: h }, { $set: { checkedAt: now } });
+        return;
+      }
+      await handles.updateOne({ _id: h }, { $set: { channelId, resolvedAt: now } }, { upsert: true });
+      const waiting = await col.find({ handle: h }).toArray();
+      if (waiting.length > 0) {
+        // The channel's subscriptions first, then the handle's go: a crash in between leaves both, and the next run moves none twice.
+        const ops: AnyBulkWriteOperation<SubscriptionDoc>[] = waiting.map((d) => ({
+          updateOne: {
+            filter: { _id: docId(d.keyId, channelId) },
+            update: { $setOnInsert: { keyId: d.keyId, ref: channelId, channelId, handle: null, title: d.title, source: d.source, since: d.since, checkedAt: null } },
+            upsert: true,
+          },
+        }));
+        await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
+        await retryOnDuplicateKey(() => channels.bulkWrite([followChannelOp(channelId, h, wanted, now)], { ordered: false }));
+        await col.deleteMany({ handle: h });
+      }
+    },
+  } satisfies Partial<BackendMethods>;
+}

@@ -1,0 +1,160 @@
+// The subscriptions table: which channels each API key follows. A follow (an import of thousands
+// of channels included) is one immediate transaction, so one lock and one commit; a channel's
+// `followed` flag is kept in step inside the same transaction, which is what the crawler's
+// selection reads (rules.ts REFRESHED_SQL).
+
+import type Database from 'better-sqlite3';
+import type { BackendMethods } from '../call';
+import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL, normalizeHandle } from '../rules';
+import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionRecord, SubscriptionSource } from '../types';
+import { COLUMNS as CHANNEL_COLUMNS, toRecord as toChannelRecord, type ChannelRow } from './channels';
+
+interface SubscriptionRow {
+  channel_id: string | null;
+  handle: string | null;
+  title: string | null;
+  source: string;
+  since: number;
+}
+
+interface FeedRow {
+  video_id: string;
+  channel_id: string;
+  published_at: number;
+  fetched_at: number;
+  channel_title: string | null;
+}
+
+/** `ref`: the channel id, or '@handle' while only the handle is known. */
+const handleRef = (handle: string): string => `@${handle}`;
+
+function prepare(db: Database.Database) {
+  const cachedHandle = db.prepare<[string], string>('SELECT channel_id FROM handles WHERE handle = ?').pluck();
+  const insert = db.prepare<{ keyId: string; ref: string; channelId: string | null; handle: string | null; title: string | null; source: string; now: number }>(`
+    INSERT INTO subscriptions (key_id, ref, channel_id, handle, title, source, since)
+    VALUES (@keyId, @ref, @channelId, @handle, @title, @source, @now)
+    ON CONFLICT (key_id, ref) DO NOTHING`);
+  // A followed channel gets its work item: created due now when new; asked for now when known.
+  const followChannel = db.prepare<{ channelId: string; handle: string | null; wanted: number; now: number }>(`
+    INSERT INTO channels (channel_id, handle, wanted, due_at, consecutive_failures, created_at, followed, asked_at)
+    VALUES (@channelId, @handle, @wanted, @now, 0, @now, 1, @now)
+    ON CONFLICT (channel_id) DO UPDATE SET
+      followed = 1, asked_at = MAX(COALESCE(asked_at, 0), excluded.asked_at), handle = COALESCE(handle, excluded.handle)`);
+  const refollow = db.prepare<[string]>(
+    'UPDATE channels SET followed = EXISTS (SELECT 1 FROM subscriptions WHERE subscriptions.channel_id = channels.channel_id) WHERE channel_id = ?',
+  );
+  const remove = db.prepare<[string, string], { channel_id: string | null }>('DELETE FROM subscriptions WHERE key_id = ? AND ref = ? RETURNING channel_id');
+  const list = db.prepare<[string], SubscriptionRow>(`
+    SELECT s.channel_id, s.handle, COALESCE(NULLIF(c.title, ''), s.title) AS title, s.source, s.since
+    FROM subscriptions s LEFT JOIN channels c ON c.channel_id = s.channel_id
+    WHERE s.key_id = ? ORDER BY s.since, s.ref`);
+  const followed = db.prepare<[string, number], ChannelRow>(
+    `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE followed = 1 AND channel_id > ? ORDER BY channel_id LIMIT ?`,
+  );
+  // Newest feed entries first through videos_feed_recent; each is kept when the key follows its
+  // channel (a primary-key probe), so the walk stops after `limit` kept entries. CROSS JOIN keeps
+  // videos the outer loop: SQLite must not start from the key's subscriptions and sort.
+  const feed = db.prepare<{ keyId: string; kinds: string; limit: number }, FeedRow>(`
+    SELECT v.video_id, v.channel_id, v.published_at, v.fetched_at,
+      COALESCE(NULLIF((SELECT c.title FROM channels c WHERE c.channel_id = v.channel_id), ''), s.title) AS channel_title
+    FROM videos v CROSS JOIN subscriptions s
+    WHERE ${FEED_ENTRY_SQL} AND coalesce(v.video_kind, 'regular') IN (SELECT value FROM json_each(@kinds))
+      AND s.key_id = @keyId AND s.ref = v.channel_id
+    ORDER BY v.published_at DESC, v.video_id LIMIT @limit`);
+  const handlesToResolve = db.prepare<[number, number], string>(`
+    SELECT handle FROM subscriptions WHERE handle IS NOT NULL AND (checked_at IS NULL OR checked_at < ?)
+    GROUP BY handle ORDER BY MIN(COALESCE(checked_at, 0)), handle LIMIT ?`).pluck();
+  const moveToChannel = db.prepare<{ handle: string; channelId: string }>(`
+    INSERT INTO subscriptions (key_id, ref, channel_id, handle, title, source, since)
+    SELECT key_id, @channelId, @channelId, NULL, title, source, since FROM subscriptions WHERE handle = @handle
+    ON CONFLICT (key_id, ref) DO NOTHING`);
+  const dropHandle = db.prepare<[string]>('DELETE FROM subscriptions WHERE handle = ?');
+  const checked = db.prepare<[number, string]>('UPDATE subscriptions SET checked_at = ? WHERE handle = ?');
+  const putHandle = db.prepare<[string, string, number]>(`
+    INSERT INTO handles (handle, channel_id, resolved_at) VALUES (?, ?, ?)
+    ON CONFLICT (handle) DO UPDATE SET channel_id = excluded.channel_id, resolved_at = excluded.resolved_at`);
+  return { cachedHandle, insert, followChannel, refollow, remove, list, followed, feed, handlesToResolve, moveToChannel, dropHandle, checked, putHandle };
+}
+
+export function subscriptionsTable(db: Database.Database) {
+  const sql = prepare(db);
+
+  const followTx = db.transaction((keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: number): boolean[] => {
+    const added: boolean[] = [];
+    const channels = new Map<string, string | null>();
+    for (const sub of subs) {
+      const handle = sub.handle === undefined ? null : normalizeHandle(sub.handle);
+      const channelId = sub.channelId ?? (handle === null ? undefined : sql.cachedHandle.get(handle)) ?? null;
+      const ref = channelId ?? handleRef(handle!);
+      const info = sql.insert.run({ keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, now });
+      added.push(info.changes === 1);
+      if (channelId !== null && !channels.has(channelId)) channels.set(channelId, handle);
+    }
+    for (const [channelId, handle] of channels) sql.followChannel.run({ channelId, handle, wanted, now });
+    return added;
+  });
+
+  const unfollowTx = db.transaction((keyId: string, ref: string): boolean => {
+    const [row] = sql.remove.all(keyId, ref.startsWith('@') ? handleRef(normalizeHandle(ref)) : ref);
+    if (row === undefined) return false;
+    if (row.channel_id !== null) sql.refollow.run(row.channel_id);
+    return true;
+  });
+
+  const resolveTx = db.transaction((handle: string, channelId: string | null, wanted: number, now: number): void => {
+    if (channelId === null) {
+      sql.checked.run(now, handle);
+      return;
+    }
+    sql.putHandle.run(handle, channelId, now);
+    if (sql.moveToChannel.run({ handle, channelId }).changes > 0) sql.followChannel.run({ channelId, handle, wanted, now });
+    sql.dropHandle.run(handle);
+    sql.refollow.run(channelId);
+  });
+
+  return {
+    follow(keyId, subs, source, wanted, now) {
+      if (asksNothing(subs)) return [];
+      return followTx.immediate(keyId, subs, source, wanted, now.getTime());
+    },
+
+    unfollow(keyId, ref) {
+      return unfollowTx.immediate(keyId, ref);
+    },
+
+    listSubscriptions(keyId): SubscriptionRecord[] {
+      return sql.list.all(keyId).map((r) => ({
+        channelId: r.channel_id,
+        handle: r.handle,
+        title: r.title,
+        source: r.source as SubscriptionSource,
+        since: new Date(r.since),
+      }));
+    },
+
+    followedChannels(afterChannelId, limit) {
+      if (asksNothing(limit)) return [];
+      return sql.followed.all(afterChannelId ?? '', limit).map(toChannelRecord);
+    },
+
+    subscriptionFeed(keyId, limit, kinds = DEFAULT_FEED_KINDS): SubscriptionFeedEntry[] {
+      if (asksNothing(limit) || asksNothing(kinds)) return [];
+      return sql.feed.all({ keyId, kinds: JSON.stringify(kinds), limit }).map((r) => ({
+        videoId: r.video_id,
+        channelId: r.channel_id,
+        publishedAt: new Date(r.published_at),
+        fetchedAt: new Date(r.fetched_at),
+        channelTitle: r.channel_title,
+      }));
+    },
+
+    subscribedHandlesToResolve(retryBefore, limit) {
+      if (asksNothing(limit)) return [];
+      return sql.handlesToResolve.all(retryBefore.getTime(), limit);
+    },
+
+    resolveSubscribedHandle(handle, channelId, wanted, now) {
+      resolveTx.immediate(normalizeHandle(handle), channelId, wanted, now.getTime());
+    },
+  } satisfies Partial<BackendMethods>;
+}
