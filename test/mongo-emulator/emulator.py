@@ -613,9 +613,14 @@ class Emulator:
             elif is_replacement:
                 new = dict(update)
             else:
+                # $setOnInsert applies only when the upsert inserts; mongomock ignores it on the
+                # update it runs over the seed here, so its fields are set first, as a server does.
+                operators = dict(update)
+                seed.update(operators.pop('$setOnInsert', None) or {})
                 scratch = mongomock.MongoClient()['u']['u']
                 scratch.insert_one(seed)
-                scratch.update_one({}, update)
+                if operators:
+                    scratch.update_one({}, operators)
                 new = scratch.find_one({})
             new_id = seed.get('_id', new.get('_id', ObjectId()))
             new = dict([('_id', new_id)] + [(k, v) for k, v in new.items() if k != '_id'])
