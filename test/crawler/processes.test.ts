@@ -1,4 +1,5 @@
-// The crawler daemon as real processes over one SQLite file and the fake platform: two crawlers
+// The crawler daemon as real processes over one store (a SQLite file; a MongoDB database on the
+// emulator or MONGODB_URI) and the fake platform: two crawlers
 // share the work without doing anything twice and stop cleanly on SIGTERM; a crawler killed in the
 // middle of a channel loses nothing already stored, and restarted as PM2 would (same instance) it
 // takes its own lease back and finishes the channel at once, with the default lease length.
@@ -13,20 +14,28 @@ import type { Store, VideoRecord } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import { startCrawlerProcess, runsStarted, type CrawlerProcess } from './support/crawler-process';
 import { until } from './support/logs';
+import { mongoTestDatabase } from '../support/mongo-emulator';
 import { ensureBuilt } from '../support/processes';
 
-describe('crawler processes', function () {
+/** A fresh store of the backend for one test: its DATABASE_URL, and how to remove it. */
+const backends: Record<'sqlite' | 'mongodb', (dir: string) => Promise<{ url: string; drop(): Promise<void> }>> = {
+  sqlite: async (dir) => ({ url: `sqlite:${path.join(dir, 'feeds.db')}`, drop: async () => undefined }),
+  mongodb: async () => mongoTestDatabase(),
+};
+
+for (const backend of ['sqlite', 'mongodb'] as const) describe(`crawler processes on ${backend}`, function () {
   this.timeout(120_000);
   let dir: string;
   let fake: FakePlatform;
   let store: Store;
   let databaseUrl: string;
+  let dropStore: () => Promise<void>;
   let procs: CrawlerProcess[];
 
   before(() => ensureBuilt());
   beforeEach(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tf-crawler-proc-'));
-    databaseUrl = `sqlite:${path.join(dir, 'feeds.db')}`;
+    ({ url: databaseUrl, drop: dropStore } = await backends[backend](dir));
     store = await openStore(databaseUrl, { logger: silentLogger(), rootDir: dir });
     fake = await startFakePlatform();
     procs = [];
@@ -35,6 +44,7 @@ describe('crawler processes', function () {
     await Promise.all(procs.map((p) => p.kill('SIGKILL')));
     await fake.close();
     await store.close();
+    await dropStore();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -102,6 +112,8 @@ describe('crawler processes', function () {
 
     const second = start(asPm2);
     await until('the channel done by the restarted crawler', () => done(ch), 60_000);
+    // The release is written before the run's summary line, which may still be on its way.
+    await until('the run summary logged', () => second.logs.some((l) => l.msg === 'run ended'), 10_000);
     expect(runsStarted(second)).to.deep.equal([ch.channelId]);
     expect(second.logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith('took back the leases'))).to.deep.include({ level: 'WARNING', channels: 1 });
     // Resumed by its own successor long before the dead process's lease would have let anyone in.

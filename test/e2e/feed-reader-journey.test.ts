@@ -1,6 +1,7 @@
 // The whole product as a feed reader meets it: both compiled processes started as separate OS
 // processes with real environment variables (as PM2 starts them), the fake platform on loopback,
-// a real SQLite file. First request 404, retry, 200; Atom and RSS; max_items growth; a new upload
+// a real store: a SQLite file, and again a MongoDB database (on the project's emulator, or the real
+// server MONGODB_URI names). First request 404, retry, 200; Atom and RSS; max_items growth; a new upload
 // appearing after the scheduled refresh; both processes stopped with SIGTERM, exiting 0.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
+import { mongoTestDatabase } from '../support/mongo-emulator';
 import { ensureBuilt, freePort, startEntry, waitFor, type Started } from '../support/processes';
 
 const KEY = 'e2e-key-0123456789abcdef';
@@ -18,9 +20,10 @@ function asArray<T>(v: T | T[] | undefined): T[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-describe('end to end: a feed reader subscribes to a channel', function () {
+for (const backend of ['sqlite', 'mongodb'] as const) describe(`end to end on ${backend}: a feed reader subscribes to a channel`, function () {
   this.timeout(180000);
   let dir: string;
+  let mongo: Awaited<ReturnType<typeof mongoTestDatabase>> | null = null;
   let fake: FakePlatform;
   let api: Started;
   let crawler: Started;
@@ -35,12 +38,13 @@ describe('end to end: a feed reader subscribes to a channel', function () {
       `security:\n  api_keys:\n    ${KEY}:\n      name: "e2e reader"\n      rate_limit: 1000\n      enabled: true\n`,
     );
     fake = await startFakePlatform({ channels: [channel] });
+    if (backend === 'mongodb') mongo = await mongoTestDatabase();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const env = {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATABASE_URL: `sqlite:${path.join(dir, 'feeds.db')}`,
+      DATABASE_URL: mongo ? mongo.url : `sqlite:${path.join(dir, 'feeds.db')}`,
       SECURITY_CONFIG: path.join(dir, 'security.yaml'),
       PLATFORM_BASE_URL: fake.url,
       CRAWL_PROFILE: 'fast',
@@ -61,6 +65,7 @@ describe('end to end: a feed reader subscribes to a channel', function () {
     await api?.stop('SIGKILL');
     await crawler?.stop('SIGKILL');
     await fake?.close();
+    await mongo?.drop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -23,9 +23,11 @@ import itertools
 import os
 import pickle
 import signal
+import socket
 import sys
 import threading
 import time
+import weakref
 
 import bson
 from bson import Int64, ObjectId
@@ -33,6 +35,7 @@ from bson.son import SON
 import mockupdb
 import mongomock
 from mongomock import aggregate as mm_aggregate
+from mongomock import collection as mm_collection
 from mongomock import filtering as mm_filtering
 
 MAX_WIRE_VERSION = 17  # MongoDB 6.0
@@ -263,6 +266,133 @@ mm_aggregate._PIPELINE_HANDLERS['$unset'] = _unset_stage
 mm_aggregate._PIPELINE_HANDLERS['$replaceWith'] = _replace_with_stage
 
 
+# ── a fast path for plain filters ─────────────────────────────────────────────────────────────
+# mongomock's matcher costs ~100 µs per document; the store's filters are mostly equality and range
+# conditions on top-level scalar fields. Those are decided here when the answer is certain (both
+# sides of the same simple type, or a missing/null field); anything else (arrays, sub-documents,
+# dotted paths, other operators, mixed types) goes to mongomock's own matcher, which stays the
+# reference.
+_UNSURE = object()
+
+
+def _bracket(value):
+    if isinstance(value, bool):
+        return 'bool'
+    if isinstance(value, (int, float)):
+        return 'number'
+    if isinstance(value, str):
+        return 'string'
+    if isinstance(value, datetime.datetime):
+        return 'date'
+    if isinstance(value, ObjectId):
+        return 'objectId'
+    return None
+
+
+def _fast_eq(value, arg):
+    if arg is None:
+        return value is None or value is MISSING
+    if value is MISSING or value is None:
+        return False if _bracket(arg) else _UNSURE
+    a, b = _bracket(value), _bracket(arg)
+    if a is None or b is None:
+        return _UNSURE
+    return a == b and value == arg
+
+
+_RANGE = {'$lt': lambda a, b: a < b, '$lte': lambda a, b: a <= b, '$gt': lambda a, b: a > b, '$gte': lambda a, b: a >= b}
+
+
+def _fast_op(op, value, arg):
+    if op == '$eq':
+        return _fast_eq(value, arg)
+    if op == '$ne':
+        r = _fast_eq(value, arg)
+        return r if r is _UNSURE else not r
+    if op in _RANGE:
+        b = _bracket(arg)
+        if b is None:
+            return _UNSURE
+        if value is MISSING or value is None:
+            return False
+        a = _bracket(value)
+        if a is None:
+            return _UNSURE
+        return a == b and _RANGE[op](value, arg)
+    if op == '$in' and isinstance(arg, list):
+        results = [_fast_eq(value, x) for x in arg]
+        if True in results:
+            return True
+        return _UNSURE if _UNSURE in results else False
+    if op == '$exists':
+        return (value is not MISSING) == bool(arg)
+    return _UNSURE
+
+
+def _fast_match(spec, doc):
+    for key, cond in spec.items():
+        if key in ('$or', '$and') and isinstance(cond, list):
+            results = [_fast_match(c, doc) if isinstance(c, dict) else _UNSURE for c in cond]
+            if key == '$or':
+                r = True if True in results else (_UNSURE if _UNSURE in results else False)
+            else:
+                r = False if False in results else (_UNSURE if _UNSURE in results else True)
+        elif key.startswith('$') or '.' in key:
+            return _UNSURE
+        else:
+            value = doc.get(key, MISSING)
+            if isinstance(value, (list, dict)):
+                return _UNSURE
+            if isinstance(cond, dict) and cond and all(k.startswith('$') for k in cond):
+                r = True
+                for op, arg in cond.items():
+                    one = _fast_op(op, value, arg)
+                    if one is _UNSURE:
+                        return _UNSURE
+                    if not one:
+                        r = False
+                        break
+            else:
+                r = _fast_eq(value, cond)
+        if r is _UNSURE:
+            return _UNSURE
+        if not r:
+            return False
+    return True
+
+
+_mongomock_filter_applies = mm_filtering.filter_applies
+
+
+def _filter_applies(search_filter, document):
+    if isinstance(search_filter, dict) and isinstance(document, dict):
+        r = _fast_match(search_filter, document)
+        if r is not _UNSURE:
+            return r
+    return _mongomock_filter_applies(search_filter, document)
+
+
+mm_collection.filter_applies = _filter_applies
+
+
+# BSON's order of types, for sorting.
+_SORT_RANK = {None: 1, 'number': 2, 'string': 3, 'objectId': 7, 'bool': 8, 'date': 9}
+
+
+def _sort_key(field, docs):
+    """A sort key for one field: BSON's type order, then the value; mongomock's for anything else."""
+    def simple(doc):
+        value = doc.get(field, None) if '.' not in field else MISSING
+        if value is None:
+            return (1, 0)
+        bracket = _bracket(value)
+        return (_SORT_RANK[bracket], value) if bracket in _SORT_RANK else None
+
+    if all(simple(d) is not None for d in docs):
+        return simple
+    return lambda doc: mm_filtering.resolve_sort_key(field, doc)
+
+
 # ── the engine ────────────────────────────────────────────────────────────────────────────────
 class Emulator:
     def __init__(self, replica_set=None):
@@ -274,6 +404,7 @@ class Emulator:
         self.connection_ids = itertools.count(1)
         # (db, collection) → {index name → index document as listIndexes shows it}
         self.indexes = {}
+        self.tuned = weakref.WeakSet()
         self.fail_point = None  # the failCommand fail point: {'mode': …, 'data': …}
         self.transactions = {}  # lsid id → snapshot taken at startTransaction
         self.commands = {
@@ -313,6 +444,11 @@ class Emulator:
 
     # ── dispatch ──
     def handle(self, request):
+        sock = request._client
+        if sock not in self.tuned:
+            # Replies go out at once, not held back by Nagle's algorithm waiting for an ACK.
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.tuned.add(sock)
         cmd = request.doc
         name = request.command_name
         db_name = request.namespace.split('.')[0] if request.namespace else 'admin'
@@ -483,11 +619,30 @@ class Emulator:
     def sort_list(sort):
         return list(sort.items()) if sort else None
 
+    @staticmethod
+    def query(coll, spec, sort=None, projection=None, skip=0, limit=0):
+        """Matching documents (copies), sorted, skipped, limited, projected: one pass over the
+        collection (mongomock's own cursor recomputes its result for every document it hands out),
+        or a direct lookup by _id, and only the documents returned are copied."""
+        spec = spec or {}
+        key = spec.get('_id') if len(spec) == 1 else None
+        if isinstance(key, (str, int, ObjectId)) and not isinstance(key, bool):
+            found = [coll._store[key]] if key in coll._store else []
+        else:
+            mm_filtering.filter_applies(spec, {})  # a bad filter fails even on an empty collection
+            found = [d for d in coll._store.documents if _filter_applies(spec, d)]
+            for field, direction in reversed(sort or []):
+                found.sort(key=_sort_key(field, found), reverse=direction < 0)
+        found = found[skip:]
+        if limit:
+            found = found[:limit]
+        return [coll._copy_only_fields(d, projection, dict) for d in found]
+
     def cmd_find(self, db, cmd):
         coll = db[cmd['find']]
         limit = int(cmd.get('limit', 0) or 0)
-        docs = list(coll.find(cmd.get('filter') or {}, projection=cmd.get('projection') or None, skip=int(cmd.get('skip', 0) or 0),
-                              limit=abs(limit), sort=self.sort_list(cmd.get('sort'))))
+        docs = self.query(coll, cmd.get('filter'), self.sort_list(cmd.get('sort')), cmd.get('projection') or None,
+                          int(cmd.get('skip', 0) or 0), abs(limit))
         return self.cursor_reply('%s.%s' % (db.name, coll.name), docs, cmd.get('batchSize'), cmd.get('singleBatch') or limit < 0)
 
     def cmd_aggregate(self, db, cmd):
@@ -577,7 +732,7 @@ class Emulator:
         sort = self.sort_list(cmd.get('sort'))
         fields = cmd.get('fields') or None
         if cmd.get('remove'):
-            before = coll.find_one(query, sort=sort)
+            before = next(iter(self.query(coll, query, sort, limit=1)), None)
             if before is not None:
                 coll.delete_one({'_id': before['_id']})
             return {'lastErrorObject': {'n': 1 if before else 0}, 'value': self.project(before, fields)}
@@ -599,9 +754,7 @@ class Emulator:
 
     def update(self, coll, query, update, multi, upsert, sort=None):
         """Runs one update statement: (matched, modified, upserted _id or None, (before, after) of the first)."""
-        targets = list(coll.find(query, sort=sort))
-        if not multi:
-            targets = targets[:1]
+        targets = self.query(coll, query, sort, limit=0 if multi else 1)
         is_pipeline = isinstance(update, list)
         is_replacement = not is_pipeline and not any(k.startswith('$') for k in update)
         if not targets:
@@ -625,7 +778,7 @@ class Emulator:
             new_id = seed.get('_id', new.get('_id', ObjectId()))
             new = dict([('_id', new_id)] + [(k, v) for k, v in new.items() if k != '_id'])
             coll.insert_one(new)
-            return 0, 0, new_id, (None, coll.find_one({'_id': new_id}))
+            return 0, 0, new_id, (None, self.query(coll, {'_id': new_id})[0])
         modified = 0
         first = None
         for before in targets:
@@ -639,7 +792,7 @@ class Emulator:
                 coll.replace_one({'_id': before['_id']}, after)
             else:
                 coll.update_one({'_id': before['_id']}, update)
-            after = coll.find_one({'_id': before['_id']})
+            after = self.query(coll, {'_id': before['_id']})[0]
             if after != before:
                 modified += 1
             if first is None:

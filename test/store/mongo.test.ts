@@ -2,13 +2,13 @@
 // or on the real server MONGODB_URI names. Each test gets its own database, dropped afterwards.
 
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
 import { silentLogger } from '../../shared/logger';
 import { openStore, StoreUnavailableError } from '../../shared/store';
 import { connectMongoStore } from '../../shared/store/mongo/mongo-store';
-import { mongoTestUrl } from '../support/mongo-emulator';
+import { mongoTestDatabase } from '../support/mongo-emulator';
 import { freePort } from '../support/processes';
 import { storeContract } from './contract';
+import { runWorkers } from './run-workers';
 
 describe('mongodb store without a server', function () {
   it('fails to open with StoreUnavailableError, not a driver error', async function () {
@@ -24,23 +24,46 @@ describe('mongodb store without a server', function () {
   });
 });
 
-let counter = 0;
-const runId = `${process.pid}_${Date.now()}`;
 storeContract('mongodb', async () => {
-  const url = await mongoTestUrl();
-  const dbName = `tf_test_${runId}_${++counter}`;
-  const store = await connectMongoStore(url, { logger: silentLogger(), dbName, serverSelectionTimeoutMS: 3000 });
+  const db = await mongoTestDatabase();
+  const store = await connectMongoStore(db.url, { logger: silentLogger(), serverSelectionTimeoutMS: 3000 });
   return {
     store,
     async cleanup() {
       await store.close();
-      // The contract may have closed the store already, so drop through a client of our own.
-      const client = new MongoClient(url, { serverSelectionTimeoutMS: 3000 });
-      try {
-        await client.db(dbName).dropDatabase();
-      } finally {
-        await client.close();
-      }
+      await db.drop();
     },
   };
+});
+
+describe('mongodb store across two processes', function () {
+  this.timeout(120_000);
+  let db: Awaited<ReturnType<typeof mongoTestDatabase>>;
+  beforeEach(async () => (db = await mongoTestDatabase()));
+  afterEach(async () => db.drop());
+
+  it('never hands one due channel to two processes', async function () {
+    const total = 300;
+    const store = await openStore(db.url, { logger: silentLogger() });
+    try {
+      for (let i = 0; i < total; i++) {
+        await store.registerChannel({ channelId: `UC_${String(i).padStart(4, '0')}`, wanted: 1 }, new Date(Date.UTC(2025, 0, 1, 11, 0, 0)));
+      }
+    } finally {
+      await store.close();
+    }
+    const [a, b] = await runWorkers([['claim', db.url, 'worker-a'], ['claim', db.url, 'worker-b']]);
+    const all = [...a!, ...b!];
+    expect(new Set(all).size, 'no channel claimed twice').to.equal(all.length);
+    expect(all.length, 'every channel claimed').to.equal(total);
+    expect(a!.length * b!.length, 'both workers claimed some').to.be.greaterThan(0);
+  });
+
+  it('counts rate-limit hits from two processes exactly', async function () {
+    const perWorker = 300;
+    const [a, b] = await runWorkers([['hit', db.url, 'key-1', String(perWorker)], ['hit', db.url, 'key-1', String(perWorker)]]);
+    const counts = [...a!, ...b!];
+    expect(new Set(counts).size, 'every count handed out once').to.equal(2 * perWorker);
+    expect(Math.max(...(counts as number[]))).to.equal(2 * perWorker);
+  });
 });

@@ -1,7 +1,6 @@
 // Runs the store contract on a real SQLite file in a temp dir, then the cases only a shared file
 // has: two OS processes claiming and counting against one database at once.
 
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { silentLogger } from '../../shared/logger';
 import { openStore, type Store } from '../../shared/store';
 import { MIGRATIONS } from '../../shared/store/sqlite/migrations';
 import { storeContract } from './contract';
+import { runWorkers } from './run-workers';
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'tf-store-'));
@@ -132,27 +132,6 @@ describe('sqlite store across two processes', function () {
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** Starts both workers, lets them go at the same moment, and collects their results. */
-  async function runWorkers(argsList: string[][]): Promise<(string | number)[][]> {
-    const children = argsList.map((args) =>
-      fork(path.join(__dirname, 'worker.ts'), args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }),
-    );
-    const ready = children.map((c) => new Promise<void>((resolve) => c.once('message', () => resolve())));
-    const done = children.map(
-      (c) =>
-        new Promise<(string | number)[]>((resolve, reject) => {
-          c.on('message', (m) => {
-            if (typeof m === 'object' && m !== null && 'result' in m) resolve((m as { result: (string | number)[] }).result);
-          });
-          c.once('exit', (code) => reject(new Error(`worker exited with ${code} before answering`)));
-        }),
-    );
-    await Promise.all(ready);
-    const startAt = Date.now() + 200;
-    for (const c of children) c.send({ startAt });
-    return Promise.all(done);
-  }
-
   async function seed(work: (store: Store) => Promise<void>): Promise<void> {
     const store = await openStore(`sqlite:${file}`, { logger: silentLogger() });
     try {
@@ -169,7 +148,7 @@ describe('sqlite store across two processes', function () {
         await store.registerChannel({ channelId: `UC_${String(i).padStart(4, '0')}`, wanted: 1 }, new Date(Date.UTC(2025, 0, 1, 11, 0, 0)));
       }
     });
-    const [a, b] = await runWorkers([['claim', file, 'worker-a'], ['claim', file, 'worker-b']]);
+    const [a, b] = await runWorkers([['claim', `sqlite:${file}`, 'worker-a'], ['claim', `sqlite:${file}`, 'worker-b']]);
     const all = [...a!, ...b!];
     expect(new Set(all).size, 'no channel claimed twice').to.equal(all.length);
     expect(all.length, 'every channel claimed').to.equal(total);
@@ -178,7 +157,7 @@ describe('sqlite store across two processes', function () {
   it('counts rate-limit hits from two processes exactly', async function () {
     await seed(async () => undefined);
     const perWorker = 2000;
-    const [a, b] = await runWorkers([['hit', file, 'key-1', String(perWorker)], ['hit', file, 'key-1', String(perWorker)]]);
+    const [a, b] = await runWorkers([['hit', `sqlite:${file}`, 'key-1', String(perWorker)], ['hit', `sqlite:${file}`, 'key-1', String(perWorker)]]);
     const counts = [...a!, ...b!];
     expect(new Set(counts).size, 'every count handed out once').to.equal(2 * perWorker);
     expect(Math.max(...(counts as number[]))).to.equal(2 * perWorker);

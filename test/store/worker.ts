@@ -1,8 +1,8 @@
-// A separate OS process for the multi-process SQLite tests. Opens the given file, reports
-// `ready`, waits for the start time the parent sends (so both workers really overlap), does its
-// work and sends the result.
-//   claim <file> <owner>          claim until nothing is due; result: the claimed channel ids
-//   hit <file> <keyId> <count>    count that many requests for one key; result: the counts seen
+// A separate OS process for the multi-process store tests. Opens the store the DATABASE_URL names
+// (a SQLite file or a MongoDB database), reports `ready`, waits for the start time the parent sends
+// (so both workers really overlap), does its work and sends the result.
+//   claim <url> <owner>           claim until nothing is due; result: the claimed channel ids
+//   hit <url> <keyId> <count>     count that many requests for one key; result: the counts seen
 
 import { silentLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
@@ -11,9 +11,9 @@ const NOW = new Date(Date.UTC(2025, 0, 1, 12, 0, 0));
 const LEASE_MS = 3_600_000;
 
 async function main(): Promise<void> {
-  const [mode, file, arg, countArg] = process.argv.slice(2);
-  if (!file || !arg || (mode !== 'claim' && mode !== 'hit')) throw new Error('usage: worker.ts claim|hit <file> <owner|keyId> [count]');
-  const store = await openStore(`sqlite:${file}`, { logger: silentLogger() });
+  const [mode, databaseUrl, arg, countArg] = process.argv.slice(2);
+  if (!databaseUrl || !arg || (mode !== 'claim' && mode !== 'hit')) throw new Error('usage: worker.ts claim|hit <databaseUrl> <owner|keyId> [count]');
+  const store = await openStore(databaseUrl, { logger: silentLogger() });
   // Both workers start at the same wall-clock instant; an IPC message alone arrives too unevenly.
   const startAt = await new Promise<number>((resolve) => {
     process.once('message', (m: { startAt: number }) => resolve(m.startAt));

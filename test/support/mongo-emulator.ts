@@ -130,3 +130,33 @@ export async function mongoTestUrl(): Promise<string> {
 
 /** True when the tests run on the emulator (not on a real server named by MONGODB_URI). */
 export const onEmulator = (): boolean => !process.env.MONGODB_URI;
+
+/** The same server, another database: `mongodb://host/<dbName>?options`. */
+export function withDatabase(url: string, dbName: string): string {
+  const m = /^(mongodb(?:\+srv)?:\/\/[^/?#]*)(?:\/[^?#]*)?(.*)$/.exec(url);
+  if (!m) throw new Error('not a mongodb:// URL');
+  return `${m[1]}/${encodeURIComponent(dbName)}${m[2]}`;
+}
+
+let databases = 0;
+const runId = `${process.pid}_${Date.now().toString(36)}`;
+
+/**
+ * A fresh database on the test server for one test: its DATABASE_URL, and `drop()` to remove it.
+ */
+export async function mongoTestDatabase(): Promise<{ url: string; dbName: string; drop(): Promise<void> }> {
+  const dbName = `tf_test_${runId}_${++databases}`;
+  const url = withDatabase(await mongoTestUrl(), dbName);
+  return {
+    url,
+    dbName,
+    async drop() {
+      const client = new MongoClient(url, { serverSelectionTimeoutMS: 3000 });
+      try {
+        await client.db(dbName).dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
