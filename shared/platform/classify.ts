@@ -3,6 +3,7 @@
 // not_found or transient, each with a reason that is safe to log and store. The callers parse the
 // content; this module says whether there is content worth parsing.
 
+import { findStartTag } from './html-tags';
 import { PlatformError, type PlatformOutcome } from './types';
 
 /** One answer as the HTTP client received it (body already decompressed). */
@@ -40,11 +41,15 @@ export function isChallengePage(html: string): boolean {
   return html.length < 64 * 1024 && /document\.cookie\s*=/.test(html) && /location\.(reload|replace)|location\.href\s*=/.test(html);
 }
 
+export const CONSENT_ACTION = /\saction=["']https:\/\/consent\.youtube\.com\/s["']/i;
+export const V_NAME = /\sname=["']v["']/i;
+export const INPUT_VALUE = /\svalue=["']([^"']*)["']/i;
+
 /** The EU consent wall: a form posting to consent.youtube.com/s. Returns its hidden `v`, or '' without one. */
 export function consentFormValue(html: string): string | null {
-  if (!/<form[^>]+action=["']https:\/\/consent\.youtube\.com\/s["']/i.test(html)) return null;
-  const v = /<input[^>]+name=["']v["'][^>]*value=["']([^"']*)["']/i.exec(html);
-  return v?.[1] ?? '';
+  if (findStartTag(html, 'form', CONSENT_ACTION) === null) return null;
+  const input = findStartTag(html, 'input', V_NAME);
+  return input === null ? '' : (INPUT_VALUE.exec(input)?.[1] ?? '');
 }
 
 /** Transport and page level: status codes, redirects, captcha and consent walls. */

@@ -5,7 +5,7 @@
 
 /** The embedded object named `name`, parsed, or null when the page has none (or it is broken). */
 export function extractPageJson(html: string, name: string): unknown {
-  const marker = new RegExp(`(?:var\\s+${name}|window\\[["']${name}["']\\]|\\b${name})\\s*=\\s*\\{`, 'g');
+  const marker = assignmentOf(name);
   for (let m = marker.exec(html); m; m = marker.exec(html)) {
     const start = m.index + m[0].length - 1;
     const end = matchingBrace(html, start);
@@ -17,6 +17,11 @@ export function extractPageJson(html: string, name: string): unknown {
     }
   }
   return null;
+}
+
+/** `var name = {`, `window["name"] = {` or `name = {`, anywhere in a page (global). */
+export function assignmentOf(name: string): RegExp {
+  return new RegExp(`(?:var\\s+${name}|window\\[["']${name}["']\\]|\\b${name})\\s*=\\s*\\{`, 'g');
 }
 
 /** Index of the `}` closing the `{` at `start`, or -1. */

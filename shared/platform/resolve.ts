@@ -7,6 +7,7 @@ import { CHANNEL_ID } from '../ids';
 import { ENDPOINTS, readJson, readText } from './endpoint-rules';
 import { PLATFORM_HOSTS, type PlatformHttp } from './http-client';
 import { WEB_IDENTITY, innertubeRequest } from './innertube';
+import { findStartTag } from './html-tags';
 import { asString, dig, extractPageJson } from './page-data';
 import { PlatformError } from './types';
 
@@ -84,6 +85,9 @@ async function resolveViaHandlePage(http: PlatformHttp, handle: string): Promise
   return id;
 }
 
+export const CANONICAL_REL = /\srel=["']canonical["']/i;
+export const LINK_HREF = /\shref=["']([^"']+)["']/i;
+
 /** The channel id a channel page states: ytInitialData first, then the canonical link. */
 export function channelIdFromPage(html: string): string | null {
   const data = extractPageJson(html, 'ytInitialData');
@@ -91,8 +95,8 @@ export function channelIdFromPage(html: string): string | null {
   if (external !== null && CHANNEL_ID.test(external)) return external;
   const canonical = channelIdInUrl(dig(data, 'microformat', 'microformatDataRenderer', 'urlCanonical'));
   if (canonical !== null) return canonical;
-  const link = /<link[^>]+rel=["']canonical["'][^>]*href=["']([^"']+)["']|<link[^>]+href=["']([^"']+)["'][^>]*rel=["']canonical["']/i.exec(html);
-  const fromLink = link ? channelIdInUrl(link[1] ?? link[2]) : null;
+  const link = findStartTag(html, 'link', CANONICAL_REL);
+  const fromLink = link === null ? null : channelIdInUrl(LINK_HREF.exec(link)?.[1]);
   if (fromLink !== null) return fromLink;
   return /"externalId"\s*:\s*"(UC[A-Za-z0-9_-]{22})"/.exec(html)?.[1] ?? null;
 }

@@ -17,8 +17,10 @@ export interface Cue {
 
 export type TimedTextFormat = 'plain' | 'srv3' | 'json3';
 
-const TAG = /<[A-Za-z/][^>]*>/g;
-const BREAK = /<br\s*\/?>/gi;
+// `[^<>]` rather than `[^>]`: a tag attempt stops at the next `<`, so text full of unclosed `<a`
+// costs linear time, not a scan to the end of the text from each one.
+export const TAG = /<[A-Za-z/][^<>]*>/g;
+export const BREAK = /<br\s*\/?>/gi;
 const SPACE = /\s+/g;
 
 /** Markup of the XML body → text; the decoded text can hold HTML tags of its own (`<i>`), stripped last. */
@@ -33,9 +35,11 @@ export function cleanXmlText(inner: string): string {
 }
 
 const ATTR_RES = new Map<string, RegExp>();
+/** `name="value"` or `name='value'` in a tag's attribute text. */
+export const attributePattern = (name: string): RegExp => new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`);
 function attr(attrs: string, name: string): string | null {
   let re = ATTR_RES.get(name);
-  if (!re) ATTR_RES.set(name, (re = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`)));
+  if (!re) ATTR_RES.set(name, (re = attributePattern(name)));
   const m = re.exec(attrs);
   return m ? (m[1] ?? m[2] ?? null) : null;
 }
@@ -46,14 +50,38 @@ const num = (s: string | null, scale: number): number | null => {
   return Number.isFinite(n) ? Math.round(n * scale) : null;
 };
 
+/**
+ * `<text …>…</text>` / `<p …/>` elements in order, found with indexOf rather than a lazy pattern to
+ * the closing tag (which rescans the rest of the body from every unclosed element): each character
+ * is looked at a bounded number of times, and an element without its end stops the scan.
+ */
 function parseXmlCues(body: string, element: 'text' | 'p', startAttr: string, durAttr: string, scale: number): Cue[] {
-  const re = element === 'text' ? /<text\b([^>]*?)(?:\/>|>([\s\S]*?)<\/text>)/g : /<p\b([^>]*?)(?:\/>|>([\s\S]*?)<\/p>)/g;
+  const open = `<${element}`;
+  const close = `</${element}>`;
   const cues: Cue[] = [];
-  for (let m = re.exec(body); m; m = re.exec(body)) {
-    const attrs = m[1] ?? '';
+  for (let at = body.indexOf(open); at >= 0; at = body.indexOf(open, at)) {
+    const nameEnd = at + open.length;
+    const next = body.charCodeAt(nameEnd);
+    // `\b` of the old pattern: `<text>` or `<text …`, never `<textarea`.
+    if (!(next === 62 /* > */ || next === 47 /* / */ || next === 32 || next === 9 || next === 10 || next === 13)) {
+      at = nameEnd;
+      continue;
+    }
+    const tagEnd = body.indexOf('>', nameEnd);
+    if (tagEnd < 0) break;
+    const selfClosing = body.charCodeAt(tagEnd - 1) === 47;
+    const attrs = body.slice(nameEnd, selfClosing ? tagEnd - 1 : tagEnd);
+    let inner = '';
+    if (selfClosing) at = tagEnd + 1;
+    else {
+      const end = body.indexOf(close, tagEnd + 1);
+      if (end < 0) break;
+      inner = body.slice(tagEnd + 1, end);
+      at = end + close.length;
+    }
     const startMs = num(attr(attrs, startAttr), scale);
     if (startMs === null) continue;
-    cues.push({ startMs, durMs: num(attr(attrs, durAttr), scale), text: cleanXmlText(m[2] ?? '') });
+    cues.push({ startMs, durMs: num(attr(attrs, durAttr), scale), text: cleanXmlText(inner) });
   }
   return cues;
 }

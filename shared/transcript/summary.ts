@@ -1,16 +1,18 @@
 // The short plain-text summary beside an entry's transcript (Atom summary, RSS description, JSON
 // Feed summary): the start of the video's description without its chapter list, on one line.
 
+import { MAX_DESCRIPTION_CHARS } from './chapters';
 import { parseTimestamp } from './timestamps';
 
 export const SUMMARY_MAX_CHARS = 280;
 
-const CHAPTER_LINE = /^\s*[([]?((?:\d{1,2}:)?\d{1,2}:\d{2})\b/;
+export const CHAPTER_LINE = /^\s*[([]?((?:\d{1,2}:)?\d{1,2}:\d{2})\b/;
 
 /** Null when there is no description, or nothing in it but chapters and blanks. */
 export function summaryOf(description: string | null | undefined, max = SUMMARY_MAX_CHARS): string | null {
   if (typeof description !== 'string') return null;
   const text = description
+    .slice(0, MAX_DESCRIPTION_CHARS)
     .split(/\r?\n/)
     .filter((line) => {
       const m = CHAPTER_LINE.exec(line);

@@ -1,0 +1,92 @@
+// The API as its own OS process (node dist/api/main.js, as PM2 starts it) on a fresh SQLite file
+// and key file in a temp dir, for attacks whose effect is on the process itself: its event loop
+// (does /health still answer?) and its memory (read from /proc, never from inside the process).
+
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { silentLogger } from '../../shared/logger';
+import { openStore } from '../../shared/store';
+import type { Store } from '../../shared/store/types';
+import { ensureBuilt, freePort, startEntry, waitFor, type Started } from './processes';
+
+export interface ApiProcess {
+  base: string;
+  dir: string;
+  proc: Started;
+  /** The same SQLite file, opened by the test to seed it and look at it. */
+  store: Store;
+  /** Resident memory of the API process in bytes. */
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+export interface ApiProcessOptions {
+  /** Key → { name, rate_limit }. */
+  keys: Record<string, { name: string; rate_limit: number }>;
+  /** Settings as environment variables. */
+  env?: Record<string, string>;
+  /** Rows to write before the API starts. */
+  seed?: (store: Store) => Promise<void>;
+}
+
+export async function startApiProcess(opts: ApiProcessOptions): Promise<ApiProcess> {
+  ensureBuilt();
+  const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-proc-'));
+  const lines = ['security:', '  api_keys:'];
+  for (const [k, r] of Object.entries(opts.keys)) lines.push(`    ${k}:`, `      name: ${JSON.stringify(r.name)}`, `      rate_limit: ${r.rate_limit}`, '      enabled: true');
+  writeFileSync(path.join(dir, 'security.yaml'), `${lines.join('\n')}\n`);
+  writeFileSync(path.join(dir, 'settings.yaml'), '');
+  const databaseUrl = `sqlite:${path.join(dir, 'feeds.db')}`;
+  const store = await openStore(databaseUrl, { logger: silentLogger(), rootDir: dir });
+  await opts.seed?.(store);
+  const port = await freePort();
+  const proc = startEntry('api', {
+    CONFIG_FILE: path.join(dir, 'settings.yaml'), PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl,
+    SECURITY_CONFIG: path.join(dir, 'security.yaml'), PLATFORM_BASE_URL: 'http://127.0.0.1:9', NODE_APP_INSTANCE: '0',
+    ...opts.env,
+  }, dir);
+  try {
+    await waitFor('the API process listening', () => (proc.logs.some((l) => String(l.msg).startsWith('API listening')) ? true : undefined), 30_000, 20);
+  } catch (err) {
+    await proc.stop('SIGKILL');
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`${(err as Error).message}\n${proc.stderr.join('')}`, { cause: err });
+  }
+  return {
+    base: `http://127.0.0.1:${port}`,
+    dir,
+    proc,
+    store,
+    rss: () => {
+      const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${proc.child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) * 1024 : 0;
+    },
+    stop: async () => {
+      await proc.stop('SIGKILL');
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * How long /health takes, polled back to back until `while` settles; the slowest answer. The
+ * issue's own bound is "under a second"; a fresh connection each time, so a queue on one
+ * keep-alive connection cannot hide the wait.
+ */
+export async function slowestHealth(base: string, work: Promise<unknown>): Promise<number> {
+  let done = false;
+  void work.finally(() => (done = true)).catch(() => undefined);
+  let slowest = 0;
+  while (!done) {
+    const t = performance.now();
+    const res = await fetch(`${base}/health`, { headers: { Connection: 'close' } });
+    await res.arrayBuffer();
+    slowest = Math.max(slowest, performance.now() - t);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await work;
+  return slowest;
+}
