@@ -25,10 +25,22 @@ export interface SecurityOptions {
   readonly defaultRateLimit: number;
 }
 
-/** What is wrong with the file's content; the message never contains a key. */
+/** Longest message about the file: it goes into one log line, whatever the file holds. */
+export const MAX_MESSAGE_CHARS = 300;
+
+/** What is wrong with the file's content; the message never contains a key, and is bounded in length. */
 export class SecurityConfigError extends Error {
   override readonly name = 'SecurityConfigError';
+  constructor(message: string) {
+    super(message.length > MAX_MESSAGE_CHARS ? `${message.slice(0, MAX_MESSAGE_CHARS - 1)}…` : message);
+  }
 }
+
+/**
+ * YAML nodes read at most: about 10,000 keys with their records (each key is some 8 nodes), the
+ * size the file cap allows. Counted as the parser goes, so a file of tiny nodes stops early.
+ */
+export const MAX_YAML_NODES = 150_000;
 
 const RECORD_FIELDS = new Set(['name', 'rate_limit', 'enabled']);
 /** Printable ASCII without spaces: survives an HTTP header and a query string. */
@@ -67,6 +79,12 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+/** A short description of a wrong value: scalars as written (cut), collections by kind only. */
+function describeValue(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v)?.slice(0, 40) ?? String(v);
+  return Array.isArray(v) ? 'a list' : 'a map';
+}
+
 const isMap = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fail = (message: string): never => {
   throw new SecurityConfigError(message);
@@ -98,18 +116,36 @@ interface YamlNode {
   children: YamlNode[];
 }
 
+/** The parser state the listener sees beyond the typed fields: the anchors defined so far. */
+type ListenedState = { anchorMap?: Record<string, unknown> };
+
+/**
+ * Anchors and aliases are refused while parsing, before any alias is read: `&a [*b, *b, …]` nested
+ * a few levels is a few hundred bytes that stand for millions of nodes the moment anything walks or
+ * prints the result (one error message built from such a `rate_limit` once made a 676 MB log line).
+ * The parser stores an anchor before the first node that could refer to it opens, so checking the
+ * anchor table at every node event catches every alias. A key file has no use for either.
+ */
 function parseYaml(text: string): { doc: unknown; root: YamlNode | null } {
   const stack: YamlNode[][] = [[]];
+  let nodes = 0;
   try {
     const doc = yaml.load(text, {
       schema: yaml.CORE_SCHEMA,
       listener(event, state) {
-        if (event === 'open') stack.push([]);
-        else stack.at(-2)?.push({ kind: state.kind, result: state.result, line: state.line, children: stack.pop()! });
+        const anchors = (state as unknown as ListenedState).anchorMap;
+        if (anchors !== undefined && Object.keys(anchors).length > 0) {
+          fail(`anchors and aliases (&name, *name) are not allowed in an API key file (line ${state.line + 1})`);
+        }
+        if (event === 'open') {
+          if (++nodes > MAX_YAML_NODES) fail(`more than ${MAX_YAML_NODES} YAML nodes (line ${state.line + 1}); an API key file is a plain map of keys`);
+          stack.push([]);
+        } else stack.at(-2)?.push({ kind: state.kind, result: state.result, line: state.line, children: stack.pop()! });
       },
     });
     return { doc, root: stack[0]?.[0] ?? null };
   } catch (err) {
+    if (err instanceof SecurityConfigError) throw err;
     const e = err as yaml.YAMLException;
     const reason = e.reason !== undefined && SAFE_YAML_REASONS.has(e.reason) ? e.reason : 'syntax error';
     const where = e.mark ? ` at line ${e.mark.line + 1}, column ${e.mark.column + 1}` : '';
@@ -153,7 +189,7 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
 
   const rate = record.rate_limit ?? opts.defaultRateLimit;
   if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1) {
-    fail(`${label}: rate_limit must be a positive whole number (requests per minute), got ${JSON.stringify(rate)}`);
+    fail(`${label}: rate_limit must be a positive whole number (requests per minute), got ${describeValue(rate)}`);
   }
   if (typeof record.enabled !== 'boolean') {
     fail(`${label}: enabled must be true or false${record.enabled === undefined ? ' (it is missing)' : ''}`);

@@ -10,6 +10,9 @@ import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { ensureBuilt, freePort, startEntry, waitFor, type Started } from './processes';
 
+/** USER_HZ of /proc: 100 on every Linux the service supports. */
+const CLOCK_TICKS = 100;
+
 export interface ApiProcess {
   base: string;
   dir: string;
@@ -18,6 +21,8 @@ export interface ApiProcess {
   store: Store;
   /** Resident memory of the API process in bytes. */
   rss(): number;
+  /** CPU time the API process has used so far (user + system), in seconds: work done, not wall time. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
@@ -62,6 +67,12 @@ export async function startApiProcess(opts: ApiProcessOptions): Promise<ApiProce
     rss: () => {
       const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${proc.child.pid}/status`, 'utf8'));
       return m ? Number(m[1]) * 1024 : 0;
+    },
+    cpuSeconds: () => {
+      // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name.
+      const stat = readFileSync(`/proc/${proc.child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
     },
     stop: async () => {
       await proc.stop('SIGKILL');
