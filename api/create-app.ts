@@ -16,6 +16,7 @@ import { ApiCache } from './cache';
 import { errorHandler, errorSender, methodNotAllowed, pathNotFound } from './errors';
 import { door, frontDoor } from './http/front-door';
 import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
+import { redactKeysOf } from './http/key-redaction';
 import { feed } from './routes/feed';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
@@ -55,6 +56,9 @@ const isFeed = (req: IncomingMessage): boolean => req.method === 'GET' && req.ur
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const cache = new ApiCache({ maxBytes: deps.renderCacheBytes });
+
+  // Any configured key's value is kept out of every logged URL, whatever carries it.
+  redactKeysOf(deps.keys);
 
   const app = express();
   app.disable('x-powered-by');

@@ -17,6 +17,7 @@ import type { RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import { categoryLogger, type Logger } from '../../shared/logger';
+import { withoutKeyValues } from './key-redaction';
 import { requestUrl } from './locals';
 
 /** The front door as one Express layer: the given door (the one the direct path uses), then the CORS preflight answer. */
@@ -136,11 +137,14 @@ function accessLogger(root: Logger): (res: ServerResponse) => void {
 }
 
 // ── redaction ──────────────────────────────────────────────────────────────
-// A request URL without any parameter that could carry an API key: what every log line records.
-// A name is compared after percent-decoding (repeatedly, so `%2561pi_key` is caught too), without
-// case, bracket suffixes (`api_key[]`, `api_key[0]`) or separators, so `%61pi_key`, `ap%69_key`,
-// `API-KEY`, `apikey` and `x-api-key` are all dropped: Express decodes `%61pi_key` to `api_key`
-// and accepts the key, and any other spelling may still be a key a client meant to send.
+// A request URL without any parameter that could carry an API key, and without any configured
+// key's value wherever else it appears (another parameter, a path segment): what every log line
+// records. A name is compared after percent-decoding (repeatedly, so `%2561pi_key` is caught too),
+// without case, bracket suffixes (`api_key[]`, `api_key[0]`) or anything but letters and digits,
+// so `%61pi_key`, `ap%69_key`, `API-KEY`, `apikey`, `x-api-key` and `api_key%00` are all dropped:
+// Express decodes `%61pi_key` to `api_key` and accepts the key, and any other spelling may still be
+// a key a client meant to send. The value check (key-redaction.ts) catches the rest: a key sent
+// under a name nobody thought of, or as a path segment, is found by its value.
 
 const KEY_NAME = /^x?apikey$/;
 
@@ -165,16 +169,17 @@ export function isKeyParameter(pair: string): boolean {
   const name = decodedName(pair)
     .toLowerCase()
     .replace(/\[[^\]]*\]/g, '')
-    .replace(/[\s_\-.]/g, '');
+    .replace(/[^a-z0-9]/g, '');
   return KEY_NAME.test(name);
 }
 
 export function withoutApiKey(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
-  const query = url.slice(q + 1);
+  let named = url;
   // Cheap exit for the common case: no "api" and no percent-encoding anywhere in the query.
-  if (!/api|%/i.test(query)) return url;
-  const kept = query.split('&').filter((pair) => !isKeyParameter(pair));
-  return kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join('&')}`;
+  if (q >= 0 && /api|%/i.test(url.slice(q + 1))) {
+    const kept = url.slice(q + 1).split('&').filter((pair) => !isKeyParameter(pair));
+    named = kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join('&')}`;
+  }
+  return withoutKeyValues(named);
 }

@@ -7,6 +7,7 @@
 
 import { createHash, hash } from 'node:crypto';
 import yaml from 'js-yaml';
+import { fingerprintOf, type KeyFingerprint } from './key-fingerprint';
 
 export interface ApiKey {
   /** The operator's label; safe to log. */
@@ -18,6 +19,8 @@ export interface ApiKey {
   readonly digest: Buffer;
   /** Opaque, stable id for the shared rate-limit counter; not reversible to the key. */
   readonly id: string;
+  /** Length and short hash of the key, for redacting it from logged URLs (absent on keys made by hand). */
+  readonly fingerprint?: KeyFingerprint;
 }
 
 export interface SecurityOptions {
@@ -200,6 +203,7 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
     enabled: record.enabled as boolean,
     digest: sha256(key),
     id: rateLimitId(key),
+    fingerprint: fingerprintOf(key),
   };
 }
 
