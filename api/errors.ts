@@ -114,6 +114,42 @@ export const CATALOGUE = {
     message: (c) => `${c.param ?? 'Bir parametre'} yalnızca bir kez verilebilir`,
     usage: true,
   },
+  // ── GET /search ─────────────────────────────────────────────────────────
+  searchQueryMissing: {
+    status: 400,
+    error: text('Arama sorgusu gerekli'),
+    message: text('q parametresine aranacak kelimeleri yazın (örnek: q=istanbul "açık kaynak" -reklam)'),
+  },
+  searchQueryTooLong: {
+    status: 400,
+    error: text('Arama sorgusu çok uzun'),
+    message: text('q en fazla 200 karakter olabilir'),
+  },
+  searchTooManyTerms: {
+    status: 400,
+    error: text('Arama sorgusunda çok fazla terim var'),
+    message: text('q en fazla 10 terim içerebilir (kelime, "ifade" ya da -hariç; OR sayılmaz)'),
+  },
+  searchNoWords: {
+    status: 400,
+    error: text('Arama sorgusunda aranacak kelime yok'),
+    message: text('En az bir kelime ya da "tırnak içinde bir ifade" yazın; -kelime yalnızca sonuçlardan çıkarır'),
+  },
+  invalidSearchMaxItems: {
+    status: 400,
+    error: text('Geçersiz max_items değeri'),
+    message: text('max_items 1 ile 100 arasında bir tam sayı olmalıdır (aramada varsayılan 20)'),
+  },
+  tooManySearchChannels: {
+    status: 400,
+    error: text('Çok fazla kanal verildi'),
+    message: text('Arama en fazla 20 kanalla sınırlanabilir (channel_id, channel ve channel_url birlikte)'),
+  },
+  invalidSubscriptionsScope: {
+    status: 400,
+    error: text('Geçersiz subscriptions değeri'),
+    message: text("subscriptions '1' (yalnızca takip edilen kanallar) ya da '0' olmalıdır"),
+  },
   badRequest: { status: 400, error: text('Geçersiz istek'), message: text('İstek çözümlenemedi') },
   pathNotFound: {
     status: 404,

@@ -72,17 +72,21 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
   const kinds = checkInclude(v.include);
   if (kinds === null) return bad('invalidInclude');
 
-  let languages: string[] | null = null;
-  if (v.lang !== undefined) {
-    languages = [...new Set(v.lang.toLowerCase().split(','))];
-    if (languages.length > MAX_LANGUAGES || !languages.every(isLanguageCode)) return bad('invalidLang');
-  }
+  const languages = checkLang(v.lang);
+  if (languages === false) return bad('invalidLang');
 
   return { ok: true, value: { channel: channel.value, format, maxItems, kinds, languages } };
 }
 
+/** `lang`: up to MAX_LANGUAGES codes, lower-cased, each once; null when not given; false when bad. */
+export function checkLang(raw: string | undefined): string[] | null | false {
+  if (raw === undefined) return null;
+  const languages = [...new Set(raw.toLowerCase().split(','))];
+  return languages.length > MAX_LANGUAGES || !languages.every(isLanguageCode) ? false : languages;
+}
+
 /** `shorts`, `live` or both, comma-separated, case-insensitive; null for anything else. */
-function checkInclude(raw: string | undefined): readonly FeedKind[] | null {
+export function checkInclude(raw: string | undefined): readonly FeedKind[] | null {
   if (raw === undefined) return DEFAULT_FEED_KINDS;
   const asked = new Set<FeedKind>(DEFAULT_FEED_KINDS);
   for (const part of raw.toLowerCase().split(',')) {
@@ -93,7 +97,7 @@ function checkInclude(raw: string | undefined): readonly FeedKind[] | null {
   return KIND_ORDER.filter((k) => asked.has(k));
 }
 
-function checkChannel(v: Partial<Record<Param, string>>): Checked<ChannelRef> {
+function checkChannel(v: Partial<Record<'channel_id' | 'channel' | 'channel_url', string>>): Checked<ChannelRef> {
   if (v.channel_id !== undefined) {
     return CHANNEL_ID.test(v.channel_id) ? { ok: true, value: { kind: 'id', channelId: v.channel_id } } : bad('invalidChannelId');
   }

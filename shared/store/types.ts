@@ -2,6 +2,11 @@
 // satisfy this interface and pass the same contract suite (test/store/contract.ts).
 // Every method takes `now` explicitly so that tests control time without sleeping.
 
+import type { SearchQuery, SearchScope } from '../search/query';
+import type { SearchHit } from './search';
+
+export type { SearchQuery, SearchScope, SearchHit };
+
 /** What happened to one video. `ready` carries a transcript; the others record why not. */
 export type VideoState = 'ready' | 'no_transcript' | 'unavailable' | 'failed';
 
@@ -265,6 +270,15 @@ export interface Store {
    * Newest first, then videoId. A refresh that lists only the channel feed retries these.
    */
   videosDueForRetry(channelId: string, now: Date, limit: number): Promise<VideoRecord[]>;
+
+  // ── search ────────────────────────────────────────────────────────────────
+  /**
+   * Feed entries (ready, or given up without captions) in the scope whose title or stored
+   * transcripts (any language) match the query (shared/search/match.ts), newest first
+   * (publishedAt desc, then videoId), at most `limit`, each with every stored transcript of it.
+   * The engine's own syntax is built from the query's folded words only.
+   */
+  searchVideos(query: SearchQuery, scope: SearchScope, limit: number): Promise<SearchHit[]>;
 
   // ── handles ───────────────────────────────────────────────────────────────
   /** Cached channel id for a lower-cased handle (without `@`). */

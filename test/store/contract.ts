@@ -6,6 +6,7 @@ import { videoRecord } from '../support/factories';
 import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type FeedKind, type RateLimitResult, type Store, type VideoKind, type VideoRecord, type VideoState } from '../../shared/store';
 import { subscriptionCases } from './contract-subscriptions';
 import { isFeedEntry, isShownKind, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
+import { searchCases } from './contract-search';
 
 export interface StoreFixture {
   store: Store;
@@ -424,6 +425,10 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         await store.markLanguagesCovered('UC_a', [], at(5000));
         expect(await store.languagesToBackfill('UC_a', 0)).to.deep.equal([]);
       });
+    });
+
+    describe('searchVideos', function () {
+      searchCases(() => store);
     });
 
     describe('handles', function () {

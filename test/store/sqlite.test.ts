@@ -108,7 +108,7 @@ describe('sqlite store specifics', function () {
   it('upgrades a version 1 file in place: channels kept, their coverage unknown', async function () {
     const file = path.join(dir, 'store.db');
     const old = new Database(file);
-    old.exec(MIGRATIONS[0]!);
+    old.exec(MIGRATIONS[0] as string);
     old.exec('CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version (version) VALUES (1)');
     old.prepare('INSERT INTO channels (channel_id, wanted, due_at, created_at) VALUES (?, ?, ?, ?)').run('UC_a', 40, 0, 0);
     old.close();

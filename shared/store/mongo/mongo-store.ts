@@ -12,6 +12,7 @@ import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
 import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
 import { subscriptionsCollection, subscriptionsIndexes } from './subscriptions';
+import { searchCollection, searchIndexes } from './search';
 import { transcriptsCollection, transcriptsIndexes } from './transcripts';
 import { videosCollection, videosIndexes } from './videos';
 
@@ -40,7 +41,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
   try {
     await client.connect();
-    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db)]);
+    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), searchIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db)]);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);
@@ -48,10 +49,13 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   // Driver 7 refuses a closed client itself (MongoNotConnectedError, mapped too); the flag keeps a
   // closed store closed without a driver round trip and with a plain message.
   let closed = false;
+  const videos = videosCollection(db);
+  const transcripts = transcriptsCollection(db);
   const methods: BackendMethods = {
     ...channelsCollection(db),
-    ...videosCollection(db),
-    ...transcriptsCollection(db),
+    ...videos,
+    ...transcripts,
+    ...searchCollection(db, { getVideos: videos.getVideos, getTranscripts: transcripts.getTranscripts }),
     ...handlesCollection(db),
     ...rateLimitsCollection(db),
     ...subscriptionsCollection(db),

@@ -26,7 +26,7 @@ interface LanguageDoc {
   coveredAt?: Date | null;
 }
 
-const toRecord = (d: TranscriptDoc): TranscriptRecord | null =>
+export const transcriptRecordOf = (d: TranscriptDoc): TranscriptRecord | null =>
   readableTranscript({ videoId: d.videoId, language: d.language, kind: d.kind, paragraphs: d.paragraphs, fetchedAt: d.fetchedAt });
 
 export function transcriptUpserts(transcripts: readonly TranscriptRecord[]): AnyBulkWriteOperation<TranscriptDoc>[] {
@@ -51,7 +51,7 @@ export function transcriptsCollection(db: Db) {
     async getTranscripts(videoIds) {
       if (asksNothing(videoIds)) return [];
       const docs = await col.find({ videoId: { $in: [...videoIds] } }).sort({ videoId: 1, language: 1 }).toArray();
-      return docs.map(toRecord).filter((t): t is TranscriptRecord => t !== null);
+      return docs.map(transcriptRecordOf).filter((t): t is TranscriptRecord => t !== null);
     },
     async askLanguages(channelId, languages, now) {
       if (asksNothing(languages)) return;

@@ -5,9 +5,10 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, inInputOrder, inRetryWindow, isFeedEntry, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
-import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type VideoKind, type VideoRecord, type VideoState } from '../types';
+import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type TranscriptRecord, type VideoKind, type VideoRecord, type VideoState } from '../types';
 import { retryOnDuplicateKey } from './errors';
-import { transcriptUpserts, type TranscriptDoc } from './transcripts';
+import { searchDocUpdates, type SearchDoc } from './search';
+import { transcriptRecordOf, transcriptUpserts, type TranscriptDoc } from './transcripts';
 
 export interface VideoDoc {
   _id: string;
@@ -84,6 +85,7 @@ export async function videosIndexes(db: Db): Promise<void> {
 export function videosCollection(db: Db) {
   const col: Collection<VideoDoc> = db.collection<VideoDoc>('videos');
   const transcriptCol = db.collection<TranscriptDoc>('transcripts');
+  const searchCol = db.collection<SearchDoc>('search');
   return {
     /**
      * Without transactions the batch is not all-or-nothing, but each write is idempotent, so the
@@ -96,9 +98,20 @@ export function videosCollection(db: Db) {
         const tops = transcriptUpserts(transcripts);
         await retryOnDuplicateKey(() => transcriptCol.bulkWrite(tops, { ordered: false }));
       }
-      if (asksNothing(videos)) return;
-      const ops = videos.map(toUpsert);
-      await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
+      if (!asksNothing(videos)) {
+        const ops = videos.map(toUpsert);
+        await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
+      }
+      // The search documents last, rebuilt from what is now stored (every language of each video),
+      // so a replayed batch rebuilds them the same way.
+      const affected = [...new Set([...videos.map((v) => v.videoId), ...transcripts.map((t) => t.videoId)])];
+      const [stored, texts] = await Promise.all([col.find({ _id: { $in: affected } }).toArray(), transcriptCol.find({ videoId: { $in: affected } }).toArray()]);
+      const present = new Set(stored.map((d) => d._id));
+      const updates = [
+        ...searchDocUpdates(stored.map(toRecord), texts.map(transcriptRecordOf).filter((t): t is TranscriptRecord => t !== null)),
+        ...affected.filter((id) => !present.has(id)).map((id): AnyBulkWriteOperation<SearchDoc> => ({ deleteOne: { filter: { _id: id } } })),
+      ];
+      if (updates.length > 0) await retryOnDuplicateKey(() => searchCol.bulkWrite(updates, { ordered: false }));
     },
 
     async listFeedEntries(channelId, limit, kinds = DEFAULT_FEED_KINDS) {

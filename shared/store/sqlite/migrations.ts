@@ -5,11 +5,15 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
 import { FEED_ENTRY_SQL } from '../rules';
+import { buildSearchIndex, SEARCH_SCHEMA } from './search';
 
 /** Videos that may be retried some day; repeated in the due-retry query for the same reason. */
 export const RETRY_SQL = `next_attempt_at IS NOT NULL`;
 
-export const MIGRATIONS: readonly string[] = [
+/** A step is SQL, or code for what SQL cannot say; either runs inside the migration's transaction. */
+export type MigrationStep = string | ((db: Database.Database, logger: Logger) => void);
+
+export const MIGRATIONS: readonly MigrationStep[] = [
   // 1: the four record types. Times are epoch milliseconds. transcript_html is the last column so
   // reading a video's state does not walk the overflow pages of its transcript.
   `
@@ -130,6 +134,11 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX channels_followed ON channels (channel_id) WHERE followed = 1;
   CREATE INDEX videos_feed_recent ON videos (published_at DESC, video_id, channel_id, video_kind, fetched_at) WHERE ${FEED_ENTRY_SQL};
   `,
+  // 8: the search index (sqlite/search.ts), built from what is already stored, progress logged.
+  (db, logger) => {
+    db.exec(SEARCH_SCHEMA);
+    buildSearchIndex(db, logger);
+  },
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */
@@ -141,7 +150,10 @@ export function migrate(db: Database.Database, logger: Logger): void {
     if (from > MIGRATIONS.length) {
       throw new Error(`SQLite schema version ${from} is newer than this code knows (${MIGRATIONS.length}); upgrade the service`);
     }
-    for (const step of MIGRATIONS.slice(from)) db.exec(step);
+    for (const step of MIGRATIONS.slice(from)) {
+      if (typeof step === 'string') db.exec(step);
+      else step(db, logger);
+    }
     if (row) db.prepare('UPDATE schema_version SET version = ?').run(MIGRATIONS.length);
     else db.prepare('INSERT INTO schema_version (version) VALUES (?)').run(MIGRATIONS.length);
     return { from, to: MIGRATIONS.length };

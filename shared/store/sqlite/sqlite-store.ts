@@ -13,6 +13,7 @@ import { watchDatabaseFile } from './file-watch';
 import { migrate } from './migrations';
 import { openDatabase } from './open-database';
 import { rateLimitsTable } from './rate-limits';
+import { searchTable } from './search';
 import { subscriptionsTable } from './subscriptions';
 import { transcriptsTable } from './transcripts';
 import { videosTable } from './videos';
@@ -53,10 +54,13 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
   const failFastMs = opts.busyFailFastMs ?? 0;
   const stopWatch = opts.onFileLost && file !== ':memory:' ? watchDatabaseFile(file, opts.onFileLost) : () => undefined;
   let lockedUntil = 0;
+  const videos = videosTable(open);
+  const transcripts = transcriptsTable(open);
   const methods: BackendMethods = {
     ...channelsTable(open),
-    ...videosTable(open),
-    ...transcriptsTable(open),
+    ...videos,
+    ...transcripts,
+    ...searchTable(open, videos, transcripts),
     ...handlesTable(open),
     ...rateLimitsTable(open),
     ...subscriptionsTable(open),

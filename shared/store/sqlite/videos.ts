@@ -7,6 +7,7 @@ import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL, inInputOrder, inRetryWindow, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
 import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type TranscriptRecord, type VideoKind, type VideoRecord, type VideoState } from '../types';
 import { RETRY_SQL } from './migrations';
+import { prepareSearchIndex } from './search';
 import { prepareTranscriptUpsert, toTranscriptRow } from './transcripts';
 
 interface VideoRow {
@@ -85,9 +86,13 @@ function prepare(db: Database.Database) {
       transcript_html = excluded.transcript_html, video_kind = excluded.video_kind,
       duration_seconds = excluded.duration_seconds, description = excluded.description`);
   const upsertTranscript = prepareTranscriptUpsert(db);
+  const search = prepareSearchIndex(db);
   const upsertAll = db.transaction((rows: readonly VideoParams[], transcripts: readonly TranscriptRecord[]) => {
     for (const row of rows) upsert.run(row);
     for (const t of transcripts) upsertTranscript.run(toTranscriptRow(t));
+    // The search index moves with the batch: same transaction, so it never shows a state the
+    // videos table does not have.
+    for (const id of new Set([...rows.map((r) => r.video_id), ...transcripts.map((t) => t.videoId)])) search.reindex(id);
   });
 
   // The kinds travel as one JSON array; a record without a kind counts as regular (rules.ts isShownKind).

@@ -1,0 +1,71 @@
+// The part of a search both backends share. An engine (SQLite FTS5, MongoDB's text index) hands
+// out candidates page by page, newest first by whole second; each page is checked here against
+// the query's meaning (shared/search/match.ts) on the candidates' own stored text, and against the
+// scope, until `limit` hits are found. Ties at the last second are read to their end so the answer
+// is exactly "newest first, then video id", whatever order an engine gives within one second.
+
+import { matchesSegments, segmentsOf } from '../search/match';
+import type { SearchQuery, SearchScope } from '../search/query';
+import { isFeedEntry, isShownKind } from './rules';
+import type { TranscriptRecord, VideoRecord } from './types';
+
+/** One search hit: the video and every stored transcript of it (the text it was matched on). */
+export interface SearchHit {
+  readonly video: VideoRecord;
+  readonly transcripts: readonly TranscriptRecord[];
+}
+
+/** A candidate as an engine lists it: the video and its publish time in whole seconds. */
+export interface Candidate {
+  readonly videoId: string;
+  readonly publishedSecond: number;
+}
+
+export interface CandidateSource {
+  /** The next candidates, never more than `size`, newest second first; empty when there are no more. */
+  next(size: number): Promise<readonly Candidate[]> | readonly Candidate[];
+  /** The candidates' records, in any order (a video gone meanwhile is left out). */
+  load(videoIds: readonly string[]): Promise<{ videos: readonly VideoRecord[]; transcripts: readonly TranscriptRecord[] }> | { videos: readonly VideoRecord[]; transcripts: readonly TranscriptRecord[] };
+}
+
+/** Candidates read per page: enough that a selective query needs one, few enough to stay cheap. */
+export const CANDIDATE_PAGE = 64;
+
+export const publishedSecondOf = (publishedAt: Date): number => Math.max(0, Math.floor(publishedAt.getTime() / 1000));
+
+const newestFirst = (a: SearchHit, b: SearchHit): number =>
+  b.video.publishedAt.getTime() - a.video.publishedAt.getTime() || (a.video.videoId < b.video.videoId ? -1 : a.video.videoId > b.video.videoId ? 1 : 0);
+
+/** Whether a stored video is in the search's scope: a feed entry of a listed kind in a listed channel. */
+export function inScope(v: VideoRecord, scope: SearchScope): boolean {
+  return isFeedEntry(v.state, v.nextAttemptAt) && isShownKind(v.videoKind, scope.kinds) && (scope.channelIds === null || scope.channelIds.includes(v.channelId));
+}
+
+export async function collectHits(query: SearchQuery, scope: SearchScope, limit: number, source: CandidateSource): Promise<SearchHit[]> {
+  const hits: SearchHit[] = [];
+  let edge: number | null = null; // publish second of the limit-th hit, once there are that many
+  for (let size = Math.max(CANDIDATE_PAGE, limit); ; size = Math.min(size * 2, 1024)) {
+    const page = await source.next(size);
+    if (page.length === 0) break;
+    const wanted = edge === null ? page : page.filter((c) => c.publishedSecond >= edge!);
+    if (wanted.length > 0) {
+      const { videos, transcripts } = await source.load(wanted.map((c) => c.videoId));
+      const byVideo = new Map<string, TranscriptRecord[]>();
+      for (const t of transcripts) byVideo.set(t.videoId, [...(byVideo.get(t.videoId) ?? []), t]);
+      for (const v of videos) {
+        if (!inScope(v, scope)) continue;
+        const own = byVideo.get(v.videoId) ?? [];
+        if (matchesSegments(query, segmentsOf(v.title, own))) hits.push({ video: v, transcripts: own });
+      }
+    }
+    if (hits.length >= limit) {
+      hits.sort(newestFirst);
+      edge = publishedSecondOf(hits[limit - 1]!.video.publishedAt);
+      hits.length = limit;
+      // Later pages are older; only those still in the edge's second can change the answer.
+      if (page[page.length - 1]!.publishedSecond < edge) break;
+    }
+    if (page.length < size) break;
+  }
+  return hits.sort(newestFirst).slice(0, limit);
+}

@@ -1,0 +1,165 @@
+// The search index of the embedded store: an FTS5 table over each feed entry's title and the
+// stored paragraphs of all its transcripts, kept in step by the batch write's own transaction
+// (reindexVideos), and read by searchVideos. The table is contentless: it holds the index only,
+// never a second copy of the text (the text stays in transcripts, the one copy).
+//
+// Each video is one row. Its text is folded and split into words by shared/search/fold.ts before
+// FTS5 sees it (FTS5's unicode61 cannot fold Turkish dotless ı), and a paragraph break is a word
+// no query can contain (a private-use character, which fold.ts never yields), so a phrase never
+// runs from one paragraph into the next. The `scope` column holds a word for the channel and one
+// for the video's kind, so the scope is part of the one MATCH. The rowid is the publish second
+// times 2^20 plus a slot: FTS5 walks rows newest first and stops after a page.
+//
+// Every word of a query goes into the MATCH as a quoted string literal built here from folded
+// letters and digits; no text of the reader is ever FTS5 syntax.
+
+import type Database from 'better-sqlite3';
+import type { Logger } from '../../logger';
+import { wordsOf } from '../../search/fold';
+import type { SearchQuery, SearchScope, Term } from '../../search/query';
+import type { BackendMethods } from '../call';
+import { FEED_ENTRY_SQL } from '../rules';
+import { collectHits, publishedSecondOf, type Candidate } from '../search';
+import type { TranscriptRecord, VideoRecord } from '../types';
+
+/** Between two paragraphs (or two languages): a word of its own that no query word can equal. */
+export const PARAGRAPH_BREAK = '\uE000';
+const SLOT_BITS = 2 ** 20;
+
+export const SEARCH_SCHEMA = `
+  CREATE VIRTUAL TABLE search_index USING fts5(
+    title, body, scope,
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2'
+  );
+  CREATE TABLE search_docs (
+    doc_id   INTEGER PRIMARY KEY,
+    video_id TEXT NOT NULL UNIQUE
+  );
+`;
+
+/** The scope words of a video: its channel (hex, so case and '-' survive) and its kind. */
+export const channelWord = (channelId: string): string => `c${Buffer.from(channelId, 'utf8').toString('hex')}`;
+export const kindWord = (kind: string): string => `k${kind}`;
+
+/** FTS5 string literal: a double quote inside is doubled (folded words never hold one). */
+const literal = (words: readonly string[]): string => `"${words.join(' ').replace(/"/g, '""')}"`;
+const anyOf = (terms: readonly Term[]): string => `(${terms.map(literal).join(' OR ')})`;
+
+/** The parsed query and scope as one FTS5 MATCH expression. */
+export function matchExpression(q: SearchQuery, scope: SearchScope): string {
+  const text = (expr: string): string => `{title body} : (${expr})`;
+  let expr = text(q.all.map(anyOf).join(' AND '));
+  if (scope.channelIds !== null) expr += ` AND scope : (${scope.channelIds.map((c) => literal([channelWord(c)])).join(' OR ')})`;
+  expr += ` AND scope : (${scope.kinds.map((k) => literal([kindWord(k)])).join(' OR ')})`;
+  if (q.none.length > 0) expr = `(${expr}) NOT ${text(q.none.map(literal).join(' OR '))}`;
+  return expr;
+}
+
+interface IndexedVideo {
+  channel_id: string;
+  title: string;
+  published_at: number;
+  video_kind: string | null;
+  state: string;
+  next_attempt_at: number | null;
+}
+
+/** Index upkeep, for the batch write's transaction and for the migration that builds the index. */
+export function prepareSearchIndex(db: Database.Database) {
+  const video = db.prepare<[string], IndexedVideo>(`SELECT channel_id, title, published_at, video_kind, state, next_attempt_at FROM videos WHERE video_id = ? AND ${FEED_ENTRY_SQL}`);
+  const paragraphs = db.prepare<[string], string>('SELECT paragraphs FROM transcripts WHERE video_id = ? ORDER BY language').pluck();
+  const docOf = db.prepare<[string], number>('SELECT doc_id FROM search_docs WHERE video_id = ?').pluck();
+  const taken = db.prepare<[number], number>('SELECT 1 FROM search_docs WHERE doc_id = ?').pluck();
+  const dropRow = db.prepare<[number]>('DELETE FROM search_index WHERE rowid = ?');
+  const dropDoc = db.prepare<[number]>('DELETE FROM search_docs WHERE doc_id = ?');
+  const addDoc = db.prepare<[number, string]>('INSERT INTO search_docs (doc_id, video_id) VALUES (?, ?)');
+  const addRow = db.prepare<[number, string, string, string]>('INSERT INTO search_index (rowid, title, body, scope) VALUES (?, ?, ?, ?)');
+
+  const slotOf = (videoId: string): number => {
+    let h = 2166136261;
+    for (let i = 0; i < videoId.length; i++) h = Math.imul(h ^ videoId.charCodeAt(i), 16777619) >>> 0;
+    return h % SLOT_BITS;
+  };
+
+  /** Bring one video's row in line with what is stored: removed unless it is a feed entry. */
+  const reindex = (videoId: string): void => {
+    const old = docOf.get(videoId);
+    if (old !== undefined) {
+      dropRow.run(old);
+      dropDoc.run(old);
+    }
+    const v = video.get(videoId);
+    if (v === undefined) return;
+    const segments: string[] = [];
+    for (const json of paragraphs.all(videoId)) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json);
+      } catch {
+        continue; // an unreadable row is not shown either (transcripts.ts)
+      }
+      if (!Array.isArray(parsed)) continue;
+      for (const p of parsed as { text?: unknown }[]) if (typeof p?.text === 'string') segments.push(wordsOf(p.text).join(' '));
+    }
+    const base = publishedSecondOf(new Date(v.published_at)) * SLOT_BITS;
+    let slot = slotOf(videoId);
+    while (taken.get(base + slot) !== undefined) slot = (slot + 1) % SLOT_BITS;
+    addDoc.run(base + slot, videoId);
+    addRow.run(base + slot, wordsOf(v.title).join(' '), segments.join(` ${PARAGRAPH_BREAK} `), `${channelWord(v.channel_id)} ${kindWord(v.video_kind ?? 'regular')}`);
+  };
+  return { reindex };
+}
+
+/** Rows indexed per progress line when the migration builds the index for an existing store. */
+const BUILD_LOG_EVERY = 5_000;
+
+/** The migration's data step: index every stored feed entry, logging progress. */
+export function buildSearchIndex(db: Database.Database, logger: Logger): void {
+  const total = db.prepare<[], number>(`SELECT count(*) FROM videos WHERE ${FEED_ENTRY_SQL}`).pluck().get() ?? 0;
+  if (total === 0) return;
+  logger.info({ videos: total }, 'building the search index');
+  const { reindex } = prepareSearchIndex(db);
+  const ids = db.prepare<[], string>(`SELECT video_id FROM videos WHERE ${FEED_ENTRY_SQL}`).pluck();
+  let done = 0;
+  const started = Date.now();
+  for (const id of ids.iterate()) {
+    reindex(id);
+    done += 1;
+    if (done % BUILD_LOG_EVERY === 0) logger.info({ indexed: done, videos: total }, `search index: ${done} of ${total} videos`);
+  }
+  db.exec(`INSERT INTO search_index (search_index) VALUES ('optimize')`);
+  logger.info({ indexed: done, ms: Date.now() - started }, 'search index built');
+}
+
+/** Where the candidates' records are read from: the videos and transcripts tables. */
+interface Loaders {
+  getVideos(ids: readonly string[]): VideoRecord[];
+}
+interface TranscriptLoader {
+  getTranscripts(ids: readonly string[]): TranscriptRecord[];
+}
+
+export function searchTable(db: Database.Database, videos: Loaders, transcripts: TranscriptLoader) {
+  const page = db.prepare<[string, number, number], { doc_id: number; video_id: string }>(`
+    SELECT d.doc_id, d.video_id FROM (
+      SELECT rowid AS doc_id FROM search_index WHERE search_index MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?
+    ) AS m JOIN search_docs d USING (doc_id) ORDER BY d.doc_id DESC`);
+  return {
+    searchVideos(query, scope, limit) {
+      if (limit <= 0 || scope.kinds.length === 0 || (scope.channelIds !== null && scope.channelIds.length === 0)) return [];
+      const expr = matchExpression(query, scope);
+      let below = Number.MAX_SAFE_INTEGER;
+      return collectHits(query, scope, limit, {
+        next(size): Candidate[] {
+          const rows = page.all(expr, below, size);
+          if (rows.length > 0) below = rows[rows.length - 1]!.doc_id;
+          return rows.map((r) => ({ videoId: r.video_id, publishedSecond: Math.floor(r.doc_id / SLOT_BITS) }));
+        },
+        load(ids) {
+          return { videos: videos.getVideos(ids), transcripts: transcripts.getTranscripts(ids) };
+        },
+      });
+    },
+  } satisfies Partial<BackendMethods>;
+}
