@@ -18,6 +18,7 @@ import { door, frontDoor } from './http/front-door';
 import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
 import { redactKeysOf } from './http/key-redaction';
 import { feed } from './routes/feed';
+import { search } from './routes/search';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -75,7 +76,8 @@ export function createApp(deps: AppDeps): App {
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler)); // HEAD / comes this way
   app.get('/health', health);
   app.get('/info', keyed(deps.keys, deps.store, clock, info));
-  app.all(['/', '/health', '/info'], methodNotAllowed);
+  app.get('/search', keyed(deps.keys, deps.store, clock, search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null })));
+  app.all(['/', '/health', '/info', '/search'], methodNotAllowed);
   app.use(pathNotFound);
   app.use(errorHandler(deps.logger));
 

@@ -39,6 +39,7 @@ export const ENDPOINTS: Readonly<Record<string, string>> = Object.freeze({
   '/': 'Feed of a channel with each video\'s transcript (Atom, RSS 2.0 or JSON Feed 1.1). Requires an API key.',
   '/health': 'Liveness check. No API key needed.',
   '/info': 'This description. Requires an API key.',
+  '/search': 'Saved-search feed over every stored transcript: q (words, "phrases", -exclusions, a OR b), optional channel_id/channel/channel_url (up to 20) or subscriptions=1, format, max_items (1-100, default 20), include, lang. Requires an API key.',
 });
 
 export const EXAMPLES: readonly string[] = Object.freeze([

@@ -18,6 +18,7 @@ interface JsonFeedItem {
   image: string;
   date_published: string;
   date_modified: string;
+  authors?: { name: string }[];
   _transcript_feed?: { duration_seconds: number };
 }
 
@@ -51,6 +52,7 @@ export function jsonFeedOf(feed: FeedModel): JsonFeed {
       // RFC 3339, the same form as Atom's.
       date_published: atomDate(e.published),
       date_modified: atomDate(e.updated),
+      ...(e.author === undefined ? {} : { authors: [{ name: e.author }] }),
       ...(e.durationSeconds === null ? {} : { _transcript_feed: { duration_seconds: e.durationSeconds } }),
     })),
   };

@@ -14,6 +14,7 @@ import type { FeedEntry, FeedModel } from './state';
 export const ATOM_CONTENT_TYPE = 'application/atom+xml';
 export const RSS_CONTENT_TYPE = 'application/rss+xml';
 export const MEDIA_RSS_NS = 'http://search.yahoo.com/mrss/';
+export const DUBLIN_CORE_NS = 'http://purl.org/dc/elements/1.1/';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -33,7 +34,7 @@ export function renderAtom(feed: FeedModel): string {
       '@_xmlns': 'http://www.w3.org/2005/Atom',
       '@_xml:lang': 'en',
       '@_xmlns:media': MEDIA_RSS_NS,
-      id: feed.channelId,
+      id: xmlSafe(feed.id ?? feed.channelId),
       title: xmlSafe(feed.title),
       subtitle: xmlSafe(feed.description),
       updated: atomDate(feed.updated),
@@ -42,6 +43,7 @@ export function renderAtom(feed: FeedModel): string {
       entry: feed.entries.map((e) => ({
         id: e.videoId,
         title: xmlSafe(e.title),
+        ...(e.author === undefined ? {} : { author: { name: xmlSafe(e.author) } }),
         content: { '@_type': 'html', '#text': xmlSafe(e.html) },
         link: { '@_href': e.link },
         published: atomDate(e.published),
@@ -61,6 +63,7 @@ export function renderRss(feed: FeedModel): string {
       '@_xmlns:content': 'http://purl.org/rss/1.0/modules/content/',
       '@_xmlns:atom': 'http://www.w3.org/2005/Atom',
       '@_xmlns:media': MEDIA_RSS_NS,
+      ...(feed.entries.some((e) => e.author !== undefined) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
       channel: {
         title: xmlSafe(feed.title),
         link: feed.link,
@@ -74,6 +77,8 @@ export function renderRss(feed: FeedModel): string {
           link: e.link,
           pubDate: rssDate(e.published),
           guid: { '@_isPermaLink': 'false', '#text': e.videoId },
+          // RSS's own author element wants an e-mail address; readers show dc:creator instead.
+          ...(e.author === undefined ? {} : { 'dc:creator': xmlSafe(e.author) }),
           // RSS readers take description as HTML: the plain summary is escaped once for HTML here
           // (and once more for XML by the builder), so `<3` stays text.
           ...(e.summary === null ? {} : { description: xmlSafe(escapeHtml(e.summary)) }),

@@ -38,10 +38,14 @@ export interface FeedEntry {
   readonly summary: string | null;
   /** Length of the video; null when not stored (records from before it was). */
   readonly durationSeconds: number | null;
+  /** The entry's own author (search feeds mix channels: the channel's name); left out in channel feeds. */
+  readonly author?: string;
 }
 
 export interface FeedModel {
   readonly channelId: string;
+  /** The feed's id when it is not a channel's (a search feed: its self link without the key). */
+  readonly id?: string;
   /** "<prefix> - <channel id>" (spec). */
   readonly title: string;
   /** Channel title when the crawler has seen it, else the channel id (Atom author/name). */

@@ -45,14 +45,14 @@ export type FeedHandler = (req: IncomingMessage, res: ServerResponse) => Promise
 export const FEED_CACHE_CONTROL = 'private, max-age=60';
 
 /** Each format: its renderer, Content-Type, and its name as the self link spells it. */
-const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string; contentType: string; name: string }>> = {
+export const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string; contentType: string; name: string }>> = {
   atom: { render: renderAtom, contentType: ATOM_CONTENT_TYPE, name: 'Atom' },
   rss: { render: renderRss, contentType: RSS_CONTENT_TYPE, name: 'Rss' },
   json: { render: renderJsonFeed, contentType: JSON_FEED_CONTENT_TYPE, name: 'Json' },
 };
 
 /** Each kind `include` can add, as the self link spells it. */
-const INCLUDE_NAMES: Readonly<Partial<Record<FeedKind, string>>> = { short: 'shorts', live: 'live' };
+export const INCLUDE_NAMES: Readonly<Partial<Record<FeedKind, string>>> = { short: 'shorts', live: 'live' };
 
 const HOST = /^[A-Za-z0-9.\-:[\]]{1,255}$/;
 
@@ -73,7 +73,23 @@ function first(value: string | string[] | undefined): string | undefined {
  * and req.host do.
  */
 function selfUrlOf(req: IncomingMessage, q: FeedQuery, raw: RawQuery, deps: Pick<FeedDeps, 'trustProxy' | 'publicBaseUrl'>): string {
-  return `${deps.publicBaseUrl ?? requestOrigin(req, deps.trustProxy)}/?${selfQuery(q, raw)}`;
+  return `${originOf(req, deps)}/?${selfQuery(q, raw)}`;
+}
+
+/** The address this service is reached at: PUBLIC_BASE_URL, else what the request says (see above). */
+export function originOf(req: IncomingMessage, deps: Pick<FeedDeps, 'trustProxy' | 'publicBaseUrl'>): string {
+  return deps.publicBaseUrl ?? requestOrigin(req, deps.trustProxy);
+}
+
+/**
+ * The api_key a feed's links to transcript files carry: the one the reader put in the feed's URL,
+ * so a podcast app fetches the file as it is. None when the key came in the X-API-Key header
+ * (which wins over the parameter): that client sends its header with the file request too.
+ */
+export function linkKeyOf(req: IncomingMessage, raw: RawQuery): string {
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header !== '') return '';
+  return typeof raw.api_key === 'string' ? raw.api_key : '';
 }
 
 /** scheme://host the request was sent to, as far as this process can tell. */
@@ -175,7 +191,7 @@ export function feed(deps: FeedDeps): FeedHandler {
   };
 }
 
-function sendValidators(res: ServerResponse, v: Validators): void {
+export function sendValidators(res: ServerResponse, v: Validators): void {
   res.setHeader('ETag', v.etag);
   res.setHeader('Last-Modified', v.lastModified);
   res.setHeader('Cache-Control', FEED_CACHE_CONTROL);

@@ -112,7 +112,7 @@ export function prepareSearchIndex(db: Database.Database) {
 }
 
 /** Rows indexed per progress line when the migration builds the index for an existing store. */
-const BUILD_LOG_EVERY = 5_000;
+export const BUILD_LOG_EVERY = 5_000;
 
 /** The migration's data step: index every stored feed entry, logging progress. */
 export function buildSearchIndex(db: Database.Database, logger: Logger): void {
@@ -120,13 +120,19 @@ export function buildSearchIndex(db: Database.Database, logger: Logger): void {
   if (total === 0) return;
   logger.info({ videos: total }, 'building the search index');
   const { reindex } = prepareSearchIndex(db);
-  const ids = db.prepare<[], string>(`SELECT video_id FROM videos WHERE ${FEED_ENTRY_SQL}`).pluck();
+  // Paged by rowid: a statement cannot write while another one is still reading.
+  const page = db.prepare<[number, number], { rowid: number; video_id: string }>(`SELECT rowid, video_id FROM videos WHERE rowid > ? AND ${FEED_ENTRY_SQL} ORDER BY rowid LIMIT ?`);
   let done = 0;
   const started = Date.now();
-  for (const id of ids.iterate()) {
-    reindex(id);
-    done += 1;
-    if (done % BUILD_LOG_EVERY === 0) logger.info({ indexed: done, videos: total }, `search index: ${done} of ${total} videos`);
+  for (let after = 0; ;) {
+    const rows = page.all(after, 500);
+    if (rows.length === 0) break;
+    for (const r of rows) {
+      reindex(r.video_id);
+      done += 1;
+      if (done % BUILD_LOG_EVERY === 0) logger.info({ indexed: done, videos: total }, `search index: ${done} of ${total} videos`);
+    }
+    after = rows[rows.length - 1]!.rowid;
   }
   db.exec(`INSERT INTO search_index (search_index) VALUES ('optimize')`);
   logger.info({ indexed: done, ms: Date.now() - started }, 'search index built');

@@ -1,0 +1,120 @@
+// Search hits → the feed model the three renderers read (render.ts, json-feed.ts). Each entry: the
+// video's title, a link to the moment of its first hit, its matching paragraphs (at most
+// MAX_SHOWN_PARAGRAPHS, in the order spoken) each opening with its timestamp link as in channel
+// feeds with the hits in <mark>, then a link to the whole transcript in the channel's feed; the
+// channel's name as the entry's author. Every text is escaped; the only markup is ours.
+
+import { escapeHtml } from '../../shared/platform/entities';
+import { highlightsIn } from '../../shared/search/match';
+import type { SearchQuery } from '../../shared/search/query';
+import type { SearchHit, TranscriptRecord, VideoRecord } from '../../shared/store/types';
+import { speaks } from '../../shared/transcript/languages';
+import { summaryOf } from '../../shared/transcript/summary';
+import { deepLink, formatTimestamp } from '../../shared/transcript/timestamps';
+import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { thumbnailOf, type FeedEntry, type FeedModel } from './state';
+
+export const MAX_SHOWN_PARAGRAPHS = 5;
+
+export interface SearchModelInput {
+  /** The reader's query as given: the feed's title names it. */
+  readonly text: string;
+  readonly query: SearchQuery;
+  /** Newest first, as searchVideos answers. */
+  readonly hits: readonly SearchHit[];
+  /** Channel id → its name as the crawler saw it (missing: the id is shown). */
+  readonly channelNames: ReadonlyMap<string, string>;
+  /** `lang`: which transcript's paragraphs are shown first; null = the crawler's choice first. */
+  readonly languages: readonly string[] | null;
+  /** Newest stored change among the hits (or the epoch for an empty feed). */
+  readonly updated: Date;
+  /** This request's URL without its api_key (link rel="self", and the feed's id). */
+  readonly selfUrl: string;
+  /** Where a video's whole transcript is: its entry in its channel's feed. */
+  readonly wholeTranscriptUrl: (video: VideoRecord) => string;
+}
+
+/** The video's transcripts in the order their paragraphs are offered: as a channel feed would choose. */
+export function transcriptsInShowOrder(v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): TranscriptRecord[] {
+  const ordered: TranscriptRecord[] = [];
+  const add = (r: TranscriptRecord | undefined): void => {
+    if (r !== undefined && !ordered.includes(r)) ordered.push(r);
+  };
+  for (const lang of languages ?? []) {
+    add(rows.find((r) => r.kind === 'manual' && speaks(r.language, lang)));
+    add(rows.find((r) => r.kind === 'automatic' && speaks(r.language, lang)));
+  }
+  for (const lang of languages ?? []) add(rows.find((r) => r.kind === 'translated' && speaks(r.language, lang)));
+  add(rows.find((r) => r.language === v.language && r.kind === v.kind));
+  for (const r of [...rows].sort((a, b) => (a.language < b.language ? -1 : a.language > b.language ? 1 : 0))) add(r);
+  return ordered;
+}
+
+/** `text` escaped for HTML with the spans wrapped in <mark>. */
+function marked(text: string, spans: readonly { start: number; end: number }[]): string {
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    out += `${escapeHtml(text.slice(at, s.start))}<mark>${escapeHtml(text.slice(s.start, s.end))}</mark>`;
+    at = s.end;
+  }
+  return out + escapeHtml(text.slice(at));
+}
+
+interface ShownParagraph {
+  readonly seconds: number | null;
+  readonly html: string;
+}
+
+/** The first transcript (in show order) with matching paragraphs, and its first few matches. */
+export function matchingParagraphs(q: SearchQuery, v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): ShownParagraph[] {
+  for (const t of transcriptsInShowOrder(v, rows, languages)) {
+    const shown: ShownParagraph[] = [];
+    // Paragraphs recovered from HTML stored before start times were kept have no real time.
+    const timed = !(t as { untimed?: boolean }).untimed;
+    for (const p of t.paragraphs) {
+      const spans = highlightsIn(q, p.text);
+      if (spans.length === 0) continue;
+      shown.push({ seconds: timed ? Math.floor(p.startMs / 1000) : null, html: marked(p.text, spans) });
+      if (shown.length === MAX_SHOWN_PARAGRAPHS) break;
+    }
+    if (shown.length > 0) return shown;
+  }
+  return [];
+}
+
+export function buildSearchModel(input: SearchModelInput): FeedModel {
+  const entries: FeedEntry[] = input.hits.map(({ video: v, transcripts }) => {
+    const shown = matchingParagraphs(input.query, v, transcripts, input.languages);
+    const first = shown.find((p) => p.seconds !== null);
+    const link = first?.seconds != null ? deepLink(v.videoId, first.seconds) : `https://${PUBLIC_VIDEO_HOST}/watch?v=${encodeURIComponent(v.videoId)}`;
+    const paragraphs = shown.map((p) =>
+      p.seconds === null ? `<p>${p.html}</p>` : `<p><a href="${escapeHtml(deepLink(v.videoId, p.seconds))}">${formatTimestamp(p.seconds)}</a> ${p.html}</p>`,
+    );
+    if (shown.length === 0) paragraphs.push('<p>The title matches.</p>');
+    paragraphs.push(`<p><a href="${escapeHtml(input.wholeTranscriptUrl(v))}">Whole transcript</a></p>`);
+    return {
+      videoId: v.videoId,
+      title: v.title,
+      link,
+      html: paragraphs.join('\n'),
+      published: v.publishedAt,
+      updated: v.publishedAt,
+      thumbnail: thumbnailOf(v.videoId),
+      summary: summaryOf(v.description),
+      durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
+      author: input.channelNames.get(v.channelId) ?? v.channelId,
+    };
+  });
+  return {
+    channelId: '',
+    id: input.selfUrl,
+    title: `${FEED_TITLE_PREFIX} - search: ${input.text}`,
+    author: FEED_TITLE_PREFIX,
+    description: `Videos whose transcripts match: ${input.text}`,
+    updated: input.updated,
+    link: `https://${PUBLIC_VIDEO_HOST}/results?search_query=${encodeURIComponent(input.text)}`,
+    selfUrl: input.selfUrl,
+    entries,
+  };
+}
