@@ -27,7 +27,7 @@ import { sha256, type ApiKey } from '../../shared/config/security';
 import type { RateLimitResult, Store } from '../../shared/store/types';
 import { hitOfBatch } from '../../shared/store/rate-window';
 import { ApiError } from '../errors';
-import { queryOf } from './locals';
+import { queryOf, setKeyId } from './locals';
 
 export type Handler = (req: Request, res: Response) => void | Promise<void>;
 
@@ -45,6 +45,7 @@ export function authorizer(source: KeySource, store: HitStore, clock: () => Date
     const candidate = presentedKey(req, queryOf(req));
     const key = candidate === null ? null : matchKey(candidate, source.keys);
     if (key === null) throw new ApiError('unauthorized');
+    setKeyId(res, key.digest.toString('hex'));
     const result = await counter.hit(key.id, key.rateLimit, clock());
     res.setHeader('X-RateLimit-Remaining', result.remaining);
     if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });

@@ -6,8 +6,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import querystring from 'node:querystring';
 
 const CHANNEL = Symbol('channelId');
+const KEY_ID = Symbol('keyId');
 const QUERY = Symbol('parsedQuery');
-type WithChannel = ServerResponse & { [CHANNEL]?: string };
+type WithChannel = ServerResponse & { [CHANNEL]?: string; [KEY_ID]?: string };
 type WithQuery = IncomingMessage & { [QUERY]?: Readonly<Record<string, unknown>> };
 
 /** The channel a feed request resolved to, for the channel_id of a later 500 body. */
@@ -17,6 +18,18 @@ export function setChannelId(res: ServerResponse, channelId: string): void {
 
 export function channelIdOf(res: ServerResponse): string | undefined {
   return (res as WithChannel)[CHANNEL];
+}
+
+/**
+ * The authorized request's key as the store knows it: the SHA-256 hex digest of the key (`keyId`),
+ * never the key itself. Set by the key check (keyed.ts) before any keyed handler runs.
+ */
+export function setKeyId(res: ServerResponse, keyId: string): void {
+  (res as WithChannel)[KEY_ID] = keyId;
+}
+
+export function keyIdOf(res: ServerResponse): string | undefined {
+  return (res as WithChannel)[KEY_ID];
 }
 
 /** The URL as the client sent it (Express's originalUrl where a router rewrote req.url). */

@@ -11,14 +11,14 @@ import type { ApiCache } from '../cache';
 import { ApiError } from '../errors';
 import { buildSearchModel } from '../feed/search-model';
 import { notModified, type Validators } from '../feed/state';
-import { queryOf } from '../http/locals';
+import { keyIdOf, queryOf } from '../http/locals';
 import type { RawQuery } from '../query/feed-query';
 import { validateSearchQuery, type SearchRequest } from '../query/search-query';
 import { ChannelResolver } from '../resolve-channel';
 import { INCLUDE_NAMES, linkKeyOf, originOf, RENDERERS, sendValidators } from './feed';
 
 export interface SearchDeps {
-  store: Pick<Store, 'searchVideos' | 'getChannel' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle'>;
+  store: Pick<Store, 'searchVideos' | 'getChannel' | 'listSubscriptions' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
   cache: ApiCache;
@@ -83,7 +83,14 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
       const { channelId } = await resolver.resolve(ref, now);
       if (!named.includes(channelId)) named.push(channelId);
     }
-    const scope: SearchScope = { channelIds: named.length > 0 ? named : null, kinds: s.kinds };
+    let channelIds: string[] | null = named.length > 0 ? named : null;
+    if (s.subscriptions) {
+      // The key's followed channels (handles the crawler has not resolved yet have no videos).
+      const keyId = keyIdOf(res);
+      const followed = keyId === undefined ? [] : (await deps.store.listSubscriptions(keyId)).flatMap((sub) => (sub.channelId === null ? [] : [sub.channelId]));
+      channelIds = channelIds === null ? followed : channelIds.filter((id) => followed.includes(id));
+    }
+    const scope: SearchScope = { channelIds, kinds: s.kinds };
     const hits = await deps.store.searchVideos(s.query, scope, s.maxItems);
 
     const channelNames = new Map<string, string>();

@@ -2,11 +2,12 @@
 // literal handling of engine syntax (a table of hostile queries), <mark> and timestamps on a
 // seeded corpus, Turkish and accented text, scope, formats, validators and 304s.
 
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import Parser from 'rss-parser';
 import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
-import { asArray, CHANNEL, KEY, OTHER_CHANNEL, startApi, video, type TestApi } from './support';
+import { asArray, CHANNEL, KEY, LIMITED_KEY, OTHER_CHANNEL, startApi, video, type TestApi } from './support';
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
 
@@ -132,6 +133,19 @@ describe('API search endpoint over HTTP', () => {
     await api.store.upsertVideos([video(5, { videoKind: 'short', title: 'Short about Istanbul' })], [transcript('vid00000005', ['short'])]);
     expect(await scoped('include=shorts')).to.include('vid00000005');
     expect(await scoped('')).to.not.include('vid00000005');
+  });
+
+  it('narrows to the channels the key follows with subscriptions=1', async () => {
+    const keyId = createHash('sha256').update(KEY).digest('hex');
+    const scoped = async (params: string, key = KEY): Promise<string[]> => (await atom(await api.get(`/search?q=istanbul&${params}`, { key }))).entries.map((e) => e.id);
+    expect(await scoped('subscriptions=1'), 'following nothing: an empty feed').to.deep.equal([]);
+    await api.store.follow(keyId, [{ channelId: OTHER_CHANNEL }, { handle: 'not-resolved-yet' }], 'import', 10, api.now);
+    expect(await scoped('subscriptions=1')).to.deep.equal(['vid00000004']);
+    expect(await scoped('subscriptions=0')).to.deep.equal(['vid00000001', 'vid00000003', 'vid00000004']);
+    expect(await scoped(`subscriptions=1&channel_id=${CHANNEL}`), 'named and followed: none').to.deep.equal([]);
+    expect(await scoped(`subscriptions=1&channel_id=${OTHER_CHANNEL}&channel_id=${CHANNEL}`)).to.deep.equal(['vid00000004']);
+    expect(await scoped('subscriptions=1', LIMITED_KEY), "another key's list is its own").to.deep.equal([]);
+    expect((await api.get('/search?q=istanbul&subscriptions=yes')).status).to.equal(400);
   });
 
   it('takes max_items from 1 to 100, default 20', async () => {

@@ -38,6 +38,8 @@ from mongomock import aggregate as mm_aggregate
 from mongomock import collection as mm_collection
 from mongomock import filtering as mm_filtering
 
+import text_search  # beside this file: $text, which mongomock lacks
+
 MAX_WIRE_VERSION = 17  # MongoDB 6.0
 BATCH_BYTES = 4 * 1024 * 1024
 
@@ -638,10 +640,16 @@ class Emulator:
             found = found[:limit]
         return [coll._copy_only_fields(d, projection, dict) for d in found]
 
+    def with_text(self, db, coll, filter_doc):
+        try:
+            return text_search.resolve_text(filter_doc, coll._store.documents, self.index_map(db, coll.name))
+        except text_search.TextIndexMissing:
+            raise CommandError(27, 'IndexNotFound', 'text index required for $text query')
+
     def cmd_find(self, db, cmd):
         coll = db[cmd['find']]
         limit = int(cmd.get('limit', 0) or 0)
-        docs = self.query(coll, cmd.get('filter'), self.sort_list(cmd.get('sort')), cmd.get('projection') or None,
+        docs = self.query(coll, self.with_text(db, coll, cmd.get('filter')), self.sort_list(cmd.get('sort')), cmd.get('projection') or None,
                           int(cmd.get('skip', 0) or 0), abs(limit))
         return self.cursor_reply('%s.%s' % (db.name, coll.name), docs, cmd.get('batchSize'), cmd.get('singleBatch') or limit < 0)
 
