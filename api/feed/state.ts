@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import { isVideoId } from '../../shared/ids';
 import { DEFAULT_FEED_KINDS } from '../../shared/store/rules';
 import type { FeedKind, Store, TranscriptRecord, VideoRecord } from '../../shared/store/types';
+import { shownText } from '../../shared/transcript/shown-text';
 import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
@@ -101,17 +102,17 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
     }
     entries.push({
       videoId: v.videoId,
-      title: typeof v.title === 'string' ? v.title : '',
+      title: typeof v.title === 'string' ? shownText(v.title) : '',
       link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
-      html: entryHtml(v, byVideo.get(v.videoId) ?? [], input.languages ?? null) ?? NO_TRANSCRIPT_NOTE,
+      html: shownText(entryHtml(v, byVideo.get(v.videoId) ?? [], input.languages ?? null) ?? NO_TRANSCRIPT_NOTE),
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
-      summary: summaryOf(v.description),
+      summary: nullable(summaryOf(v.description)),
       durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
     });
   }
-  const author = input.channelTitle?.trim() || input.channelId;
+  const author = shownText(input.channelTitle ?? '').trim() || input.channelId;
   return {
     channelId: input.channelId,
     title: `${FEED_TITLE_PREFIX} - ${input.channelId}`,
@@ -124,6 +125,8 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
     entries,
   };
 }
+
+const nullable = (text: string | null): string | null => (text === null ? null : shownText(text) || null);
 
 /** The platform's thumbnail that every video has (docs/crawler.md §3); maxresdefault is not always there. */
 export function thumbnailOf(videoId: string): string {
@@ -245,8 +248,12 @@ export function validatorsFor(k: RepresentationKey, memo?: CacheSlot<Validators>
   return v;
 }
 
-/** True when the client's cached copy matches: If-None-Match first; If-Modified-Since only without it. */
-export function notModified(headers: { 'if-none-match'?: string | undefined; 'if-modified-since'?: string | undefined }, v: Validators): boolean {
+/**
+ * True when the client's cached copy matches: If-None-Match first; If-Modified-Since only without
+ * it, and only when that date is not later than `now` (RFC 9110 §13.1.3: a date in the future is
+ * invalid), so a client cannot pin a 304 for good with `If-Modified-Since: … 9999`.
+ */
+export function notModified(headers: { 'if-none-match'?: string | undefined; 'if-modified-since'?: string | undefined }, v: Validators, now: Date = new Date()): boolean {
   const inm = headers['if-none-match'];
   if (inm !== undefined) {
     if (inm.trim() === '*') return true;
@@ -256,7 +263,7 @@ export function notModified(headers: { 'if-none-match'?: string | undefined; 'if
   const ims = headers['if-modified-since'];
   if (ims === undefined) return false;
   const since = Date.parse(ims);
-  if (Number.isNaN(since)) return false;
+  if (Number.isNaN(since) || Math.floor(since / 1000) > Math.floor(now.getTime() / 1000)) return false;
   // HTTP dates have whole seconds; the version keeps milliseconds.
   return Math.floor(Date.parse(v.lastModified) / 1000) <= Math.floor(since / 1000);
 }

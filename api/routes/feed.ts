@@ -151,7 +151,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     const author = channel.title?.trim() || channelId;
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl }, etags);
     let v = validators(state);
-    if (notModified(req.headers, v)) {
+    if (notModified(req.headers, v, now)) {
       sendValidators(res, v);
       res.statusCode = 304;
       res.end();
