@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
 import { ALLOWED_METHODS, ApiError, errorBody, errorSender, type ErrorName } from './errors';
 import { door, staticHeaders } from './http/front-door';
+import { markCut } from './http/locals';
 
 export interface Listening {
   server: Server;
@@ -25,7 +26,7 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** API_REQUEST_TIMEOUT_MS */
   requestTimeoutMs?: number;
-  /** API_SEND_TIMEOUT_MS: a connection with no byte moving either way for this long is closed. */
+  /** API_SEND_TIMEOUT_MS: an answer not wholly handed to its client this long after its request arrived is cut. */
   sendTimeoutMs?: number;
 }
 
@@ -79,6 +80,36 @@ function rawResponse(status: number, reason: string, name: ErrorName, headers: R
   return `${lines.join('\r\n')}\r\n\r\n${body}`;
 }
 
+/** Sends a last answer and frees the connection as soon as it is written, whatever the client does. */
+function answerAndDestroy(socket: Socket, answer: string): void {
+  socket.end(answer, () => socket.destroy());
+}
+
+/**
+ * Cuts `res` (destroys its socket) unless its client has taken the whole answer within `ms` of the
+ * request: the response finished and the socket's own buffer drained to the kernel. The access log
+ * then logs it as `cut` (front-door.ts).
+ */
+function limitSendTime(res: ServerResponse, ms: number, onCut: () => void): void {
+  const socket = res.socket;
+  if (socket === null) return;
+  const timer = setTimeout(() => {
+    markCut(res);
+    onCut();
+    socket.destroy();
+  }, ms);
+  const done = (): void => {
+    clearTimeout(timer);
+    socket.off('close', done);
+    socket.off('drain', done);
+  };
+  socket.on('close', done);
+  res.once('finish', () => {
+    if (socket.writableLength === 0) done();
+    else socket.once('drain', done);
+  });
+}
+
 export function listen(app: RequestListener, port: number, host: string, opts: ServerOptions = {}): Promise<Listening> {
   const log = categoryLogger(opts.logger ?? silentLogger(), 'api.http');
   const headersTimeout = opts.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs;
@@ -93,21 +124,20 @@ export function listen(app: RequestListener, port: number, host: string, opts: S
     },
     app,
   );
-  server.timeout = opts.sendTimeoutMs ?? DEFAULTS.sendTimeoutMs;
+  const sendTimeout = opts.sendTimeoutMs ?? DEFAULTS.sendTimeoutMs;
+  // The whole-answer timer below replaces Node's idle timeout: a reader taking 2 KB every few
+  // seconds never leaves a connection idle, yet pins its answer in memory for as long as it likes.
+  server.timeout = 0;
   server.maxConnections = opts.maxConnections ?? connectionBound();
   const headers = staticHeaders();
 
   const dropped = rateLimitedWarning(log, `connection limit reached (${server.maxConnections} open): new connections are refused; put a reverse proxy in front or raise API_MAX_CONNECTIONS`, { maxConnections: server.maxConnections });
   server.on('drop', dropped);
 
-  const stalled = rateLimitedWarning(log, `closed connections on which nothing moved for ${server.timeout} ms (a client stopped reading or sending)`, { sendTimeoutMs: server.timeout });
-  server.on('timeout', (socket: Socket) => {
-    stalled();
-    socket.destroy();
-  });
-
-  server.on('request', (req: IncomingMessage) => {
+  const cut = rateLimitedWarning(log, `cut answers not taken whole within ${sendTimeout} ms of their request (a client reading too slowly, or not at all)`, { sendTimeoutMs: sendTimeout });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     (req.socket as Marked)[RESPONDED] = true;
+    limitSendTime(res, sendTimeout, cut);
   });
 
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Marked) => {
@@ -117,7 +147,9 @@ export function listen(app: RequestListener, port: number, host: string, opts: S
       socket.destroy();
       return;
     }
-    socket.end(rawResponse(400, 'Bad Request', 'badRequest', headers));
+    // Written, then destroyed: a half-closed socket would keep its connection slot until the
+    // client chose to close its side (the HTTP server allows half-open sockets).
+    answerAndDestroy(socket, rawResponse(400, 'Bad Request', 'badRequest', headers));
   });
 
   // `Expect` other than 100-continue: Node would answer a bare 417 without our headers. The app's
@@ -132,7 +164,7 @@ export function listen(app: RequestListener, port: number, host: string, opts: S
 
   // CONNECT never reaches Express; without a listener Node just drops the connection.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end(rawResponse(405, 'Method Not Allowed', 'methodNotAllowed', [...headers, ['Allow', ALLOWED_METHODS]]));
+    answerAndDestroy(socket, rawResponse(405, 'Method Not Allowed', 'methodNotAllowed', [...headers, ['Allow', ALLOWED_METHODS]]));
   });
 
   return new Promise((resolve, reject) => {

@@ -13,12 +13,13 @@
 // request just copies the recorded list. Only a preflight runs cors itself.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import { withoutKeyValues } from './key-redaction';
-import { requestUrl } from './locals';
+import { requestUrl, wasCut } from './locals';
 
 /** The front door as one Express layer: the given door (the one the direct path uses), then the CORS preflight answer. */
 export function frontDoor(enter: Door): RequestHandler {
@@ -110,18 +111,43 @@ export function staticHeaders(): HeaderList {
 // One line per request (category api.http): method, path without api_key, status, ms. Hot path:
 // one shared 'close' listener reading what it needs from the response itself, so a request
 // allocates no closure and no once-wrapper; the message is short because the fields already carry
-// method, path, status and time.
+// method, path, status and time. A response is finished once it is handed to the socket, which may
+// still hold much of it for a slow reader: then the line waits for the socket to drain (`request`)
+// or close first (`cut`, with `cut: true`), so an answer the client never got whole is never
+// logged as a plain 200.
 
 const START = Symbol('accessLogStart');
 const LOG = Symbol('accessLog');
+const SOCKET = Symbol('accessLogSocket');
 
-type Logged = ServerResponse & { [START]?: bigint; [LOG]?: Logger };
+type Logged = ServerResponse & { [START]?: bigint; [LOG]?: Logger; [SOCKET]?: Socket | null };
+
+function logLine(res: Logged, outcome: 'request' | 'aborted' | 'cut'): void {
+  const log = res[LOG]!;
+  const ms = Math.round(Number(process.hrtime.bigint() - res[START]!) / 1e4) / 100;
+  const fields = { method: res.req.method, path: withoutApiKey(requestUrl(res.req)), status: outcome === 'aborted' ? 0 : res.statusCode, ms };
+  if (outcome === 'cut') log.warning({ ...fields, cut: true }, 'cut');
+  else log.info(fields, outcome);
+}
 
 function onClose(this: Logged): void {
-  const log = this[LOG]!;
-  const ms = Math.round(Number(process.hrtime.bigint() - this[START]!) / 1e4) / 100;
-  const status = this.writableFinished ? this.statusCode : 0;
-  log.info({ method: this.req.method, path: withoutApiKey(requestUrl(this.req)), status, ms }, status === 0 ? 'aborted' : 'request');
+  const socket = this[SOCKET];
+  if (wasCut(this)) return logLine(this, 'cut');
+  if (!this.writableFinished) return logLine(this, 'aborted');
+  if (socket && !socket.destroyed && socket.writableLength > 0) {
+    const drained = (): void => {
+      socket.off('close', closed);
+      logLine(this, 'request');
+    };
+    const closed = (): void => {
+      socket.off('drain', drained);
+      logLine(this, socket.writableLength > 0 || wasCut(this) ? 'cut' : 'request');
+    };
+    socket.once('drain', drained);
+    socket.once('close', closed);
+    return;
+  }
+  logLine(this, 'request');
 }
 
 /** Returns what starts one request's line; it logs when the response closes (finished or cut). */
@@ -132,6 +158,7 @@ function accessLogger(root: Logger): (res: ServerResponse) => void {
     if (r[START] !== undefined || !log.isLevelEnabled('info')) return;
     r[START] = process.hrtime.bigint();
     r[LOG] = log;
+    r[SOCKET] = res.socket;
     r.on('close', onClose);
   };
 }

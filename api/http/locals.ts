@@ -50,3 +50,15 @@ export function queryOf(req: IncomingMessage): Readonly<Record<string, unknown>>
   }
   return r[QUERY];
 }
+
+const CUT = Symbol('cut');
+type WithCut = ServerResponse & { [CUT]?: true };
+
+/** The server cut this answer: its client took longer than API_SEND_TIMEOUT_MS to take it. */
+export function markCut(res: ServerResponse): void {
+  (res as WithCut)[CUT] = true;
+}
+
+export function wasCut(res: ServerResponse): boolean {
+  return (res as WithCut)[CUT] === true;
+}

@@ -171,7 +171,7 @@ describe('hardening (#11)', () => {
         socket.on('error', () => undefined);
         const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
         socket.write(`GET /?channel_id=${CHANNEL}&max_items=20 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n\r\n`);
-        const line = await logLine(slow, 'WARNING "nothing moved"', (l) => l.level === 'WARNING' && String(l.msg).includes('nothing moved'));
+        const line = await logLine(slow, 'WARNING "cut answers"', (l) => l.level === 'WARNING' && String(l.msg).includes('cut answers'));
         expect(line).to.include({ category: 'api.http', sendTimeoutMs: 300 });
         // Reading again now only drains what was already sent: the server has cut the response.
         stalled = false;
