@@ -19,6 +19,8 @@ import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
 import { redactKeysOf } from './http/key-redaction';
 import { feed } from './routes/feed';
 import { search } from './routes/search';
+import { subscriptionRoutes } from './routes/subscriptions';
+import { combinedFeed } from './routes/subscriptions-feed';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -70,14 +72,22 @@ export function createApp(deps: AppDeps): App {
 
   const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
 
+  const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
+  const subscriptionsFeed = combinedFeed({ store: deps.store, cache, clock, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
+  const k = (handler: Handler): RequestHandler => keyed(deps.keys, deps.store, clock, handler);
+
   // One door for both paths: the Express layer and the direct path for GET / enter the same one.
   const enter = door(deps.logger);
   app.use(frontDoor(enter));
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler)); // HEAD / comes this way
   app.get('/health', health);
-  app.get('/info', keyed(deps.keys, deps.store, clock, info));
-  app.get('/search', keyed(deps.keys, deps.store, clock, search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null })));
-  app.all(['/', '/health', '/info', '/search'], methodNotAllowed);
+  app.get('/info', k(info));
+  app.get('/search', k(search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null })));
+  app.get('/subscriptions', k(subscriptions.exportList));
+  app.post('/subscriptions', k(subscriptions.importList));
+  app.get('/subscriptions/feed', k(subscriptionsFeed));
+  app.delete('/subscriptions/:ref', k(subscriptions.remove));
+  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref'], methodNotAllowed);
   app.use(pathNotFound);
   app.use(errorHandler(deps.logger));
 

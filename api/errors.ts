@@ -17,6 +17,8 @@ export interface ErrorBody {
   channel_id?: string;
   usage?: Usage;
   retry_after?: number;
+  /** Which line of an uploaded file was wrong, where there is one. */
+  line?: number;
 }
 
 /** What a thrower may add: the channel in question, the key's limit, a safe detail for 500s. */
@@ -27,15 +29,18 @@ export interface ErrorContext {
   detail?: string;
   /** For `badParameter`-like entries: which query parameter. */
   param?: string;
+  /** For the import entries: the file's faulty line, where there is one. */
+  line?: number;
 }
 
 interface Entry {
-  readonly status: 400 | 401 | 404 | 405 | 429 | 500;
+  readonly status: 400 | 401 | 404 | 405 | 413 | 429 | 500;
   readonly error: (ctx: ErrorContext) => string;
   readonly message?: (ctx: ErrorContext) => string;
   readonly usage?: true;
   readonly channelId?: true;
   readonly retryAfter?: number;
+  readonly line?: true;
 }
 
 const text = (s: string) => (): string => s;
@@ -151,6 +156,30 @@ export const CATALOGUE = {
     message: text("subscriptions '1' (yalnızca takip edilen kanallar) ya da '0' olmalıdır"),
   },
   badRequest: { status: 400, error: text('Geçersiz istek'), message: text('İstek çözümlenemedi') },
+
+  // ── subscriptions (POST/GET/DELETE /subscriptions, GET /subscriptions/feed) ──
+  // The import entries' message says what was wrong with the file (ctx.detail), with its line.
+  importEmpty: { status: 400, error: text('Abonelik dosyası boş'), message: (c) => c.detail ?? 'dosya boş', line: true },
+  importBinary: { status: 400, error: text('Abonelik dosyası metin değil'), message: (c) => c.detail ?? 'dosya metin değil', line: true },
+  importXmlDeclarations: { status: 400, error: text('XML bildirimlerine izin verilmez'), message: (c) => c.detail ?? 'DOCTYPE ya da ENTITY', line: true },
+  importBadXml: { status: 400, error: text('Geçersiz XML dosyası'), message: (c) => c.detail ?? 'geçersiz XML', line: true },
+  importNotOpml: { status: 400, error: text('XML dosyası OPML değil'), message: (c) => c.detail ?? 'kök öğe <opml> olmalı', line: true },
+  importBadCsv: { status: 400, error: text('Geçersiz CSV dosyası'), message: (c) => c.detail ?? 'beklenen başlık yok', line: true },
+  importBadJson: { status: 400, error: text('Geçersiz JSON dosyası'), message: (c) => c.detail ?? 'geçerli JSON değil', line: true },
+  importJsonShape: { status: 400, error: text('Tanınmayan JSON abonelik dosyası'), message: (c) => c.detail ?? 'tanınan bir biçim değil', line: true },
+  importTooMany: { status: 413, error: text('Çok fazla kanal'), message: (c) => c.detail ?? 'en fazla 5000 kanal', line: true },
+  bodyTooLarge: { status: 413, error: text('İstek gövdesi çok büyük'), message: text('İstek gövdesi en fazla 2 MB olabilir') },
+  invalidSubscription: {
+    status: 400,
+    error: text('Geçersiz abonelik'),
+    message: text("Silinecek abonelik bir kanal kimliği (UC ile başlayan 24 karakter) ya da '@handle' olmalıdır"),
+  },
+  invalidExportFormat: {
+    status: 400,
+    error: text('Geçersiz format değeri'),
+    message: text("Abonelik listesi için format 'Opml' (varsayılan) ya da 'Json' olmalıdır"),
+  },
+  subscriptionNotFound: { status: 404, error: text('Abonelik bulunamadı'), message: text('Bu anahtar bu kanala abone değil') },
   pathNotFound: {
     status: 404,
     error: text('Bulunamadı'),
@@ -194,6 +223,7 @@ export function errorBody(name: ErrorName, ctx: ErrorContext = {}): ErrorBody {
   if (e.channelId) body.channel_id = ctx.channelId ?? '';
   if (e.usage) body.usage = USAGE;
   if (e.retryAfter !== undefined) body.retry_after = e.retryAfter;
+  if (e.line && ctx.line !== undefined) body.line = ctx.line;
   return body;
 }
 
@@ -211,6 +241,7 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof PlatformError) return new ApiError('server', { detail: `platform hatası (${err.outcome})` }, { cause: err });
   // Errors raised by Express or its parsers on a malformed request carry a 4xx status.
   const status = (err as { status?: unknown; statusCode?: unknown } | null)?.status ?? (err as { statusCode?: unknown } | null)?.statusCode;
+  if (status === 413) return new ApiError('bodyTooLarge', {}, { cause: err });
   if (typeof status === 'number' && status >= 400 && status < 500) return new ApiError('badRequest', {}, { cause: err });
   return new ApiError('server', { detail: 'beklenmeyen hata' }, { cause: err });
 }

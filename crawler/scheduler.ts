@@ -9,6 +9,7 @@ import { categoryLogger, type Logger } from '../shared/logger';
 import { StoreUnavailableError, type ChannelRecord, type ReleaseInput, type Store } from '../shared/store/types';
 import { newRunResult, runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
 import { keepLease, type Every } from './lease-keeper';
+import { resolveFollowedHandles } from './handle-resolver';
 import { backoffMs, failuresAfter, nextDueAt, type RunOutcome } from './next-due';
 import { nodeCronSchedule, type CronHandle, type ScheduleCron } from './refresh-cron';
 
@@ -25,6 +26,9 @@ export interface SchedulerOptions {
 }
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** While channels keep the crawler busy, followed handles still get a round this often. */
+export const HANDLE_ROUND_EVERY_MS = 60_000;
 
 /** Attempts at releasing a channel while the store is unavailable, waiting 0.5, 1, 2, 4 s between. */
 export const RELEASE_ATTEMPTS = 5;
@@ -102,8 +106,11 @@ export class Scheduler {
         storeFailures = 0;
         if (channel) {
           await this.work(channel);
+          // Handles from imports get a round between runs now and then, not only when nothing is due.
+          if (this.now().getTime() - this.handlesAt >= HANDLE_ROUND_EVERY_MS) await this.resolveHandles();
           continue;
         }
+        if ((await this.resolveHandles()) > 0) continue;
       } catch (err) {
         if (err instanceof StoreUnavailableError) {
           storeFailures += 1;
@@ -134,6 +141,20 @@ export class Scheduler {
         this.log.warning({ channelId, err: err.message, attempt, ms: waitMs }, 'release failed; trying again');
         await this.o.runDeps.timing.sleep(waitMs);
       }
+    }
+  }
+
+  private handlesAt = Number.NEGATIVE_INFINITY;
+
+  /** One round of handles followed by imports; a failure is logged and left for the next round. */
+  private async resolveHandles(): Promise<number> {
+    this.handlesAt = this.now().getTime();
+    try {
+      return await resolveFollowedHandles(this.o.runDeps, this.stopController.signal);
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) throw err;
+      if (!this.stopping) this.log.warning({ err: message(err) }, 'resolving followed handles failed; the next round tries again');
+      return 0;
     }
   }
 

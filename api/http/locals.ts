@@ -32,6 +32,13 @@ export function keyIdOf(res: ServerResponse): string | undefined {
   return (res as WithChannel)[KEY_ID];
 }
 
+/** keyIdOf for a keyed route's handler, where the key check has always run: a bug otherwise. */
+export function requireKeyId(res: ServerResponse): string {
+  const id = keyIdOf(res);
+  if (id === undefined) throw new Error('requireKeyId: the request was not authorized');
+  return id;
+}
+
 /** The URL as the client sent it (Express's originalUrl where a router rewrote req.url). */
 export function requestUrl(req: IncomingMessage): string {
   return (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/';

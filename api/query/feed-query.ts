@@ -13,8 +13,12 @@ import { isLanguageCode } from '../../shared/transcript/languages';
 
 export type FeedFormat = 'atom' | 'rss' | 'json';
 
-export interface FeedQuery {
+export interface FeedQuery extends FeedOptions {
   readonly channel: ChannelRef;
+}
+
+/** What shapes a feed besides its channel: the same for a channel's feed and the combined feed. */
+export interface FeedOptions {
   readonly format: FeedFormat;
   readonly maxItems: number;
   /** Which kinds of video the feed lists: regular, plus what `include` adds, in one order. */
@@ -38,22 +42,44 @@ const PARAMS = ['channel_id', 'channel', 'channel_url', 'format', 'max_items', '
 /** `include` values → the kind each adds (issue #10: Shorts and streams are out unless asked for). */
 const INCLUDES: Readonly<Record<string, FeedKind>> = { shorts: 'short', live: 'live' };
 const KIND_ORDER: readonly FeedKind[] = ['regular', 'short', 'live'];
-type Param = (typeof PARAMS)[number];
 
 const bad = (error: ErrorName, context?: ErrorContext): Checked<never> => (context ? { ok: false, error, context } : { ok: false, error });
 
-export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
-  const v: Partial<Record<Param, string>> = {};
-  for (const name of PARAMS) {
+/** The parameters asked for, each once (a repeated one is the error); empty values count as absent. */
+function valuesOf<P extends string>(query: RawQuery, params: readonly P[]): Checked<Partial<Record<P, string>>> {
+  const v: Partial<Record<P, string>> = {};
+  for (const name of params) {
     const raw = Object.prototype.hasOwnProperty.call(query, name) ? query[name] : undefined;
     if (raw === undefined) continue;
     if (typeof raw !== 'string') return bad('repeatedParameter', { param: name });
     if (raw !== '') v[name] = raw;
   }
+  return { ok: true, value: v };
+}
 
+export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
+  const values = valuesOf(query, PARAMS);
+  if (!values.ok) return values;
+  const v = values.value;
   const channel = checkChannel(v);
   if (!channel.ok) return channel;
+  const options = checkOptions(v, DEFAULT_MAX_ITEMS);
+  if (!options.ok) return options;
+  return { ok: true, value: { channel: channel.value, ...options.value } };
+}
 
+/** The combined feed's default max_items (GET /subscriptions/feed). */
+export const DEFAULT_COMBINED_MAX_ITEMS = 50;
+const COMBINED_PARAMS = ['format', 'max_items', 'include', 'lang'] as const;
+
+/** GET /subscriptions/feed: the channel feed's options, with max_items 1–100 defaulting to 50. */
+export function validateCombinedFeedQuery(query: RawQuery): Checked<FeedOptions> {
+  const values = valuesOf(query, COMBINED_PARAMS);
+  if (!values.ok) return values;
+  return checkOptions(values.value, DEFAULT_COMBINED_MAX_ITEMS);
+}
+
+function checkOptions(v: Partial<Record<'format' | 'max_items' | 'include' | 'lang', string>>, defaultMaxItems: number): Checked<FeedOptions> {
   let format: FeedFormat = 'atom';
   if (v.format !== undefined) {
     const f = v.format.toLowerCase();
@@ -61,7 +87,7 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
     format = f;
   }
 
-  let maxItems = DEFAULT_MAX_ITEMS;
+  let maxItems = defaultMaxItems;
   if (v.max_items !== undefined) {
     // Digits only: "1e2", "5.0", " 5", "+5" and "0x10" are all refused rather than coerced.
     if (!/^\d{1,4}$/.test(v.max_items)) return bad('invalidMaxItems');
@@ -75,7 +101,7 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
   const languages = checkLang(v.lang);
   if (languages === false) return bad('invalidLang');
 
-  return { ok: true, value: { channel: channel.value, format, maxItems, kinds, languages } };
+  return { ok: true, value: { format, maxItems, kinds, languages } };
 }
 
 /** `lang`: up to MAX_LANGUAGES codes, lower-cased, each once; null when not given; false when bad. */

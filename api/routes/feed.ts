@@ -13,12 +13,13 @@ import { ApiError } from '../errors';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
 import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
-import { queryOf, setChannelId } from '../http/locals';
+import { requireKeyId, queryOf, setChannelId } from '../http/locals';
+import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validateFeedQuery, type FeedFormat, type FeedQuery, type RawQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages'>;
+  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
   cache: ApiCache;
@@ -93,7 +94,7 @@ export function linkKeyOf(req: IncomingMessage, raw: RawQuery): string {
 }
 
 /** scheme://host the request was sent to, as far as this process can tell. */
-function requestOrigin(req: IncomingMessage, trust: FeedDeps['trustProxy']): string {
+export function requestOrigin(req: IncomingMessage, trust: FeedDeps['trustProxy']): string {
   const trusted = trust(req.socket.remoteAddress ?? '', 0);
   const forwardedProto = trusted ? first(req.headers['x-forwarded-proto'])?.toLowerCase() : undefined;
   const proto = forwardedProto === 'http' || forwardedProto === 'https' ? forwardedProto : (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
@@ -123,6 +124,7 @@ interface Rendered {
 export function feed(deps: FeedDeps): FeedHandler {
   const resolver = new ChannelResolver(deps.store, deps.platform);
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
+  const follows = new FollowRecorder(deps.store, deps.cache);
   // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings
   // run a few at a time (rendering follows each synchronously), and requests for the same
   // representation share one render.
@@ -143,6 +145,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     const { channelId, handle } = await resolver.resolve(ref, now);
     setChannelId(res, channelId);
     const channel = await registrar.register({ channelId, wanted: maxItems, handle }, now);
+    await follows.record(requireKeyId(res), channelId, maxItems, now);
     if (languages !== null) await registrar.askLanguages(channelId, languages, now);
     const state = await states.read(channelId, maxItems, now, kinds);
     if (state === null) throw new ApiError('noVideosYet', { channelId });

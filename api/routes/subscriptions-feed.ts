@@ -1,0 +1,127 @@
+// GET /subscriptions/feed: one feed of everything the key follows, newest first, each entry naming
+// its channel. One store query (subscriptionFeed) lists the entries without their transcripts;
+// their ids, write times and channel names make the strong ETag, so a cache-warm or conditional
+// request reads nothing else: a 304, or the rendered body from the app's cache. Only a miss reads
+// the full records and transcripts and renders, a few at a time.
+
+import { createHash } from 'node:crypto';
+import PQueue from 'p-queue';
+import { categoryLogger, type Logger } from '../../shared/logger';
+import type { Store, SubscriptionFeedEntry } from '../../shared/store/types';
+import type { ApiCache } from '../cache';
+import { ApiError } from '../errors';
+import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
+import { ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE, renderAtom, renderRss } from '../feed/render';
+import { buildFeedModel, notModified, validatorsFor, type FeedModel, type Validators } from '../feed/state';
+import type { Handler } from '../http/keyed';
+import { requireKeyId, queryOf } from '../http/locals';
+import { validateCombinedFeedQuery, type FeedFormat, type FeedOptions } from '../query/feed-query';
+import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { requestOrigin, sendValidators } from './feed';
+
+export interface CombinedFeedDeps {
+  store: Pick<Store, 'subscriptionFeed' | 'getVideos' | 'getTranscripts'>;
+  cache: ApiCache;
+  clock: () => Date;
+  logger: Logger;
+  maxRenders?: number;
+  publicBaseUrl: string | null;
+  trustProxy: (address: string, hop: number) => boolean;
+}
+
+const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string; contentType: string; name: string }>> = {
+  atom: { render: renderAtom, contentType: ATOM_CONTENT_TYPE, name: 'Atom' },
+  rss: { render: renderRss, contentType: RSS_CONTENT_TYPE, name: 'Rss' },
+  json: { render: renderJsonFeed, contentType: JSON_FEED_CONTENT_TYPE, name: 'Json' },
+};
+
+const INCLUDE_NAMES: Readonly<Record<string, string>> = { short: 'shorts', live: 'live' };
+
+/** The combined feed's id, title and links: the same for every key, its entries are what differ. */
+export const COMBINED_FEED_PATH = '/subscriptions/feed';
+
+/** Digest of what the listed entries put in the body: which videos, their write times, their channel names. */
+function fingerprintOf(entries: readonly SubscriptionFeedEntry[]): string {
+  const h = createHash('sha256');
+  for (const e of entries) h.update(`${e.videoId}:${e.fetchedAt.getTime()}:${e.channelId}:${e.channelTitle ?? ''}\n`);
+  return h.digest('base64url').slice(0, 22);
+}
+
+/** This request's own URL for link rel="self": the validated options in one order and spelling, never api_key. */
+function selfQuery(o: FeedOptions, raw: Readonly<Record<string, unknown>>): string {
+  const params: string[] = [];
+  if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${RENDERERS[o.format].name}`);
+  if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${o.maxItems}`);
+  const included = o.kinds.flatMap((k) => (INCLUDE_NAMES[k] === undefined ? [] : [INCLUDE_NAMES[k]]));
+  if (included.length > 0) params.push(`include=${included.join(',')}`);
+  if (o.languages !== null) params.push(`lang=${o.languages.join(',')}`);
+  return params.length === 0 ? '' : `?${params.join('&')}`;
+}
+
+export function combinedFeed(deps: CombinedFeedDeps): Handler {
+  const renders = new PQueue({ concurrency: deps.maxRenders ?? 2 });
+  const bodies = deps.cache.slot<Buffer>('body');
+  const etags = deps.cache.slot<Validators>('validators');
+  const inFlight = new Map<string, Promise<Buffer>>();
+  const log = categoryLogger(deps.logger, 'api.feed');
+
+  return async (req, res) => {
+    const raw = queryOf(req);
+    const checked = validateCombinedFeedQuery(raw);
+    if (!checked.ok) throw new ApiError(checked.error, checked.context);
+    const options = checked.value;
+    const { format, maxItems, kinds, languages } = options;
+
+    const entries = await deps.store.subscriptionFeed(requireKeyId(res), maxItems, kinds);
+    const origin = deps.publicBaseUrl ?? requestOrigin(req, deps.trustProxy);
+    const selfUrl = `${origin}${COMBINED_FEED_PATH}${selfQuery(options, raw)}`;
+    // Nothing stored yet (or nothing followed): an empty feed, last modified at the epoch.
+    const version = new Date(entries.reduce((max, e) => Math.max(max, e.fetchedAt.getTime()), 0));
+    const v = validatorsFor(
+      { channelId: COMBINED_FEED_PATH, format, maxItems, version, count: entries.length, fingerprint: fingerprintOf(entries), author: FEED_TITLE_PREFIX, selfUrl },
+      etags,
+    );
+    sendValidators(res, v);
+    if (notModified(req.headers, v)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+
+    let body = bodies.get(v.etag);
+    if (body === undefined) {
+      let job = inFlight.get(v.etag);
+      if (job === undefined) {
+        job = renders
+          .add(async () => {
+            const ids = entries.map((e) => e.videoId);
+            const [videos, transcripts] = await Promise.all([deps.store.getVideos(ids), deps.store.getTranscripts(ids)]);
+            const model = buildFeedModel(
+              { channelId: COMBINED_FEED_PATH, channelTitle: null, videos, transcripts, languages, updated: version, selfUrl },
+              (video, reason) => log.warning({ videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
+            );
+            const names = new Map(entries.map((e) => [e.videoId, e.channelTitle?.trim() || e.channelId]));
+            const combined: FeedModel = {
+              ...model,
+              channelId: `${origin}${COMBINED_FEED_PATH}`,
+              title: `${FEED_TITLE_PREFIX} - subscriptions`,
+              author: FEED_TITLE_PREFIX,
+              description: 'Transcripts of the newest videos of every followed channel',
+              link: `https://www.${PUBLIC_VIDEO_HOST}/feed/subscriptions`,
+              entries: model.entries.map((e) => ({ ...e, author: names.get(e.videoId) ?? '' })),
+            };
+            const out = Buffer.from(RENDERERS[format].render(combined), 'utf8');
+            bodies.set(v.etag, out);
+            return out;
+          })
+          .finally(() => inFlight.delete(v.etag));
+        inFlight.set(v.etag, job);
+      }
+      body = await job;
+    }
+    res.statusCode = 200;
+    res.setHeader('Content-Type', RENDERERS[format].contentType);
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
+  };
+}

@@ -1,0 +1,145 @@
+// A key's subscription list: POST /subscriptions imports a file (any format import-file.ts reads),
+// GET /subscriptions exports the list as OPML 2.0 (or JSON with format=Json), DELETE
+// /subscriptions/<channel_id or @handle> takes one channel off it. The key is known to the store
+// only by its keyId. An import is read and checked whole before one batched store write, so a file
+// refused as a whole stores nothing; handles are followed as they are and resolved by the crawler.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
+import type { ChannelRef } from '../../shared/channel-ref';
+import { CHANNEL_ID } from '../../shared/ids';
+import { parseHandle } from '../../shared/channel-ref';
+import type { Store, SubscriptionInput } from '../../shared/store/types';
+import type { ApiCache } from '../cache';
+import { ApiError, type ErrorName } from '../errors';
+import { xmlSafe } from '../feed/render';
+import type { Handler } from '../http/keyed';
+import { requireKeyId, queryOf } from '../http/locals';
+import { DEFAULT_MAX_ITEMS } from '../query/feed-query';
+import { FollowRecorder } from '../subscriptions/follow-recorder';
+import { ImportFileError, MAX_IMPORT_BYTES, parseImport, type ImportEntry, type ImportProblem } from '../subscriptions/import-file';
+import { linksFor, type LinkDeps } from '../subscriptions/links';
+import { OPML_CONTENT_TYPE, renderOpml } from '../subscriptions/opml-export';
+
+export interface SubscriptionDeps extends LinkDeps {
+  store: Pick<Store, 'follow' | 'unfollow' | 'listSubscriptions'>;
+  cache: ApiCache;
+  clock: () => Date;
+}
+
+const PROBLEMS: Readonly<Record<ImportProblem, ErrorName>> = {
+  empty: 'importEmpty',
+  binary: 'importBinary',
+  xmlDeclarations: 'importXmlDeclarations',
+  badXml: 'importBadXml',
+  notOpml: 'importNotOpml',
+  badCsv: 'importBadCsv',
+  badJson: 'importBadJson',
+  jsonShape: 'importJsonShape',
+  tooMany: 'importTooMany',
+};
+
+/** Any Content-Type: the format is told from the content. Larger bodies get the catalogue's 413. */
+const rawBody = express.raw({ type: () => true, limit: MAX_IMPORT_BYTES });
+
+function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    rawBody(req as express.Request, res as express.Response, (err?: unknown) => {
+      if (err) reject(err);
+      else {
+        const body = (req as { body?: unknown }).body;
+        resolve(Buffer.isBuffer(body) ? body : Buffer.alloc(0));
+      }
+    });
+  });
+}
+
+const refKey = (ref: ChannelRef): string => (ref.kind === 'id' ? ref.channelId : `@${ref.handle.toLowerCase()}`);
+const toInput = (e: ImportEntry): SubscriptionInput => (e.ref.kind === 'id' ? { channelId: e.ref.channelId, title: e.title } : { handle: e.ref.handle, title: e.title });
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handler; exportList: Handler; remove: Handler } {
+  const follows = new FollowRecorder(deps.store, deps.cache);
+
+  const importList: Handler = async (req, res) => {
+    const body = await readBody(req, res);
+    let parsed;
+    try {
+      parsed = parseImport(body);
+    } catch (err) {
+      if (err instanceof ImportFileError) throw new ApiError(PROBLEMS[err.problem], { detail: err.detail, line: err.line });
+      throw err;
+    }
+    // A channel named twice (FreeTube repeats channels across profiles) is one channel.
+    const seen = new Set<string>();
+    const unique = parsed.entries.filter((e) => !seen.has(refKey(e.ref)) && seen.add(refKey(e.ref)));
+    const added = await deps.store.follow(requireKeyId(res), unique.map(toInput), 'import', DEFAULT_MAX_ITEMS, deps.clock());
+    const imported = added.filter(Boolean).length;
+    const links = linksFor(req, deps);
+    sendJson(res, 200, {
+      imported,
+      already: unique.length - imported,
+      format: parsed.format,
+      channels: unique.map((e) => ({
+        ...(e.ref.kind === 'id' ? { channel_id: e.ref.channelId } : { handle: e.ref.handle.toLowerCase() }),
+        title: e.title,
+        feed_url: links.feedUrl(e.ref),
+      })),
+      rejected: parsed.rejected,
+    });
+  };
+
+  const exportList: Handler = async (req, res) => {
+    const format = queryOf(req).format;
+    if (format !== undefined && (typeof format !== 'string' || !['', 'opml', 'json'].includes(format.toLowerCase()))) throw new ApiError('invalidExportFormat');
+    const subs = await deps.store.listSubscriptions(requireKeyId(res));
+    const links = linksFor(req, deps);
+    const listed = subs.map((s) => {
+      const ref: ChannelRef = s.channelId !== null ? { kind: 'id', channelId: s.channelId } : { kind: 'handle', handle: s.handle ?? '' };
+      // Until the crawler has seen the channel: the title the import gave, else its handle or id.
+      const title = s.title?.trim() || (ref.kind === 'id' ? ref.channelId : `@${ref.handle}`);
+      return { s, ref, title, feedUrl: links.feedUrl(ref), pageUrl: links.pageUrl(ref) };
+    });
+    if (typeof format === 'string' && format.toLowerCase() === 'json') {
+      sendJson(res, 200, {
+        subscriptions: listed.map(({ s, ref, title, feedUrl, pageUrl }) => ({
+          ...(ref.kind === 'id' ? { channel_id: ref.channelId } : { handle: ref.handle }),
+          title,
+          feed_url: feedUrl,
+          html_url: pageUrl,
+          source: s.source,
+          since: s.since.toISOString(),
+        })),
+      });
+      return;
+    }
+    const body = Buffer.from(renderOpml(listed.map((l) => ({ title: xmlSafe(l.title), xmlUrl: l.feedUrl, htmlUrl: l.pageUrl })), deps.clock()), 'utf8');
+    res.statusCode = 200;
+    res.setHeader('Content-Type', OPML_CONTENT_TYPE);
+    // It carries the caller's key in every xmlUrl: never kept by a shared cache.
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
+  };
+
+  const remove: Handler = async (req, res) => {
+    const raw = String((req.params as Record<string, string | undefined>).ref ?? '');
+    const handle = raw.startsWith('@') ? parseHandle(raw) : null;
+    if (!CHANNEL_ID.test(raw) && handle === null) throw new ApiError('invalidSubscription');
+    const ref = handle !== null && handle.kind === 'handle' ? `@${handle.handle.toLowerCase()}` : raw;
+    const keyId = requireKeyId(res);
+    if (!(await deps.store.unfollow(keyId, ref, deps.clock()))) throw new ApiError('subscriptionNotFound');
+    follows.forget(keyId, ref);
+    sendJson(res, 200, { removed: ref });
+  };
+
+  return { importList, exportList, remove };
+}
