@@ -21,6 +21,7 @@ import { feed } from './routes/feed';
 import { search } from './routes/search';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { combinedFeed } from './routes/subscriptions-feed';
+import { transcriptFile } from './routes/transcript-file';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -88,6 +89,10 @@ export function createApp(deps: AppDeps): App {
   app.get('/subscriptions/feed', k(subscriptionsFeed));
   app.delete('/subscriptions/:ref', k(subscriptions.remove));
   app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref'], methodNotAllowed);
+  app.get('/info', keyed(deps.keys, deps.store, clock, info));
+  app.get('/search', keyed(deps.keys, deps.store, clock, search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null })));
+  app.get('/transcripts/:file', keyed(deps.keys, deps.store, clock, transcriptFile({ store: deps.store })));
+  app.all(['/', '/health', '/info', '/search', '/transcripts/:file'], methodNotAllowed);
   app.use(pathNotFound);
   app.use(errorHandler(deps.logger));
 

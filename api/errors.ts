@@ -155,6 +155,16 @@ export const CATALOGUE = {
     error: text('Geçersiz subscriptions değeri'),
     message: text("subscriptions '1' (yalnızca takip edilen kanallar) ya da '0' olmalıdır"),
   },
+  invalidTranscriptFile: {
+    status: 400,
+    error: text('Geçersiz transkript dosyası adı'),
+    message: text("Transkript dosyası /transcripts/<video_id>.vtt, .srt ya da .txt biçiminde istenir; video id 11 karakterdir (harf, rakam, '_' ve '-')"),
+  },
+  transcriptNotFound: {
+    status: 404,
+    error: text('Bu video için kayıtlı transkript yok'),
+    message: text('Transkript henüz işlenmemiş ya da videonun altyazısı yok; kanalın ya da oynatma listesinin akışını isteyip birkaç dakika sonra tekrar deneyin'),
+  },
   badRequest: { status: 400, error: text('Geçersiz istek'), message: text('İstek çözümlenemedi') },
 
   // ── subscriptions (POST/GET/DELETE /subscriptions, GET /subscriptions/feed) ──
@@ -183,7 +193,7 @@ export const CATALOGUE = {
   pathNotFound: {
     status: 404,
     error: text('Bulunamadı'),
-    message: text('Kullanılabilir yollar: /, /health, /info'),
+    message: text('Kullanılabilir yollar: /, /health, /info, /transcripts/<video_id>.vtt|srt|txt'),
   },
   methodNotAllowed: {
     status: 405,

@@ -1,9 +1,9 @@
 // JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) from the same feed model as Atom and RSS:
 // `format=Json`. Items carry the transcript as `content_html` with the same extras (thumbnail as
-// `image`, summary, dates; the duration under the `_transcript_feed` extension, since JSON Feed names
+// `image`, summary, dates, the transcript file as an attachment; the duration under the `_transcript_feed` extension, since JSON Feed names
 // no field for it); JSON.stringify does all escaping.
 
-import { atomDate } from './render';
+import { atomDate, WEBVTT_TYPE } from './render';
 import type { FeedModel } from './state';
 
 export const JSON_FEED_CONTENT_TYPE = 'application/feed+json';
@@ -19,6 +19,7 @@ interface JsonFeedItem {
   date_published: string;
   date_modified: string;
   authors?: { name: string }[];
+  attachments?: { url: string; mime_type: string; title: string }[];
   _transcript_feed?: { duration_seconds: number };
 }
 
@@ -53,6 +54,7 @@ export function jsonFeedOf(feed: FeedModel): JsonFeed {
       date_published: atomDate(e.published),
       date_modified: atomDate(e.updated),
       ...(e.author === undefined ? {} : { authors: [{ name: e.author }] }),
+      ...(e.transcriptFile == null ? {} : { attachments: [{ url: e.transcriptFile.url, mime_type: WEBVTT_TYPE, title: `Transcript (${e.transcriptFile.language})` }] }),
       ...(e.durationSeconds === null ? {} : { _transcript_feed: { duration_seconds: e.durationSeconds } }),
     })),
   };

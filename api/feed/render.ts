@@ -4,7 +4,8 @@
 // isPermaLink="false", atom:link rel="self"), and what readers show beside the transcript in
 // elements the spec does not name: the channel's name (Atom subtitle, RSS description), per entry
 // a Media RSS thumbnail, the duration (media:content) and a plain-text summary (Atom summary, RSS
-// description) — never in place of content / content:encoded. One configured fast-xml-parser
+// description), in RSS the transcript file as podcast:transcript — never in place of content /
+// content:encoded. One configured fast-xml-parser
 // builder does all escaping (processEntities on), never code here.
 
 import { XMLBuilder } from 'fast-xml-parser';
@@ -15,6 +16,9 @@ export const ATOM_CONTENT_TYPE = 'application/atom+xml';
 export const RSS_CONTENT_TYPE = 'application/rss+xml';
 export const MEDIA_RSS_NS = 'http://search.yahoo.com/mrss/';
 export const DUBLIN_CORE_NS = 'http://purl.org/dc/elements/1.1/';
+/** Podcasting 2.0: `podcast:transcript` links each item's transcript file for podcast apps and readers. */
+export const PODCAST_NS = 'https://podcastindex.org/namespace/1.0';
+export const WEBVTT_TYPE = 'text/vtt';
 
 const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
@@ -64,6 +68,7 @@ export function renderRss(feed: FeedModel): string {
       '@_xmlns:atom': 'http://www.w3.org/2005/Atom',
       '@_xmlns:media': MEDIA_RSS_NS,
       ...(feed.entries.some((e) => e.author !== undefined) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
+      '@_xmlns:podcast': PODCAST_NS,
       channel: {
         title: xmlSafe(feed.title),
         link: feed.link,
@@ -83,6 +88,7 @@ export function renderRss(feed: FeedModel): string {
           // (and once more for XML by the builder), so `<3` stays text.
           ...(e.summary === null ? {} : { description: xmlSafe(escapeHtml(e.summary)) }),
           ...mediaOf(e),
+          ...(e.transcriptFile == null ? {} : { 'podcast:transcript': { '@_url': xmlSafe(e.transcriptFile.url), '@_type': WEBVTT_TYPE, '@_language': xmlSafe(e.transcriptFile.language) } }),
         })),
       },
     },

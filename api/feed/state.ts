@@ -19,7 +19,7 @@ import { shownText } from '../../shared/transcript/shown-text';
 import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
-import { entryHtml } from './transcript-choice';
+import { chosenTranscript, entryHtml } from './transcript-choice';
 
 // ── the model ──────────────────────────────────────────────────────────────
 
@@ -41,6 +41,8 @@ export interface FeedEntry {
   readonly durationSeconds: number | null;
   /** The entry's own author (search feeds mix channels: the channel's name); left out in channel feeds. */
   readonly author?: string;
+  /** The shown transcript as a WebVTT file (RSS podcast:transcript, JSON Feed attachment); null when none is stored. */
+  readonly transcriptFile?: { readonly url: string; readonly language: string } | null;
 }
 
 export interface FeedModel {
@@ -78,6 +80,8 @@ export interface ModelInput {
   transcripts?: readonly TranscriptRecord[];
   /** `lang`: the reader's languages in order; null/left out = the crawler's choice. */
   languages?: readonly string[] | null;
+  /** The URL of a video's transcript file (.vtt) for the reader; left out = entries link no file. */
+  transcriptFileUrl?: (videoId: string) => string;
 }
 
 /** What makes a stored record unrenderable; the record is skipped, the same way in every format. */
@@ -100,16 +104,19 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
       onSkip?.(v, reason);
       continue;
     }
+    const rows = byVideo.get(v.videoId) ?? [];
+    const file = v.state === 'ready' && input.transcriptFileUrl ? chosenTranscript(v, rows, input.languages ?? null) : null;
     entries.push({
       videoId: v.videoId,
       title: typeof v.title === 'string' ? shownText(v.title) : '',
       link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
-      html: shownText(entryHtml(v, byVideo.get(v.videoId) ?? [], input.languages ?? null) ?? NO_TRANSCRIPT_NOTE),
+      html: shownText(entryHtml(v, rows, input.languages ?? null) ?? NO_TRANSCRIPT_NOTE),
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
       summary: nullable(summaryOf(v.description)),
       durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
+      transcriptFile: file !== null && file.paragraphs.length > 0 && input.transcriptFileUrl ? { url: input.transcriptFileUrl(v.videoId), language: file.language } : null,
     });
   }
   const author = shownText(input.channelTitle ?? '').trim() || input.channelId;
@@ -228,9 +235,11 @@ export interface RepresentationKey {
   count: number;
   /** Which entries (ids and write times), from FeedStateReader. */
   fingerprint: string;
-  /** Everything else the body depends on: author name and the self link. */
+  /** Everything else the body depends on: author name, the self link and the links' api_key. */
   author: string;
   selfUrl: string;
+  /** The api_key the entries' file links carry ('' when none). */
+  linkKey?: string;
 }
 
 /**
@@ -238,7 +247,7 @@ export interface RepresentationKey {
  * With `memo`, a cache-warm request computes no digest.
  */
 export function validatorsFor(k: RepresentationKey, memo?: CacheSlot<Validators>): Validators {
-  const input = `${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}`;
+  const input = `${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}\n${k.linkKey ?? ''}`;
   let v = memo?.get(input);
   if (v === undefined) {
     const digest = createHash('sha256').update(input).digest('base64url');

@@ -15,30 +15,34 @@ function ownIn(rows: readonly TranscriptRecord[], lang: string): TranscriptRecor
   return rows.find((r) => r.kind === 'manual' && speaks(r.language, lang)) ?? rows.find((r) => r.kind === 'automatic' && speaks(r.language, lang)) ?? null;
 }
 
+/**
+ * The stored transcript an entry (and its transcript file) shows, by the rule above; null when the
+ * video has no stored paragraphs for it (an entry then shows the HTML stored with older records).
+ */
+export function chosenTranscript(v: Pick<VideoRecord, 'language' | 'kind'>, rows: readonly TranscriptRecord[], languages: readonly string[] | null): TranscriptRecord | null {
+  // The crawler's own choice (TRANSCRIPT_LANGUAGES).
+  const main = (): TranscriptRecord | null => rows.find((r) => r.language === v.language && r.kind === v.kind) ?? null;
+  if (languages === null) return main();
+  for (const lang of languages) {
+    const own = ownIn(rows, lang);
+    if (own) return own;
+    if (v.language !== null && speaks(v.language, lang)) return main();
+  }
+  // A language the crawler has not fetched yet: what is stored, its note saying which it is.
+  return rows.find((r) => r.kind === 'translated' && languages.some((lang) => speaks(r.language, lang))) ?? main();
+}
+
 /** The entry's transcript HTML; null = the "no transcript" note. */
 export function entryHtml(v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): string | null {
   const stored = shownTranscript(v);
   if (stored === null) return null;
-  const render = (chosen: TranscriptRecord): string => renderTranscriptHtml({
+  const chosen = chosenTranscript(v, rows, languages);
+  if (chosen === null) return stored;
+  return renderTranscriptHtml({
     videoId: v.videoId,
     language: chosen.language,
     kind: chosen.kind,
     paragraphs: chosen.paragraphs,
     chapters: parseChapters(v.description, v.durationSeconds),
   });
-  // The crawler's own choice (TRANSCRIPT_LANGUAGES): its stored paragraphs, else the HTML stored
-  // with records from before paragraphs were.
-  const main = (): string => {
-    const row = rows.find((r) => r.language === v.language && r.kind === v.kind);
-    return row ? render(row) : stored;
-  };
-  if (languages === null) return main();
-  for (const lang of languages) {
-    const own = ownIn(rows, lang);
-    if (own) return render(own);
-    if (v.language !== null && speaks(v.language, lang)) return main();
-  }
-  const translated = rows.find((r) => r.kind === 'translated' && languages.some((lang) => speaks(r.language, lang)));
-  // A language the crawler has not fetched yet: what is stored, its note saying which it is.
-  return translated ? render(translated) : main();
 }

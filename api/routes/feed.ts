@@ -93,6 +93,15 @@ export function linkKeyOf(req: IncomingMessage, raw: RawQuery): string {
   return typeof raw.api_key === 'string' ? raw.api_key : '';
 }
 
+/** A video's WebVTT file as the feed links it: the feed's `lang` and the reader's api_key kept. */
+export function transcriptFileUrl(origin: string, languages: readonly string[] | null, linkKey: string): (videoId: string) => string {
+  const params = new URLSearchParams();
+  if (languages !== null) params.set('lang', languages.join(','));
+  if (linkKey !== '') params.set('api_key', linkKey);
+  const query = params.size > 0 ? `?${params.toString()}` : '';
+  return (videoId) => `${origin}/transcripts/${encodeURIComponent(videoId)}.vtt${query}`;
+}
+
 /** scheme://host the request was sent to, as far as this process can tell. */
 export function requestOrigin(req: IncomingMessage, trust: FeedDeps['trustProxy']): string {
   const trusted = trust(req.socket.remoteAddress ?? '', 0);
@@ -151,8 +160,11 @@ export function feed(deps: FeedDeps): FeedHandler {
     if (state === null) throw new ApiError('noVideosYet', { channelId });
 
     const selfUrl = selfUrlOf(req, checked.value, raw, deps);
+    const linkKey = linkKeyOf(req, raw);
     const author = channel.title?.trim() || channelId;
-    const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl }, etags);
+    // The Atom document links no files, so its body (and ETag) is the same for every key.
+    const fileLinks = format !== 'atom';
+    const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '' }, etags);
     let v = validators(state);
     if (notModified(req.headers, v, now)) {
       sendValidators(res, v);
@@ -171,7 +183,8 @@ export function feed(deps: FeedDeps): FeedHandler {
           s = (await states.list(channelId, maxItems, s.version, now, kinds)) ?? s;
         }
         const sv = validators(s);
-        const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl }, (video, reason) =>
+        const files = fileLinks ? { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) } : {};
+        const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, ...files }, (video, reason) =>
           log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
         const out = Buffer.from(RENDERERS[format].render(model), 'utf8');
