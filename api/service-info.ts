@@ -40,7 +40,7 @@ export const ENDPOINTS: Readonly<Record<string, string>> = Object.freeze({
   '/health': 'Liveness check. No API key needed.',
   '/info': 'This description. Requires an API key.',
   '/search': 'Saved-search feed over every stored transcript: q (words, "phrases", -exclusions, a OR b), optional channel_id/channel/channel_url (up to 20) or subscriptions=1, format, max_items (1-100, default 20), include, lang. Requires an API key.',
-  '/transcripts/<video_id>.<vtt|srt|txt>': 'One stored transcript as a WebVTT, SubRip or plain-text file (lang as for feeds). Requires an API key.',
+  '/transcripts/<video_id>.<vtt|srt|txt>': 'One stored transcript as a WebVTT, SubRip or plain-text file, e.g. /transcripts/dQw4w9WgXcQ.vtt?lang=tr (lang as for feeds). Requires an API key.',
 });
 
 export const EXAMPLES: readonly string[] = Object.freeze([
@@ -51,5 +51,4 @@ export const EXAMPLES: readonly string[] = Object.freeze([
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&lang=tr,en',
   '/?channel_url=https%3A%2F%2Fwww.youtube.com%2F%40veritasium&max_items=25',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Atom&max_items=50&api_key=YOUR_KEY',
-  '/transcripts/dQw4w9WgXcQ.vtt?api_key=YOUR_KEY',
 ]);

@@ -63,7 +63,7 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       const body = await json(res);
       expect(body.service).to.equal('YouTube Transcript Feed');
       expect(body.version).to.equal(pkg.version).and.equal(VERSION).and.match(/^\d+\.\d+\.\d+$/);
-      expect(Object.keys(body.endpoints as object)).to.deep.equal(['/', '/health', '/info', '/search']);
+      expect(Object.keys(body.endpoints as object)).to.deep.equal(['/', '/health', '/info', '/search', '/transcripts/<video_id>.<vtt|srt|txt>']);
       expect(Object.keys(body.usage as object)).to.deep.equal(['channel_id', 'channel', 'channel_url', 'format', 'max_items']);
       const examples = body.examples as string[];
       expect(examples.length).to.be.greaterThan(0);
