@@ -2,7 +2,7 @@
 // feed shows, which need work, the retry window, input-order answers and the guards on empty
 // questions. A backend's queries select by these rules; the contract suite checks both agree.
 
-import type { FeedKind, TranscriptRecord, VideoKind, VideoRecord } from './types';
+import type { FeedKind, PlaylistRecord, PlaylistState, TranscriptRecord, VideoKind, VideoRecord } from './types';
 
 /** Lower-cased handle without a leading `@`: "@SomeName" and "somename" are one key everywhere. */
 export function normalizeHandle(handle: string): string {
@@ -130,4 +130,23 @@ export function recordsInInputOrder<T>(ids: readonly string[], found: ReadonlyMa
     const r = found.get(id);
     return r === undefined ? [] : [r];
   });
+}
+
+// ── playlists ──────────────────────────────────────────────────────────────
+
+const PLAYLIST_STATES: readonly unknown[] = ['listed', 'private', 'deleted'] satisfies PlaylistState[];
+
+/** Whether a new listing differs from the stored one in anything a feed shows (changedAt moves). */
+export function playlistChanged(before: Omit<PlaylistRecord, 'listedAt' | 'changedAt'>, after: Omit<PlaylistRecord, 'listedAt' | 'changedAt'>): boolean {
+  return before.title !== after.title || before.owner !== after.owner || before.ownerChannelId !== after.ownerChannelId || before.state !== after.state
+    || before.videoIds.length !== after.videoIds.length || before.videoIds.some((id, i) => id !== after.videoIds[i]);
+}
+
+/** A playlist as read back, or null when the row or document does not hold what was written. */
+export function readablePlaylist(p: { playlistId: unknown; title: unknown; owner: unknown; ownerChannelId: unknown; state: unknown; videoIds: unknown; listedAt: unknown; changedAt: unknown }): PlaylistRecord | null {
+  const text = (v: unknown): v is string | null => v === null || typeof v === 'string';
+  const date = (v: unknown): v is Date => v instanceof Date && !Number.isNaN(v.getTime());
+  if (typeof p.playlistId !== 'string' || !text(p.title) || !text(p.owner) || !text(p.ownerChannelId) || !PLAYLIST_STATES.includes(p.state)) return null;
+  if (!Array.isArray(p.videoIds) || !p.videoIds.every((id) => typeof id === 'string') || !date(p.listedAt) || !date(p.changedAt)) return null;
+  return p as PlaylistRecord;
 }

@@ -82,8 +82,14 @@ export interface VideoRecord {
   fetchedAt: Date;
 }
 
+/** What a work item is: a channel (its uploads) or a playlist (its own order). */
+export type WorkKind = 'channel' | 'playlist';
+
 export interface ChannelRecord {
+  /** The work item's id: a channel id (`UC…`), or for a playlist its playlist id. */
   channelId: string;
+  /** `channel` on every record written before playlists existed. */
+  kind: WorkKind;
   /** Lower-cased handle without `@`, when the channel was first asked for by handle. */
   handle: string | null;
   title: string | null;
@@ -116,6 +122,8 @@ export interface ChannelRecord {
 
 export interface RegisterChannelInput {
   channelId: string;
+  /** Set when the work item is created (default `channel`); never changes an existing one. */
+  kind?: WorkKind;
   wanted: number;
   handle?: string | null;
   title?: string | null;
@@ -162,6 +170,29 @@ export interface SubscriptionFeedEntry {
   fetchedAt: Date;
   /** The channel's title as the crawler saw it, else the import's title, else null. */
   channelTitle: string | null;
+}
+
+/** What the crawler last saw of a playlist: listed, or the platform's private / does-not-exist answer. */
+export type PlaylistState = 'listed' | 'private' | 'deleted';
+
+/**
+ * A playlist as the crawler last listed it. Its work item (leases, wanted, backoff) is a
+ * ChannelRecord of kind `playlist` with the same id; its videos are ordinary video records, shared
+ * with every channel and playlist that lists them.
+ */
+export interface PlaylistRecord {
+  playlistId: string;
+  title: string | null;
+  /** The owner's channel name: the feed's author. */
+  owner: string | null;
+  ownerChannelId: string | null;
+  state: PlaylistState;
+  /** Video ids in the playlist's own order (its first entries, unavailable ones left out). */
+  videoIds: string[];
+  /** When the crawler stored this listing. */
+  listedAt: Date;
+  /** When title, owner, state or entries last changed (a listing that changes nothing keeps it). */
+  changedAt: Date;
 }
 
 export interface RateLimitResult {
@@ -279,6 +310,14 @@ export interface Store {
    * The engine's own syntax is built from the query's folded words only.
    */
   searchVideos(query: SearchQuery, scope: SearchScope, limit: number): Promise<SearchHit[]>;
+
+  // ── playlists ─────────────────────────────────────────────────────────────
+  /**
+   * Store the crawler's listing of a playlist (replacing the previous one); `changedAt` becomes
+   * `now` when anything differs from what was stored, else it stays. Returns what is stored.
+   */
+  putPlaylist(playlist: Omit<PlaylistRecord, 'changedAt' | 'listedAt'>, now: Date): Promise<PlaylistRecord>;
+  getPlaylist(playlistId: string): Promise<PlaylistRecord | null>;
 
   // ── handles ───────────────────────────────────────────────────────────────
   /** Cached channel id for a lower-cased handle (without `@`). */

@@ -47,11 +47,56 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       await fixture.cleanup();
     });
 
+    describe('playlists', function () {
+      const listing = { playlistId: 'PL_course', title: 'A course', owner: 'Teacher', ownerChannelId: 'UC_a', state: 'listed' as const, videoIds: ['v3', 'v1', 'v2'] };
+
+      it('a playlist is a work item of kind playlist: claimed, released and refreshed like a channel', async function () {
+        const p = await store.registerChannel({ channelId: 'PL_course', kind: 'playlist', wanted: 15 }, at(0));
+        expect(p.kind).to.equal('playlist');
+        // Registering again (as every feed request does) never changes the kind.
+        expect((await store.registerChannel({ channelId: 'PL_course', wanted: 20 }, at(1))).kind).to.equal('playlist');
+        expect((await store.registerChannel({ channelId: 'UC_b', wanted: 5 }, at(2))).kind).to.equal('channel');
+        const claimed = await store.claimDueChannel('crawler-1', MIN, at(3));
+        expect(claimed?.channelId).to.equal('PL_course');
+        expect(claimed?.kind).to.equal('playlist');
+        expect(await store.releaseChannel('PL_course', 'crawler-1', { nextDueAt: at(30 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(4))).to.equal(true);
+        expect(await store.markAllDue(at(5))).to.equal(1);
+        expect((await store.getChannel('PL_course'))?.kind).to.equal('playlist');
+      });
+
+      it('stores a listing in order; changedAt moves only when something a feed shows changed', async function () {
+        expect(await store.getPlaylist('PL_course')).to.equal(null);
+        const first = await store.putPlaylist(listing, at(0));
+        expect(first).to.deep.equal({ ...listing, listedAt: at(0), changedAt: at(0) });
+        expect(await store.getPlaylist('PL_course')).to.deep.equal(first);
+
+        const same = await store.putPlaylist({ ...listing, videoIds: [...listing.videoIds] }, at(MIN));
+        expect(same.listedAt).to.deep.equal(at(MIN));
+        expect(same.changedAt).to.deep.equal(at(0));
+
+        const reordered = await store.putPlaylist({ ...listing, videoIds: ['v1', 'v3', 'v2'] }, at(2 * MIN));
+        expect(reordered.changedAt).to.deep.equal(at(2 * MIN));
+        expect((await store.getPlaylist('PL_course'))?.videoIds).to.deep.equal(['v1', 'v3', 'v2']);
+
+        const renamed = await store.putPlaylist({ ...listing, videoIds: ['v1', 'v3', 'v2'], title: 'A course, 2nd edition' }, at(3 * MIN));
+        expect(renamed.changedAt).to.deep.equal(at(3 * MIN));
+      });
+
+      it('records the platform saying private or deleted, with no entries; values are stored as given', async function () {
+        await store.putPlaylist(listing, at(0));
+        const gone = await store.putPlaylist({ ...listing, title: null, owner: null, ownerChannelId: null, state: 'private', videoIds: [] }, at(MIN));
+        expect(gone).to.deep.include({ state: 'private', videoIds: [], title: null, changedAt: at(MIN) });
+        const odd = await store.putPlaylist({ ...listing, playlistId: 'PL_odd', title: '$where {"$gt": 1}', owner: '$owner' }, at(0));
+        expect((await store.getPlaylist('PL_odd'))).to.deep.equal(odd);
+        expect(odd.title).to.equal('$where {"$gt": 1}');
+      });
+    });
+
     describe('registerChannel', function () {
       it('creates a channel due now with a lower-cased handle', async function () {
         const c = await store.registerChannel({ channelId: 'UC_a', wanted: 10, handle: '@SomeName', title: 'A' }, at(0));
         expect(c).to.deep.equal({
-          channelId: 'UC_a', handle: 'somename', title: 'A', wanted: 10, dueAt: at(0), leaseOwner: null,
+          channelId: 'UC_a', kind: 'channel', handle: 'somename', title: 'A', wanted: 10, dueAt: at(0), leaseOwner: null,
           leaseExpiresAt: null, lastCrawlAt: null, lastOutcome: null, lastError: null, consecutiveFailures: 0,
           createdAt: at(0), coveredWanted: null, followed: false, askedAt: at(0),
         });

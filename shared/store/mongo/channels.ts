@@ -6,11 +6,13 @@
 import type { Collection, Db, Filter } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { normalizeHandle, refreshCutoff } from '../rules';
-import type { ChannelRecord } from '../types';
+import type { ChannelRecord, WorkKind } from '../types';
 import { retryOnDuplicateKey } from './errors';
 
 export interface ChannelDoc {
   _id: string;
+  /** Absent on documents written before playlists existed: a channel. */
+  kind?: WorkKind;
   handle: string | null;
   title: string | null;
   wanted: number;
@@ -39,6 +41,7 @@ const keep = (field: string, fallback: unknown) => ({ $ifNull: [`$${field}`, lit
 export function toRecord(d: ChannelDoc): ChannelRecord {
   return {
     channelId: d._id,
+    kind: d.kind === 'playlist' ? 'playlist' : 'channel',
     handle: d.handle ?? null,
     title: d.title ?? null,
     wanted: d.wanted,
@@ -89,6 +92,7 @@ export function channelsCollection(db: Db) {
               $set: {
                 dueAt: { $cond: [isInsert, lit(now), { $cond: [grew, { $min: ['$dueAt', lit(now)] }, '$dueAt'] }] },
                 wanted: { $cond: [isInsert, lit(input.wanted), { $max: ['$wanted', lit(input.wanted)] }] },
+                kind: keep('kind', input.kind ?? 'channel'),
                 handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
                 title: title === null ? keep('title', null) : lit(title),
                 leaseOwner: keep('leaseOwner', null),

@@ -10,6 +10,7 @@ import type { Store } from '../types';
 import { channelsCollection, channelsIndexes } from './channels';
 import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
+import { playlistsCollection } from './playlists';
 import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
 import { subscriptionsCollection, subscriptionsIndexes } from './subscriptions';
 import { searchCollection, searchIndexes } from './search';
@@ -57,6 +58,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...transcripts,
     ...searchCollection(db, { getVideos: videos.getVideos, getTranscripts: transcripts.getTranscripts }),
     ...handlesCollection(db),
+    ...playlistsCollection(db),
     ...rateLimitsCollection(db),
     ...subscriptionsCollection(db),
     ping: async () => {

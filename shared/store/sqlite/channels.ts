@@ -8,6 +8,7 @@ import type { ChannelRecord } from '../types';
 
 export interface ChannelRow {
   channel_id: string;
+  kind: string;
   handle: string | null;
   title: string | null;
   wanted: number;
@@ -29,6 +30,7 @@ const date = (ms: number | null): Date | null => (ms === null ? null : new Date(
 export function toRecord(r: ChannelRow): ChannelRecord {
   return {
     channelId: r.channel_id,
+    kind: r.kind === 'playlist' ? 'playlist' : 'channel',
     handle: r.handle,
     title: r.title,
     wanted: r.wanted,
@@ -46,17 +48,17 @@ export function toRecord(r: ChannelRow): ChannelRecord {
   };
 }
 
-export const COLUMNS = `channel_id, handle, title, wanted, due_at, lease_owner, lease_expires_at, last_crawl_at,
+export const COLUMNS = `channel_id, kind, handle, title, wanted, due_at, lease_owner, lease_expires_at, last_crawl_at,
   last_outcome, last_error, consecutive_failures, created_at, covered_wanted, followed, asked_at`;
 
 function prepare(db: Database.Database) {
   // SET expressions read the row as it was before the update, so `wanted` there is the old value.
   const register = db.prepare<
-    { channelId: string; handle: string | null; title: string | null; wanted: number; now: number },
+    { channelId: string; kind: string; handle: string | null; title: string | null; wanted: number; now: number },
     ChannelRow
   >(`
-    INSERT INTO channels (channel_id, handle, title, wanted, due_at, consecutive_failures, created_at, asked_at)
-    VALUES (@channelId, @handle, @title, @wanted, @now, 0, @now, @now)
+    INSERT INTO channels (channel_id, kind, handle, title, wanted, due_at, consecutive_failures, created_at, asked_at)
+    VALUES (@channelId, @kind, @handle, @title, @wanted, @now, 0, @now, @now)
     ON CONFLICT (channel_id) DO UPDATE SET
       due_at = CASE WHEN excluded.wanted > wanted THEN MIN(due_at, excluded.due_at) ELSE due_at END,
       asked_at = MAX(COALESCE(asked_at, 0), excluded.asked_at),
@@ -113,6 +115,7 @@ export function channelsTable(db: Database.Database) {
       // failed commit (full disk, read-only file), reporting a channel that was never stored.
       const [row] = sql.register.all({
         channelId: input.channelId,
+        kind: input.kind ?? 'channel',
         handle: input.handle ? normalizeHandle(input.handle) : null,
         title: input.title ?? null,
         wanted: input.wanted,

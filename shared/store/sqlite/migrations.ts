@@ -139,6 +139,22 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     db.exec(SEARCH_SCHEMA);
     buildSearchIndex(db, logger);
   },
+  // 9: playlists. Their work items live in channels (kind 'playlist'), so leases, backoff and the
+  // refresh treat them as channels; what the crawler last listed (order, title, owner, or the
+  // platform's private / does-not-exist answer) is one row per playlist.
+  `
+  ALTER TABLE channels ADD COLUMN kind TEXT NOT NULL DEFAULT 'channel';
+  CREATE TABLE playlists (
+    playlist_id      TEXT PRIMARY KEY,
+    title            TEXT,
+    owner            TEXT,
+    owner_channel_id TEXT,
+    state            TEXT NOT NULL,
+    video_ids        TEXT NOT NULL,
+    listed_at        INTEGER NOT NULL,
+    changed_at       INTEGER NOT NULL
+  );
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

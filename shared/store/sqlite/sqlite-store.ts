@@ -12,6 +12,7 @@ import { handlesTable } from './handles';
 import { watchDatabaseFile } from './file-watch';
 import { migrate } from './migrations';
 import { openDatabase } from './open-database';
+import { playlistsTable } from './playlists';
 import { rateLimitsTable } from './rate-limits';
 import { searchTable } from './search';
 import { subscriptionsTable } from './subscriptions';
@@ -62,6 +63,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...transcripts,
     ...searchTable(open, videos, transcripts),
     ...handlesTable(open),
+    ...playlistsTable(open),
     ...rateLimitsTable(open),
     ...subscriptionsTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
