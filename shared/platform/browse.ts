@@ -44,13 +44,13 @@ function gridItems(json: unknown): unknown[] {
   return [];
 }
 
-function fromVideoRenderer(r: unknown): BrowsedVideo | null {
+export function fromVideoRenderer(r: unknown): BrowsedVideo | null {
   const videoId = asString(dig(r, 'videoId'));
   if (!videoId) return null;
   return { videoId, title: textOf(dig(r, 'title')) ?? '', relativeDate: textOf(dig(r, 'publishedTimeText')) };
 }
 
-function fromLockup(l: unknown): BrowsedVideo | null {
+export function fromLockup(l: unknown): BrowsedVideo | null {
   const videoId = asString(dig(l, 'contentId'));
   const type = asString(dig(l, 'contentType'));
   if (!videoId || (type !== null && type !== 'LOCKUP_CONTENT_TYPE_VIDEO')) return null;

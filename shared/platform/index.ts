@@ -11,15 +11,16 @@ import { CookieJar, DEFAULT_PIN_MS, type SessionInput, type SessionSink } from '
 import { PlatformHttp } from './http-client';
 import { createProxyRotation, type ProxyRotation } from './proxies';
 import { listFeed, listVideos } from './listing';
+import { listPlaylist } from './playlist';
 import { resolveHandle } from './resolve';
 import { identityFor, type ClientIdentity } from './client-identities';
 import { fetchTranscript } from './transcript';
 import { VisitorSessions } from './visitor';
-import { PlatformError, type ChannelListing, type PlatformClient, type Transcript, type Unblocker } from './types';
+import { PlatformError, type ChannelListing, type PlatformClient, type PlaylistListing, type Transcript, type Unblocker } from './types';
 import { fetchPublishedAt } from './publish-date';
 
-export { AllClientsRefusedError, PlatformError, TokenRequiredError } from './types';
-export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, Transcript, Unblocker } from './types';
+export { AllClientsRefusedError, PlatformError, PlaylistUnavailableError, TokenRequiredError } from './types';
+export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, PlaylistListing, Transcript, Unblocker } from './types';
 export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
 export { watchPath } from './watch-page';
 
@@ -77,6 +78,7 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     listFeed: (channelId: string): Promise<ChannelListing | null> => listFeed(http, channelId, log),
     listVideos: (channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing> =>
       listVideos(http, channelId, limit, log, feed),
+    listPlaylist: (playlistId: string, limit: number): Promise<PlaylistListing> => listPlaylist(http, playlistId, limit, log),
     fetchPublishedAt: async (videoId: string): Promise<Date | null> => fetchPublishedAt(http, checkedVideoId(videoId, log)),
     fetchTranscript: async (videoId: string, otherLanguages: readonly string[] = []): Promise<Transcript> =>
       fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log, otherLanguages }),

@@ -66,6 +66,8 @@ export class TokenRequiredError extends PlatformError {
 export interface ListedVideo {
   videoId: string;
   title: string;
+  /** The video's own channel, when a listing names it (playlists list videos of many channels). */
+  channelId?: string;
   /** The channel feed links it as `/shorts/<id>` (docs/crawler.md §2); browse lists no Shorts. */
   short?: boolean;
   /** Exact publish time when the listing states one (channel feed); null when only relative. */
@@ -83,6 +85,36 @@ export interface ChannelListing {
    * that ran out before the requested count.
    */
   complete: boolean;
+}
+
+/** A playlist's first entries in its own order (docs/crawler.md §2b). */
+export interface PlaylistListing {
+  playlistId: string;
+  title: string | null;
+  /** The owner's channel name and id, when the listing names them. */
+  owner: string | null;
+  ownerChannelId: string | null;
+  /** In the playlist's order, unavailable entries left out; each with its own channel when known. */
+  videos: ListedVideo[];
+  /** Private or deleted videos the listing skipped. */
+  unavailable: number;
+  /** True when the playlist has nothing beyond these. */
+  complete: boolean;
+  /** The playlist feed alone, or the playlist page and its continuations. */
+  mode: 'feed' | 'deep';
+}
+
+/**
+ * The platform says the playlist is private, or that it does not exist (deleted): a not-found
+ * answer that the API turns into its own 404 once the crawler has stored it.
+ */
+export class PlaylistUnavailableError extends PlatformError {
+  constructor(
+    readonly state: 'private' | 'deleted',
+    reason: string,
+  ) {
+    super('not_found', reason);
+  }
 }
 
 export interface Transcript {
@@ -145,6 +177,12 @@ export interface PlatformClient {
    * twice; left out, the feed is fetched here.
    */
   listVideos(channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing>;
+  /**
+   * The playlist's first `limit` (<= 100) available entries in its own order: the playlist feed,
+   * then the playlist page and its continuations for more. PlaylistUnavailableError when the
+   * platform says the playlist is private or does not exist.
+   */
+  listPlaylist(playlistId: string, limit: number): Promise<PlaylistListing>;
   /** Exact publish time from the field-masked WEB player call, for videos listed without one. */
   fetchPublishedAt(videoId: string): Promise<Date | null>;
   /** The video's transcript; throws PlatformError (unavailable, no_captions, blocked, transient). */

@@ -1,7 +1,8 @@
 // What the fake platform hosts: channels by id and by handle, every video by id, uploads newest
 // first. Lookups are what each endpoint needs; nothing here knows about HTTP.
 
-import type { FakeChannelSpec, FakeCue, FakeVideoSpec } from './types';
+import type { FakeChannelSpec, FakeCue, FakePlaylistSpec, FakeVideoSpec } from './types';
+import type { PlaylistEntry } from './playlist-json';
 import { asrStyle, generateCues } from './cues';
 import { makeUpload, validateChannel, validateVideo } from './data';
 
@@ -37,6 +38,29 @@ export class Catalog {
   private readonly byHandle = new Map<string, FakeChannelSpec>();
   private readonly videos = new Map<string, HostedVideo>();
   private uploads = 0;
+  private readonly playlists = new Map<string, FakePlaylistSpec>();
+
+  addPlaylist(spec: FakePlaylistSpec): FakePlaylistSpec {
+    if (!this.byId.has(spec.ownerChannelId)) throw new Error(`fake platform: playlist ${spec.playlistId}: no owner channel ${spec.ownerChannelId}`);
+    for (const e of spec.entries) {
+      if (e.gone === undefined && !this.videos.has(e.videoId)) throw new Error(`fake platform: playlist ${spec.playlistId}: no video ${e.videoId}`);
+    }
+    const copy: FakePlaylistSpec = { ...spec, entries: [...spec.entries] };
+    this.playlists.set(spec.playlistId, copy);
+    return copy;
+  }
+
+  /** A playlist with its owner and its entries as clients see them; undefined when unknown. */
+  playlist(playlistId: string): { playlist: FakePlaylistSpec; owner: FakeChannelSpec; entries: PlaylistEntry[] } | undefined {
+    const playlist = this.playlists.get(playlistId);
+    const owner = playlist && this.byId.get(playlist.ownerChannelId);
+    if (!playlist || !owner) return undefined;
+    const entries = playlist.entries.map((e): PlaylistEntry => {
+      const hosted = e.gone === undefined ? this.videos.get(e.videoId) : undefined;
+      return hosted ? { kind: 'video', video: hosted.video, channel: hosted.channel } : { kind: 'gone', videoId: e.videoId, why: e.gone ?? 'deleted' };
+    });
+    return { playlist, owner, entries };
+  }
 
   addChannel(spec: FakeChannelSpec): FakeChannelSpec {
     validateChannel(spec);

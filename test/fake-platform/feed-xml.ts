@@ -8,6 +8,7 @@ import { errorPage } from './errors';
 import { escapeXml, xml, type FakeRequest, type FakeResponse } from './http';
 import { hashString } from '../support/random';
 import { viewCount } from './texts';
+import { playlistFeedRoute } from './playlist-json';
 
 export const FEED_SIZE = 15;
 
@@ -72,6 +73,8 @@ ${channel.videos
 }
 
 export function feedRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
+  const playlistId = req.query.get('playlist_id');
+  if (playlistId !== null) return playlistFeedRoute(ctx, playlistId);
   const channel = ctx.catalog.channel(req.query.get('channel_id') ?? '');
   if (!channel) return errorPage(404);
   const outage = ctx.scenarios.feedStatus;

@@ -3,7 +3,8 @@
 
 export { startFakePlatform, type FakePlatform, type StartOptions } from './server';
 export type { Block429Options, ConsentMode, ScenarioControls, ScenarioState } from './scenarios';
-export type { CaptionsKind, FakeChannelSpec, FakeCounters, FakeCue, FakeVideoSpec } from './types';
+export type { CaptionsKind, FakeChannelSpec, FakeCounters, FakeCue, FakePlaylistEntry, FakePlaylistSpec, FakeVideoSpec } from './types';
+export { PLAYLIST_FEED_SIZE, PLAYLIST_PAGE_SIZE } from './playlist-json';
 export {
   CHANNEL_ID_RE,
   DEFAULT_CAPTIONS_MIX,

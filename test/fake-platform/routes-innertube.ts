@@ -5,6 +5,7 @@ import type { FakeContext } from './context';
 import type { CounterName } from './types';
 import { channelBrowse, channelMissing, tabForParams } from './channel-json';
 import { continuationAnswer, decodeToken, videosGrid } from './browse-json';
+import { decodePlaylistToken, playlistBrowse, playlistContinuation } from './playlist-json';
 import { CHANNEL_ID_RE, VIDEO_ID_RE } from './data';
 import { invalidArgumentJson, notFoundJson, preconditionJson } from './errors';
 import { dig, json, jsonBody, type FakeRequest, type FakeResponse } from './http';
@@ -69,12 +70,20 @@ export function browseRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
   if (!client) return preconditionJson();
   const continuation = dig(body, 'continuation');
   if (typeof continuation === 'string') {
+    const inPlaylist = decodePlaylistToken(continuation);
+    if (inPlaylist) {
+      const answer = playlistContinuation(ctx, inPlaylist, responseContext(client.name, client.version, { browse_id: `VL${inPlaylist.playlistId}` }));
+      return answer === null ? invalidArgumentJson() : json(answer);
+    }
     const cursor = decodeToken(continuation);
     const channel = cursor && ctx.catalog.channel(cursor.channelId);
     if (!cursor || !channel) return invalidArgumentJson();
     return json(continuationAnswer(channel, cursor, responseContext(client.name, client.version, { browse_id: channel.channelId }), ctx.scenarios.continuation));
   }
   const browseId = dig(body, 'browseId');
+  if (typeof browseId === 'string' && /^VL[A-Za-z0-9_-]{12,80}$/.test(browseId)) {
+    return json(playlistBrowse(ctx, browseId.slice(2), responseContext(client.name, client.version, { browse_id: browseId })));
+  }
   if (typeof browseId !== 'string' || !CHANNEL_ID_RE.test(browseId)) return invalidArgumentJson();
   const channel = ctx.catalog.channel(browseId);
   if (!channel) return json(channelMissing(browseId));

@@ -54,6 +54,8 @@ export interface ScenarioControls {
   captchaViewModel(n: number): void;
   /** Shape of the browse pages' continuation (default 'renderer'). */
   continuationShape(shape: ContinuationShape): void;
+  /** Entries per playlist page (default: the platform's 100; null = default). */
+  playlistPageSize(size: number | null): void;
   /** The next `n` answers asked with a `$fields` mask come back as `{}` (the mask gone wrong). */
   brokenFieldMask(n: number): void;
   /** Empty 200 from timed text: for the next `n` requests (number), or always for one video (id). */
@@ -95,6 +97,7 @@ export interface ScenarioState {
   captchaViewModel: number;
   continuationShape: ContinuationShape;
   brokenFieldMask: number;
+  playlistPageSize: number | null;
 }
 
 type Countdown = 'captcha' | 'botCheck' | 'rateLimitedPlayer' | 'poison' | 'emptyTimedText' | 'malformed' | 'serverError' | 'captchaViewModel' | 'brokenFieldMask';
@@ -127,6 +130,7 @@ function initialState(): ScenarioState {
     captchaViewModel: 0,
     continuationShape: 'renderer',
     brokenFieldMask: 0,
+    playlistPageSize: null,
   };
 }
 
@@ -198,6 +202,9 @@ export class Scenarios implements ScenarioControls {
   brokenFieldMask(n: number): void {
     this.s.brokenFieldMask = count(n);
   }
+  playlistPageSize(size: number | null): void {
+    this.s.playlistPageSize = size === null ? null : Math.max(1, count(size));
+  }
   clearScenarios(): void {
     const wasChallenging = this.s.jsChallenge;
     this.s = initialState();
@@ -262,5 +269,8 @@ export class Scenarios implements ScenarioControls {
   }
   get continuation(): ContinuationShape {
     return this.s.continuationShape;
+  }
+  get pageSizeOfPlaylists(): number | null {
+    return this.s.playlistPageSize;
   }
 }

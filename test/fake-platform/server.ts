@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
-import type { CounterName, FakeChannelSpec, FakeCounters, FakeVideoSpec } from './types';
+import type { CounterName, FakeChannelSpec, FakeCounters, FakePlaylistSpec, FakeVideoSpec } from './types';
 import { emptyCounters } from './types';
 import { Catalog } from './catalog';
 import { JsChallenge } from './challenge';
@@ -51,6 +51,8 @@ const ROUTES: Route[] = [
 
 export interface StartOptions {
   channels?: FakeChannelSpec[];
+  /** Playlists of the hosted channels' videos (after the channels). */
+  playlists?: FakePlaylistSpec[];
   /** 0 (default) picks a free port. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -70,6 +72,8 @@ export interface FakePlatform {
   readonly scenario: ScenarioControls & { state(): ScenarioState };
   clearScenarios(): void;
   addChannel(spec: FakeChannelSpec): FakeChannelSpec;
+  /** A playlist of hosted videos (docs/crawler.md §2b). */
+  addPlaylist(spec: FakePlaylistSpec): FakePlaylistSpec;
   /** A new upload, dated now unless `video.publishedAt` says otherwise; returns it. */
   addUpload(channelId: string, video?: Partial<FakeVideoSpec>): FakeVideoSpec;
   /** A hosted channel by id or handle (the fake's own copy, newest video first). */
@@ -129,6 +133,7 @@ function send(req: IncomingMessage, res: ServerResponse, answer: FakeResponse): 
 export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePlatform> {
   const catalog = new Catalog();
   for (const spec of opts.channels ?? []) catalog.addChannel(spec);
+  for (const spec of opts.playlists ?? []) catalog.addPlaylist(spec);
   const scenarios = new Scenarios();
   const challenge = new JsChallenge();
   scenarios.onJsChallenge = () => challenge.forget();
@@ -196,6 +201,7 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
     scenario: scenarios,
     clearScenarios: () => scenarios.clearScenarios(),
     addChannel: (spec) => catalog.addChannel(spec),
+    addPlaylist: (spec) => catalog.addPlaylist(spec),
     addUpload: (channelId, video) => catalog.addUpload(channelId, video),
     channel: (idOrHandle) => catalog.channel(idOrHandle) ?? catalog.channelByHandle(idOrHandle),
     channels: () => catalog.channels(),

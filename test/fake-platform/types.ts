@@ -52,6 +52,21 @@ export interface FakeChannelSpec {
   videos: FakeVideoSpec[];
 }
 
+/** One entry of a playlist: a hosted video by id, or a private / deleted video the platform shows as unavailable. */
+export type FakePlaylistEntry = { videoId: string; gone?: undefined } | { videoId: string; gone: 'private' | 'deleted' };
+
+export interface FakePlaylistSpec {
+  /** A playlist id (PL…, OLAK5uy_…, UU…, FL…). */
+  playlistId: string;
+  title: string;
+  /** A hosted channel: the playlist's owner (its author). */
+  ownerChannelId: string;
+  /** The playlist's own order. Hosted videos of any channel. */
+  entries: FakePlaylistEntry[];
+  /** The platform says the playlist is private, or that it does not exist. */
+  state?: 'private' | 'deleted';
+}
+
 /** Per-endpoint request counts (platform requests only; the control endpoint is not counted). */
 export interface FakeCounters {
   resolve: number;

@@ -5,7 +5,7 @@
 // regular videos and the Shorts among them; a full listing knows only the Shorts the feed shows,
 // as browse lists none.
 
-import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type Transcript, type Unblocker } from '../../../shared/platform/types';
+import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type PlaylistListing, type Transcript, type Unblocker } from '../../../shared/platform/types';
 import { windowOf } from '../../../shared/platform/window';
 
 export type Answer<T> = T | Error;
@@ -82,6 +82,15 @@ export class ScriptedPlatform implements PlatformClient {
     const known = this.videos.filter((v, i) => v.short !== true || i < SCRIPTED_FEED_SIZE).map(listed);
     const videos = windowOf(known, limit);
     return { channelId, title: this.title, videos, complete: videos.length === known.length };
+  }
+
+  /** The videos in their order as one playlist; listScript errors first, as for channels. */
+  async listPlaylist(playlistId: string, limit: number): Promise<PlaylistListing> {
+    this.events.push(`playlist:${playlistId}`);
+    const next = this.listScript.shift();
+    if (next) throw next;
+    const videos = this.videos.slice(0, limit).map(listed);
+    return { playlistId, title: this.title, owner: this.title, ownerChannelId: null, videos, unavailable: 0, complete: videos.length === this.videos.length, mode: 'feed' };
   }
 
   async fetchPublishedAt(videoId: string): Promise<Date | null> {
