@@ -21,6 +21,9 @@ import { feed } from './routes/feed';
 import { search } from './routes/search';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { combinedFeed } from './routes/subscriptions-feed';
+import { playlistFeed } from './routes/playlist-feed';
+import { isPlaylistQuery } from './query/playlist-query';
+import { queryOf } from './http/locals';
 import { transcriptFile } from './routes/transcript-file';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
@@ -71,7 +74,10 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', deps.trustProxy ?? false);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
 
-  const feedHandler = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
+  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
+  const playlistHandler = playlistFeed({ store: deps.store, clock, cache, logger: deps.logger, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
+  // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
+  const feedHandler = (req: IncomingMessage, res: ServerResponse): Promise<void> => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
 
   const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
   const subscriptionsFeed = combinedFeed({ store: deps.store, cache, clock, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
@@ -88,11 +94,8 @@ export function createApp(deps: AppDeps): App {
   app.post('/subscriptions', k(subscriptions.importList));
   app.get('/subscriptions/feed', k(subscriptionsFeed));
   app.delete('/subscriptions/:ref', k(subscriptions.remove));
-  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref'], methodNotAllowed);
-  app.get('/info', keyed(deps.keys, deps.store, clock, info));
-  app.get('/search', keyed(deps.keys, deps.store, clock, search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null })));
-  app.get('/transcripts/:file', keyed(deps.keys, deps.store, clock, transcriptFile({ store: deps.store })));
-  app.all(['/', '/health', '/info', '/search', '/transcripts/:file'], methodNotAllowed);
+  app.get('/transcripts/:file', k(transcriptFile({ store: deps.store })));
+  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file'], methodNotAllowed);
   app.use(pathNotFound);
   app.use(errorHandler(deps.logger));
 

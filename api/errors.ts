@@ -15,6 +15,7 @@ export interface ErrorBody {
   error: string;
   message?: string;
   channel_id?: string;
+  playlist_id?: string;
   usage?: Usage;
   retry_after?: number;
   /** Which line of an uploaded file was wrong, where there is one. */
@@ -24,6 +25,7 @@ export interface ErrorBody {
 /** What a thrower may add: the channel in question, the key's limit, a safe detail for 500s. */
 export interface ErrorContext {
   channelId?: string;
+  playlistId?: string;
   limit?: number;
   /** For `server`: a short, safe description (no stack, no SQL, no key). */
   detail?: string;
@@ -39,6 +41,7 @@ interface Entry {
   readonly message?: (ctx: ErrorContext) => string;
   readonly usage?: true;
   readonly channelId?: true;
+  readonly playlistId?: true;
   readonly retryAfter?: number;
   readonly line?: true;
 }
@@ -155,6 +158,36 @@ export const CATALOGUE = {
     error: text('Geçersiz subscriptions değeri'),
     message: text("subscriptions '1' (yalnızca takip edilen kanallar) ya da '0' olmalıdır"),
   },
+  invalidPlaylistId: {
+    status: 400,
+    error: text('Geçersiz playlist_id formatı'),
+    message: text("playlist_id platformun oynatma listesi kimliği olmalı: PL…, OLAK5uy_…, UU… ya da FL… (yalnızca harf, rakam, '_' ve '-'); karışık listeler (RD…) ve kişisel listeler (WL, LL) desteklenmez"),
+    usage: true,
+  },
+  invalidPlaylistUrl: {
+    status: 400,
+    error: text('Geçersiz playlist_url'),
+    message: text('playlist_url yalnızca https://www.youtube.com/playlist?list=<playlist_id> ya da www olmadan aynı biçim olabilir'),
+    usage: true,
+  },
+  noPlaylistVideosYet: {
+    status: 404,
+    error: text('Henüz işlenmiş video yok'),
+    message: text('Transkriptler işleniyor, lütfen birkaç dakika sonra tekrar deneyin'),
+    playlistId: true,
+  },
+  playlistPrivate: {
+    status: 404,
+    error: text('Oynatma listesi gizli'),
+    message: text('Platform bu oynatma listesinin gizli olduğunu söylüyor; sahibi listeyi herkese açık ya da liste dışı yapınca akış çalışır'),
+    playlistId: true,
+  },
+  playlistDeleted: {
+    status: 404,
+    error: text('Oynatma listesi bulunamadı'),
+    message: text('Platform bu oynatma listesinin olmadığını ya da silindiğini söylüyor'),
+    playlistId: true,
+  },
   invalidTranscriptFile: {
     status: 400,
     error: text('Geçersiz transkript dosyası adı'),
@@ -231,6 +264,7 @@ export function errorBody(name: ErrorName, ctx: ErrorContext = {}): ErrorBody {
   const body: ErrorBody = { error: e.error(ctx) };
   if (e.message) body.message = e.message(ctx);
   if (e.channelId) body.channel_id = ctx.channelId ?? '';
+  if (e.playlistId) body.playlist_id = ctx.playlistId ?? '';
   if (e.usage) body.usage = USAGE;
   if (e.retryAfter !== undefined) body.retry_after = e.retryAfter;
   if (e.line && ctx.line !== undefined) body.line = ctx.line;

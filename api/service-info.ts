@@ -32,6 +32,8 @@ export const USAGE: Usage = Object.freeze({
  */
 export const EXTRA_USAGE: Readonly<Record<string, string>> = Object.freeze({
   lang: 'Transcript languages in order of preference, up to 5 codes: e.g. tr or tr,en. Each entry shows the first listed language the video has (manual before automatic), else the platform\'s machine translation into the first; without lang, TRANSCRIPT_LANGUAGES decides.',
+  playlist_id: 'Instead of a channel: a playlist id (PL…, OLAK5uy_…, UU… or FL…). Its entries come in the playlist\'s own order; max_items, format, lang and include as for channels.',
+  playlist_url: 'Instead of a channel: https://www.youtube.com/playlist?list=<playlist_id> (or without www.).',
   include: 'Also list Shorts and/or live streams: shorts, live or shorts,live. Default: regular videos only; upcoming premieres are never listed.',
 });
 
@@ -51,4 +53,5 @@ export const EXAMPLES: readonly string[] = Object.freeze([
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&lang=tr,en',
   '/?channel_url=https%3A%2F%2Fwww.youtube.com%2F%40veritasium&max_items=25',
   '/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=Atom&max_items=50&api_key=YOUR_KEY',
+  '/?playlist_id=PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf&max_items=50',
 ]);

@@ -14,6 +14,7 @@ import { planBatches } from './batch-plan';
 import { runBatch } from './batch-run';
 import { BlockedPath, DEFAULT_MAX_BLOCKS, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
 import { listChannel, type ChannelWork } from './channel-listing';
+import { listPlaylistWork } from './playlist-listing';
 import { videosLackingLanguages } from './language-backfill';
 import type { RunOutcome } from './next-due';
 import { RequestBudget, DEFAULT_COOL_DOWN_MS } from './request-budget';
@@ -103,7 +104,9 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
 
   let work: ChannelWork;
   try {
-    work = await listChannel({ store, platform, call, logger: batchLog, now: () => timing.now() }, channel);
+    // A playlist differs only in its listing: its own order instead of a channel's uploads.
+    const listing = { store, platform, call, logger: batchLog, now: () => timing.now() };
+    work = channel.kind === 'playlist' ? await listPlaylistWork(listing, channel) : await listChannel(listing, channel);
   } catch (err) {
     if (err instanceof RunBlockedError) return end('blocked', err.reason);
     if (err instanceof RunStoppedError) return end('stopped', null);

@@ -55,7 +55,7 @@ export async function fetchVideo(
   // The date call is made only after the transcript, and only when the answer would be shown: the
   // player alone says a video is gone, and a gone video has no date to give.
   if (publishedAt === null && wouldBeShown(result)) publishedAt = await lookUpPublishedAt(deps, ctx);
-  const record = videoRecordFor({ videoId, channelId, title: listed.title, publishedAt, short: listed.short === true }, result, previous, deps.now());
+  const record = videoRecordFor({ videoId, channelId: listed.channelId ?? channelId, title: listed.title, publishedAt, short: listed.short === true }, result, previous, deps.now());
   // A ready video fetched again (for a newly asked language) is never made worse by a failed attempt.
   if (previous?.state === 'ready' && record.state !== 'ready') {
     deps.logger.info({ channelId, videoId, outcome: record.state }, 'fetching a ready video again failed; its stored transcript stays');

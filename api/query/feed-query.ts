@@ -27,6 +27,10 @@ export interface FeedOptions {
   readonly languages: readonly string[] | null;
 }
 
+export interface FeedQuery extends FeedOptions {
+  readonly channel: ChannelRef;
+}
+
 export const MAX_LANGUAGES = 5;
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; error: ErrorName; context?: ErrorContext };
@@ -37,7 +41,8 @@ export const MAX_ITEMS_LIMIT = 100;
 /** A query as Express's simple parser gives it: strings, or arrays for repeated names. */
 export type RawQuery = Readonly<Record<string, unknown>>;
 
-const PARAMS = ['channel_id', 'channel', 'channel_url', 'format', 'max_items', 'include', 'lang'] as const;
+const OPTION_PARAMS = ['format', 'max_items', 'include', 'lang'] as const;
+const PARAMS = ['channel_id', 'channel', 'channel_url', ...OPTION_PARAMS] as const;
 
 /** `include` values → the kind each adds (issue #10: Shorts and streams are out unless asked for). */
 const INCLUDES: Readonly<Record<string, FeedKind>> = { shorts: 'short', live: 'live' };
@@ -66,6 +71,13 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
   const options = checkOptions(v, DEFAULT_MAX_ITEMS);
   if (!options.ok) return options;
   return { ok: true, value: { channel: channel.value, ...options.value } };
+}
+
+/** format, max_items, include and lang as a channel's feed takes them (a playlist's feed: playlist-query.ts). */
+export function validateFeedOptions(query: RawQuery): Checked<FeedOptions> {
+  const values = valuesOf(query, ['format', 'max_items', 'include', 'lang'] as const);
+  if (!values.ok) return values;
+  return checkOptions(values.value, DEFAULT_MAX_ITEMS);
 }
 
 /** The combined feed's default max_items (GET /subscriptions/feed). */

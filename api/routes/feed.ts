@@ -15,7 +15,7 @@ import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../f
 import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
 import { requireKeyId, queryOf, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
-import { validateFeedQuery, type FeedFormat, type FeedQuery, type RawQuery } from '../query/feed-query';
+import { validateFeedQuery, type FeedFormat, type FeedOptions, type FeedQuery, type RawQuery } from '../query/feed-query';
 import { ChannelResolver } from '../resolve-channel';
 
 export interface FeedDeps {
@@ -115,14 +115,19 @@ export function requestOrigin(req: IncomingMessage, trust: FeedDeps['trustProxy'
 
 /** The self link's query: the validated spec parameters in one order and spelling. */
 function selfQuery(q: FeedQuery, raw: RawQuery): string {
-  const params = [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`];
+  return [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`, ...feedQueryTail(q, raw)].join('&');
+}
+
+/** The self link's parameters after the channel or playlist, each only when the request gave it. */
+export function feedQueryTail(q: FeedOptions, raw: RawQuery): string[] {
+  const params: string[] = [];
   if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${RENDERERS[q.format].name}`);
   if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${q.maxItems}`);
   const included = Object.entries(INCLUDE_NAMES).filter(([kind]) => q.kinds.includes(kind as FeedKind)).map(([, name]) => name);
   if (included.length > 0) params.push(`include=${included.join(',')}`);
   // Each language list is its own feed: its own self link, so its own ETag and render-cache entry.
   if (q.languages !== null) params.push(`lang=${q.languages.join(',')}`);
-  return params.join('&');
+  return params;
 }
 
 interface Rendered {

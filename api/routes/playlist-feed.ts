@@ -1,0 +1,102 @@
+// GET /?playlist_id=… (or ?playlist_url=…): a playlist's feed. Validate → register the playlist as
+// work (kind playlist, wanted = max_items) → what the crawler last listed (its order, title, owner,
+// or the platform's private / does-not-exist answer) → the stored entries in the playlist's own
+// order → 404, 304 or the feed. Entries are the same stored videos and transcripts channel feeds
+// show, rendered by the same renderers; the feed names the playlist and its owner.
+
+import type { IncomingMessage } from 'node:http';
+import { isFeedEntry, isShownKind } from '../../shared/store/rules';
+import type { PlaylistRecord, Store, VideoRecord } from '../../shared/store/types';
+import { ApiError } from '../errors';
+import { buildFeedModel, fingerprintOf, notModified, validatorsFor, type FeedModel, type Validators } from '../feed/state';
+import { queryOf, setChannelId } from '../http/locals';
+import { validatePlaylistQuery, type PlaylistFeedQuery } from '../query/playlist-query';
+import type { RawQuery } from '../query/feed-query';
+import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { categoryLogger } from '../../shared/logger';
+import { ChannelRegistrar, FEED_CACHE_CONTROL, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
+
+export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl'> & {
+  store: Pick<Store, 'registerChannel' | 'askLanguages' | 'getPlaylist' | 'getVideos' | 'getTranscripts'>;
+};
+
+/** The playlist's stored entries a feed shows, in the playlist's order, at most `limit`. */
+export function playlistEntries(playlist: PlaylistRecord, videos: readonly VideoRecord[], q: Pick<PlaylistFeedQuery, 'maxItems' | 'kinds'>): VideoRecord[] {
+  const byId = new Map(videos.map((v) => [v.videoId, v]));
+  const shown: VideoRecord[] = [];
+  for (const id of playlist.videoIds) {
+    const v = byId.get(id);
+    if (v === undefined || !isFeedEntry(v.state, v.nextAttemptAt) || !isShownKind(v.videoKind, q.kinds)) continue;
+    shown.push(v);
+    if (shown.length >= q.maxItems) break;
+  }
+  return shown;
+}
+
+/** The self link's query: the validated parameters in one order and spelling (never api_key). */
+function selfQuery(q: PlaylistFeedQuery, raw: RawQuery): string {
+  return [`playlist_id=${q.playlistId}`, ...feedQueryTail(q, raw)].join('&');
+}
+
+export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
+  const registrar = new ChannelRegistrar(deps.store, deps.cache);
+  const bodies = deps.cache.slot<Buffer>('playlist-body');
+  const etags = deps.cache.slot<Validators>('playlist-validators');
+  const log = categoryLogger(deps.logger, 'api.feed');
+
+  return async (req: IncomingMessage, res) => {
+    const raw = queryOf(req);
+    const checked = validatePlaylistQuery(raw);
+    if (!checked.ok) throw new ApiError(checked.error, checked.context);
+    const q = checked.value;
+    const { playlistId, format, maxItems, languages } = q;
+    const now = deps.clock();
+    setChannelId(res, playlistId);
+
+    await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems }, now);
+    if (languages !== null) await registrar.askLanguages(playlistId, languages, now);
+    const playlist = await deps.store.getPlaylist(playlistId);
+    if (playlist?.state === 'private') throw new ApiError('playlistPrivate', { playlistId });
+    if (playlist?.state === 'deleted') throw new ApiError('playlistDeleted', { playlistId });
+    const videos = playlist === null || playlist.videoIds.length === 0 ? [] : playlistEntries(playlist, await deps.store.getVideos(playlist.videoIds), q);
+    if (playlist === null || videos.length === 0) throw new ApiError('noPlaylistVideosYet', { playlistId });
+
+    // The newest stored change: an entry written, or the listing itself (order, title, owner).
+    const version = new Date(Math.max(playlist.changedAt.getTime(), ...videos.map((v) => v.fetchedAt.getTime())));
+    const selfUrl = `${originOf(req, deps)}/?${selfQuery(q, raw)}`;
+    const linkKey = format === 'atom' ? '' : linkKeyOf(req, raw);
+    const author = playlist.owner?.trim() || playlist.title?.trim() || playlistId;
+    const v = validatorsFor({ channelId: playlistId, format, maxItems, version, count: videos.length, fingerprint: `${fingerprintOf(videos)}:${playlist.title ?? ''}`, author, selfUrl, linkKey }, etags);
+    res.setHeader('ETag', v.etag);
+    res.setHeader('Last-Modified', v.lastModified);
+    res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
+    if (notModified(req.headers, v)) {
+      res.statusCode = 304;
+      res.end();
+      return;
+    }
+
+    let body = bodies.get(v.etag);
+    if (body === undefined) {
+      const transcripts = await deps.store.getTranscripts(videos.map((x) => x.videoId));
+      const files = format === 'atom' ? {} : { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) };
+      const base = buildFeedModel({ channelId: playlistId, channelTitle: author, videos, transcripts, languages, updated: version, selfUrl, ...files }, (video, reason) =>
+        log.warning({ playlistId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
+      );
+      const name = playlist.title?.trim() || playlistId;
+      const model: FeedModel = {
+        ...base,
+        title: `${FEED_TITLE_PREFIX} - ${name}`,
+        description: `Transcripts of the playlist ${name}${playlist.owner ? ` by ${playlist.owner}` : ''}, in its own order`,
+        link: `https://${PUBLIC_VIDEO_HOST}/playlist?list=${playlistId}`,
+      };
+      body = Buffer.from(RENDERERS[format].render(model), 'utf8');
+      bodies.set(v.etag, body);
+    }
+    res.statusCode = 200;
+    res.setHeader('Content-Type', RENDERERS[format].contentType);
+    res.setHeader('Content-Length', body.length);
+    res.end(body);
+  };
+}
+
