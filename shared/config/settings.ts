@@ -4,6 +4,7 @@
 import { validate as validateCron } from 'node-cron';
 import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides, type IdentityOverride } from '../platform/client-identities';
 import { isLanguageCode } from '../transcript/languages';
+import { isVideoId } from '../ids';
 
 /** One or more problems with the configuration, each a line naming its variable. */
 export class ConfigError extends Error {
@@ -204,6 +205,11 @@ export const SETTINGS = {
   transcriptLanguages: setting({ name: 'TRANSCRIPT_LANGUAGES', default: 'en', secret: false, help: 'preferred caption languages, in order', parse: parseLanguages }),
   playerClients: setting({ name: 'PLAYER_CLIENTS', default: DEFAULT_PLAYER_CLIENTS, secret: false, help: 'InnerTube player clients asked in order, NAME or NAME:VERSION (VISIONOS, ANDROID, TVHTML5, WEB_EMBEDDED_PLAYER, WEB)', parse: parsePlayerClients }),
   playerClientIdentities: setting({ name: 'PLAYER_CLIENT_IDENTITIES', default: '', secret: false, help: 'JSON overrides of the built-in client identities, e.g. {"ANDROID":{"userAgent":"…/{version} …","context":{"osVersion":"16"}}}; empty = built-in', parse: parseClientIdentities }),
+  platformCheckVideo: setting({
+    name: 'PLATFORM_CHECK_VIDEO', default: 'M4gD1WSo5mA', secret: false,
+    help: 'the video `npm run doctor` and GET /admin/platform-check ask every player client about: a long-lived public video with manual captions',
+    parse: (raw) => (isVideoId(raw) ? raw : fail('must be an 11-character video id')),
+  }),
   platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),
   browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
   publicBaseUrl: setting({

@@ -13,11 +13,12 @@ import { createProxyRotation, type ProxyRotation } from './proxies';
 import { listFeed, listVideos } from './listing';
 import { listPlaylist } from './playlist';
 import { resolveHandle } from './resolve';
-import { identityFor, type ClientIdentity } from './client-identities';
+import { identityFor, KNOWN_CLIENTS, type ClientIdentity } from './client-identities';
 import { fetchTranscript } from './transcript';
 import { VisitorSessions } from './visitor';
 import { PlatformError, type ChannelListing, type PlatformClient, type PlaylistListing, type Transcript, type Unblocker } from './types';
 import { fetchPublishedAt } from './publish-date';
+import { checkPlatform, type PlatformCheckReport } from './platform-check';
 
 export { AllClientsRefusedError, PlatformError, PlaylistUnavailableError, TokenRequiredError } from './types';
 export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, PlaylistListing, Transcript, Unblocker } from './types';
@@ -48,6 +49,8 @@ export interface PlatformSession extends PlatformClient, SessionSink {
   requestCount(): number;
   /** The outbound proxies (PLATFORM_PROXY_URLS) the blocked path rotates; null when direct. */
   readonly egress: ProxyRotation | null;
+  /** Asks `videoId` of every known player client, each in a fresh session (platform-check.ts). */
+  checkPlatform(videoId: string): Promise<PlatformCheckReport>;
 }
 
 export function createPlatformClient(config: PlatformConfig, logger: Logger, opts: PlatformClientOptions = {}): PlatformSession {
@@ -82,6 +85,11 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     fetchPublishedAt: async (videoId: string): Promise<Date | null> => fetchPublishedAt(http, checkedVideoId(videoId, log)),
     fetchTranscript: async (videoId: string, otherLanguages: readonly string[] = []): Promise<Transcript> =>
       fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log, otherLanguages }),
+    checkPlatform: (videoId: string): Promise<PlatformCheckReport> =>
+      checkPlatform({
+        http, identities: knownIdentities(config), configured: clients.map((c) => c.name),
+        languages: config.transcriptLanguages, proxies: egress?.size ?? 0, now: opts.now && (() => new Date(opts.now!())),
+      }, checkedVideoId(videoId, log)),
     adoptSession(session: SessionInput): void {
       jar.adopt(session, pinMs);
       log.info({ cookies: session.cookies.length, pinnedUserAgent: session.userAgent !== null }, 'adopted a harvested session');
@@ -96,6 +104,14 @@ export function playerIdentities(config: Pick<PlatformConfig, 'playerClients' | 
     if (!identity) throw new Error(`PLAYER_CLIENTS: no identity record for client "${c.name}"`);
     return identity;
   });
+}
+
+/** Every client the crawler knows: the configured ones at their configured version first, then the rest. */
+export function knownIdentities(config: Pick<PlatformConfig, 'playerClients' | 'playerClientIdentities'>): ClientIdentity[] {
+  const configured = playerIdentities(config);
+  const others = KNOWN_CLIENTS.filter((name) => !configured.some((c) => c.name === name))
+    .map((name) => identityFor(name, null, config.playerClientIdentities ?? {})!);
+  return [...configured, ...others];
 }
 
 /** Only a real video id is ever put into a platform request; anything else is refused and logged. */

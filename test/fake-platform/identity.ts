@@ -29,6 +29,10 @@ export function visitorIdRoute(ctx: FakeContext, req: FakeRequest): FakeResponse
   const name = dig(jsonBody(req), 'context', 'client', 'clientName');
   const version = dig(jsonBody(req), 'context', 'client', 'clientVersion');
   if (typeof name !== 'string' || typeof version !== 'string') return preconditionJson();
+  if (ctx.scenarios.withholdingVisitorData) {
+    const { visitorData: _withheld, ...rest } = responseContext(name, version) as { visitorData: string };
+    return json({ responseContext: rest });
+  }
   issued += 1;
   const base = (responseContext(name, version) as { visitorData: string }).visitorData;
   // Unique per call, so a renewed session is a different one; the shape stays the captured one.

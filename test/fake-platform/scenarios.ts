@@ -48,6 +48,8 @@ export interface ScenarioControls {
    * Any other such call gets the bot check.
    */
   strictIdentity(on: boolean): void;
+  /** visitor_id answers without a visitorData: the platform opens no session (every app call is then an impostor under strictIdentity). */
+  visitorDataWithheld(on: boolean): void;
   /** Every player answer to client `client` (e.g. 'VISIONOS') shows this trouble; null = none. */
   clientTrouble(client: string, trouble: ClientTrouble | null): void;
   /** The next `n` player answers carry `errorScreen.playerCaptchaViewModel` (status LOGIN_REQUIRED). */
@@ -93,6 +95,7 @@ export interface ScenarioState {
   jsChallenge: boolean;
   feedOutage: number | null;
   strictIdentity: boolean;
+  visitorDataWithheld: boolean;
   clientTrouble: Record<string, ClientTrouble>;
   captchaViewModel: number;
   continuationShape: ContinuationShape;
@@ -126,6 +129,7 @@ function initialState(): ScenarioState {
     jsChallenge: false,
     feedOutage: null,
     strictIdentity: false,
+    visitorDataWithheld: false,
     clientTrouble: {},
     captchaViewModel: 0,
     continuationShape: 'renderer',
@@ -188,6 +192,9 @@ export class Scenarios implements ScenarioControls {
   }
   strictIdentity(on: boolean): void {
     this.s.strictIdentity = on;
+  }
+  visitorDataWithheld(on: boolean): void {
+    this.s.visitorDataWithheld = on;
   }
   clientTrouble(client: string, trouble: ClientTrouble | null): void {
     if (trouble === null) delete this.s.clientTrouble[client];
@@ -263,6 +270,9 @@ export class Scenarios implements ScenarioControls {
   }
   get strict(): boolean {
     return this.s.strictIdentity;
+  }
+  get withholdingVisitorData(): boolean {
+    return this.s.visitorDataWithheld;
   }
   troubleFor(client: string): ClientTrouble | null {
     return this.s.clientTrouble[client] ?? null;
