@@ -25,6 +25,7 @@ import { playlistFeed } from './routes/playlist-feed';
 import { isPlaylistQuery } from './query/playlist-query';
 import { queryOf } from './http/locals';
 import { transcriptFile } from './routes/transcript-file';
+import { createApiMetrics, type ApiMetrics } from './metrics';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -44,6 +45,8 @@ export interface AppDeps {
   renderCacheBytes?: number;
   /** Feeds listed and rendered at once (API_MAX_RENDERS, default 2). */
   maxRenders?: number;
+  /** This app's Prometheus metrics (a fresh set when left out). */
+  metrics?: ApiMetrics;
 }
 
 /** The listener `listen` serves, and the Express app behind it. */
@@ -63,6 +66,7 @@ const isFeed = (req: IncomingMessage): boolean => req.method === 'GET' && req.ur
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const cache = new ApiCache({ maxBytes: deps.renderCacheBytes });
+  const metrics = deps.metrics ?? createApiMetrics();
 
   // Any configured key's value is kept out of every logged URL, whatever carries it.
   redactKeysOf(deps.keys);
@@ -74,7 +78,7 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', deps.trustProxy ?? false);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
 
-  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
+  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null, metrics });
   const playlistHandler = playlistFeed({ store: deps.store, clock, cache, logger: deps.logger, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
   const feedHandler = (req: IncomingMessage, res: ServerResponse): Promise<void> => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
@@ -84,7 +88,7 @@ export function createApp(deps: AppDeps): App {
   const k = (handler: Handler): RequestHandler => keyed(deps.keys, deps.store, clock, handler);
 
   // One door for both paths: the Express layer and the direct path for GET / enter the same one.
-  const enter = door(deps.logger);
+  const enter = door(deps.logger, metrics);
   app.use(frontDoor(enter));
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler)); // HEAD / comes this way
   app.get('/health', health);

@@ -7,6 +7,7 @@ import PQueue from 'p-queue';
 import type { ListedVideo } from '../shared/platform/types';
 import type { Store, TranscriptRecord, VideoRecord } from '../shared/store/types';
 import { RunBlockedError, RunStoppedError } from './blocked-path';
+import { crawlerMetrics } from './metrics';
 import { fetchVideo, type VideoFetchDeps } from './video-fetch';
 
 export interface BatchResult {
@@ -45,6 +46,9 @@ export async function runBatch(
   }
   await queue.onIdle();
 
-  if (records.length > 0) await deps.store.upsertVideos(records, transcripts);
+  if (records.length > 0) {
+    await deps.store.upsertVideos(records, transcripts);
+    crawlerMetrics.stored(records.map((r) => r.state));
+  }
   return { stored: records.length, skipped: videos.length - records.length, ending };
 }

@@ -16,6 +16,7 @@ import type { Logger } from '../shared/logger';
 import { isSessionRateLimited } from '../shared/platform/classify';
 import type { Egress } from '../shared/platform/proxies';
 import { PlatformError, type Unblocker } from '../shared/platform/types';
+import { crawlerMetrics } from './metrics';
 import type { RequestBudget } from './request-budget';
 import { pickMs, type Timing } from './timing';
 
@@ -98,13 +99,17 @@ export class BlockedPath {
       } catch (err) {
         if (!(err instanceof PlatformError) || err.outcome !== 'blocked') throw err;
         this.blocks += 1;
+        crawlerMetrics.block(err.reason);
         const { channelId, videoId } = ctx;
         this.deps.logger.warning(
           { channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks, inARow: this.inARow + 1 },
           `blocked by the platform: ${err.reason}`,
         );
         // Another exit IP is a fresh start: not counted against the run or the video, no wait.
-        if (this.deps.egress?.nextOnBlock(err.reason)) continue;
+        if (this.deps.egress?.nextOnBlock(err.reason)) {
+          crawlerMetrics.proxySwitch('blocked');
+          continue;
+        }
         this.inARow += 1;
         blockedHere += 1;
         const rateLimited = isSessionRateLimited(err.reason);

@@ -19,6 +19,7 @@ import type { ProxyRotation } from '../shared/platform/proxies';
 import type { Transcript, Unblocker } from '../shared/platform/types';
 import { embeddedPlayerVerdict, embedPath, isTimedText, transcriptFromPlayerAnswer, watchedVideo } from './browser-player';
 import { realTiming, type Timing } from './timing';
+import { crawlerMetrics } from './metrics';
 
 export const CHROMIUM_CANDIDATES = [
   '/usr/bin/chromium',
@@ -153,7 +154,7 @@ export class BrowserFallback implements Unblocker {
   }
 
   unblock(path: string): Promise<boolean> {
-    return this.use(() => this.unblockNow(path));
+    return crawlerMetrics.browserRun('unblock', this.use(() => this.unblockNow(path)), (cleared) => (cleared ? 'cleared' : 'not_cleared'));
   }
 
   /**
@@ -161,7 +162,7 @@ export class BrowserFallback implements Unblocker {
    * refused; null when the browser is not available or the player got no captions.
    */
   fetchTranscript(videoId: string, languages: readonly string[]): Promise<Transcript | null> {
-    return this.use(() => this.transcriptNow(videoId, languages[0] ?? 'en'));
+    return crawlerMetrics.browserRun('transcript', this.use(() => this.transcriptNow(videoId, languages[0] ?? 'en')), (t) => (t === null ? 'none' : 'fetched'));
   }
 
   /** One use of the browser, queued behind the others; the browser is closed after the last. */

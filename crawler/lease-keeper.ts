@@ -4,6 +4,7 @@
 
 import type { Logger } from '../shared/logger';
 import type { Store } from '../shared/store/types';
+import { crawlerMetrics } from './metrics';
 
 /** Calls `fn` every `ms` until the returned function is called. */
 export type Every = (ms: number, fn: () => void) => () => void;
@@ -32,6 +33,7 @@ export function keepLease(o: LeaseKeeperOptions): { stop(): void } {
   const lose = (reason: string): void => {
     if (lost) return;
     lost = true;
+    crawlerMetrics.leaseLost();
     o.logger.warning({ channelId: o.channelId, reason }, 'lease lost; stopping the run after the current request');
     o.onLost(reason);
   };

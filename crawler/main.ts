@@ -2,7 +2,7 @@
 // the platform client and its unblockers (challenge proxy, then browser), the scheduler; then it
 // runs until SIGTERM/SIGINT. A bad setting or an unopenable store is one line on stderr, exit 1.
 
-import { bootstrap, exitOnStartupError, type ProcessContext } from '../shared/bootstrap';
+import { bootstrap, exitOnStartupError, StartupError, type ProcessContext } from '../shared/bootstrap';
 import { categoryLogger, type Logger } from '../shared/logger';
 import type { Store } from '../shared/store/types';
 import { createChallengeProxy, createPlatformClient } from '../shared/platform';
@@ -11,6 +11,8 @@ import { createBrowserFallback } from './browser-fallback';
 import { RequestBudget } from './request-budget';
 import { Scheduler } from './scheduler';
 import { crawlerIdentity } from './identity';
+import { crawlerMetrics } from './metrics';
+import { serveCrawlerMetrics, type MetricsListener } from './metrics-server';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
 
@@ -22,10 +24,13 @@ async function main(): Promise<void> {
   let unblockers: Unblocker[];
   let scheduler: Scheduler;
   let owner: string;
+  let metricsListener: MetricsListener | null = null;
   try {
     ctx = await bootstrap('crawler');
     const { config, logger, store } = ctx;
-    const platform = createPlatformClient(config, logger);
+    const platform = createPlatformClient(config, logger, {
+      observer: { request: crawlerMetrics.platformRequest, proxySkipped: () => crawlerMetrics.proxySwitch('unreachable') },
+    });
     owner = crawlerIdentity(config.crawlerId).owner;
     // Order matters (docs/crawler.md §4): the proxy is cheap, the browser is the last resort.
     const browser = createBrowserFallback(config, platform, logger, platform.egress);
@@ -35,6 +40,12 @@ async function main(): Promise<void> {
     const budget = new RequestBudget({
       perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown, timing: realTiming,
       sent: () => platform.requestCount(), logger: categoryLogger(logger, 'crawler.pacing'),
+    });
+    crawlerMetrics.watch({
+      budgetUsed: () => budget.usedInLastHour(),
+      budgetLimit: () => config.crawlRequestsPerHour,
+      coolDownUntil: () => budget.coolDownUntil,
+      queueLength: async () => null,
     });
     scheduler = new Scheduler({
       runDeps: {
@@ -50,6 +61,13 @@ async function main(): Promise<void> {
       pollMs: config.crawlPollSeconds * 1000,
       refreshCron: config.crawlRefreshCron,
     });
+    if (ctx.config.crawlerMetricsPort !== null) {
+      try {
+        metricsListener = await serveCrawlerMetrics(crawlerMetrics, ctx.config.crawlerMetricsPort, ctx.config.crawlerMetricsHost, categoryLogger(logger, 'crawler.metrics'));
+      } catch (err) {
+        throw new StartupError(`CRAWLER_METRICS_PORT: cannot listen on ${ctx.config.crawlerMetricsHost}:${ctx.config.crawlerMetricsPort} (${(err as Error).message})`);
+      }
+    }
   } catch (err) {
     exitOnStartupError('crawler', err);
   }
@@ -65,6 +83,7 @@ async function main(): Promise<void> {
     drainTimeoutMs: config.platformTimeoutMs + DRAIN_MARGIN_MS,
     close: async () => {
       for (const u of unblockers) await u.close().catch((err: unknown) => log.warning({ unblocker: u.name, err: String(err) }, 'unblocker close failed'));
+      await metricsListener?.close();
       await store.close();
     },
   });

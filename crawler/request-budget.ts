@@ -13,6 +13,7 @@ import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
 import { RunStoppedError } from './blocked-path';
 import { pickMs, type Timing } from './timing';
+import { crawlerMetrics } from './metrics';
 
 export const HOUR_MS = 3_600_000;
 /** "Tens of minutes": the session's rate limit lasts up to an hour (docs/crawler.md §4). */
@@ -60,6 +61,11 @@ export class RequestBudget {
     return this.opts.timing.now().getTime() < this.coolUntil;
   }
 
+  /** When the cool-down under way ends; null when there is none. */
+  get coolDownUntil(): Date | null {
+    return this.coolingDown ? new Date(this.coolUntil) : null;
+  }
+
   /**
    * The platform said "try again later": no request from this process until the cool-down is over.
    * A second signal during a cool-down does not extend it (it was a request already on its way).
@@ -70,6 +76,7 @@ export class RequestBudget {
     const ms = pickMs(this.opts.coolDownMs, () => this.opts.timing.random());
     this.coolUntil = now + ms;
     this.coolReason = reason;
+    crawlerMetrics.coolDown();
     this.opts.logger.warning(
       { reason, coolDownMinutes: round(ms / 60_000), until: new Date(this.coolUntil).toISOString() },
       `platform rate-limited this session; no platform request for ${round(ms / 60_000)} min`,

@@ -10,6 +10,7 @@ import { StoreUnavailableError, type ChannelRecord, type ReleaseInput, type Stor
 import { newRunResult, runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
 import { keepLease, type Every } from './lease-keeper';
 import { resolveFollowedHandles } from './handle-resolver';
+import { crawlerMetrics } from './metrics';
 import { backoffMs, failuresAfter, nextDueAt, type RunOutcome } from './next-due';
 import { nodeCronSchedule, type CronHandle, type ScheduleCron } from './refresh-cron';
 
@@ -197,6 +198,7 @@ export class Scheduler {
     }
     // Neither a lost lease nor a store outage is the channel's fault: hand it back without a failure.
     if ((leaseLost.signal.aborted && outcome !== 'ok') || failure instanceof StoreUnavailableError) outcome = 'stopped';
+    crawlerMetrics.runEnded(outcome);
     const consecutiveFailures = failuresAfter(outcome, channel.consecutiveFailures, channel.lastOutcome);
     const now = this.now();
     const due = nextDueAt(outcome, consecutiveFailures, now);

@@ -19,6 +19,7 @@ import cors from 'cors';
 import helmet from 'helmet';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import { withoutKeyValues } from './key-redaction';
+import type { ApiMetrics } from '../metrics';
 import { requestUrl, wasCut } from './locals';
 
 /** The front door as one Express layer: the given door (the one the direct path uses), then the CORS preflight answer. */
@@ -34,10 +35,11 @@ export type Door = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * What every answer starts with, on plain node:http objects (the feed's direct path calls it too):
- * the access-log start and the fixed headers. Entering twice is harmless (one log line).
+ * the access-log start (and the request's metrics, taken when it ends) and the fixed headers.
+ * Entering twice is harmless (one log line, one count).
  */
-export function door(logger: Logger): Door {
-  const startLog = accessLogger(logger);
+export function door(logger: Logger, metrics?: ApiMetrics): Door {
+  const startLog = accessLogger(logger, metrics);
   const headers = staticHeaders();
   return (_req, res) => {
     startLog(res);
@@ -107,25 +109,30 @@ export function staticHeaders(): HeaderList {
   return recorded;
 }
 
-// ── access log ─────────────────────────────────────────────────────────────
-// One line per request (category api.http): method, path without api_key, status, ms. Hot path:
-// one shared 'close' listener reading what it needs from the response itself, so a request
-// allocates no closure and no once-wrapper; the message is short because the fields already carry
-// method, path, status and time. A response is finished once it is handed to the socket, which may
-// still hold much of it for a slow reader: then the line waits for the socket to drain (`request`)
-// or close first (`cut`, with `cut: true`), so an answer the client never got whole is never
-// logged as a plain 200.
+// ── access log and request metrics ─────────────────────────────────────────
+// One line per request (category api.http): method, path without api_key, status, ms; and one
+// count and latency observation in the metrics. Hot path: one shared 'close' listener reading what
+// it needs from the response itself, so a request allocates no closure and no once-wrapper; the
+// message is short because the fields already carry method, path, status and time. A response is
+// finished once it is handed to the socket, which may still hold much of it for a slow reader: then
+// the line waits for the socket to drain (`request`) or close first (`cut`, with `cut: true`), so an
+// answer the client never got whole is never logged (or counted) as a plain 200.
 
 const START = Symbol('accessLogStart');
 const LOG = Symbol('accessLog');
 const SOCKET = Symbol('accessLogSocket');
+const METRICS = Symbol('metrics');
 
-type Logged = ServerResponse & { [START]?: bigint; [LOG]?: Logger; [SOCKET]?: Socket | null };
+type Logged = ServerResponse & { [START]?: bigint; [LOG]?: Logger | null; [SOCKET]?: Socket | null; [METRICS]?: ApiMetrics | undefined };
 
 function logLine(res: Logged, outcome: 'request' | 'aborted' | 'cut'): void {
-  const log = res[LOG]!;
-  const ms = Math.round(Number(process.hrtime.bigint() - res[START]!) / 1e4) / 100;
-  const fields = { method: res.req.method, path: withoutApiKey(requestUrl(res.req)), status: outcome === 'aborted' ? 0 : res.statusCode, ms };
+  const ns = Number(process.hrtime.bigint() - res[START]!);
+  const url = requestUrl(res.req);
+  // A cut answer counts as status 0 like an aborted one: the client did not get it.
+  res[METRICS]?.request(url, res.req.method ?? '', outcome === 'request' ? res.statusCode : 0, ns / 1e9);
+  const log = res[LOG];
+  if (!log) return;
+  const fields = { method: res.req.method, path: withoutApiKey(url), status: outcome === 'aborted' ? 0 : res.statusCode, ms: Math.round(ns / 1e4) / 100 };
   if (outcome === 'cut') log.warning({ ...fields, cut: true }, 'cut');
   else log.info(fields, outcome);
 }
@@ -150,15 +157,18 @@ function onClose(this: Logged): void {
   logLine(this, 'request');
 }
 
-/** Returns what starts one request's line; it logs when the response closes (finished or cut). */
-function accessLogger(root: Logger): (res: ServerResponse) => void {
+/** Returns what starts one request's line; it logs and counts when the response closes (finished or cut). */
+function accessLogger(root: Logger, metrics: ApiMetrics | undefined): (res: ServerResponse) => void {
   const log = categoryLogger(root, 'api.http');
   return (res) => {
     const r = res as Logged;
-    if (r[START] !== undefined || !log.isLevelEnabled('info')) return;
+    if (r[START] !== undefined) return;
+    const logs = log.isLevelEnabled('info');
+    if (!logs && metrics === undefined) return;
     r[START] = process.hrtime.bigint();
-    r[LOG] = log;
+    r[LOG] = logs ? log : null;
     r[SOCKET] = res.socket;
+    r[METRICS] = metrics;
     r.on('close', onClose);
   };
 }

@@ -10,6 +10,7 @@ import type { PlatformClient } from '../../shared/platform/types';
 import type { ChannelRecord, FeedKind, RegisterChannelInput, Store } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
+import type { ApiMetrics } from '../metrics';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
 import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
@@ -33,6 +34,8 @@ export interface FeedDeps {
    * client that varies Host gets a new ETag and a fresh render each time (docs/operations.md).
    */
   publicBaseUrl: string | null;
+  /** Render-cache hits and misses, 304s. */
+  metrics?: Pick<ApiMetrics, 'feedCache' | 'notModified'>;
 }
 
 /** The feed route on plain node:http objects: Express's GET / and the direct path both run it. */
@@ -172,6 +175,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '' }, etags);
     let v = validators(state);
     if (notModified(req.headers, v, now)) {
+      deps.metrics?.notModified('/');
       sendValidators(res, v);
       res.statusCode = 304;
       res.end();
@@ -179,6 +183,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     }
 
     let body = bodies.get(v.etag);
+    deps.metrics?.feedCache(body !== undefined);
     if (body === undefined) {
       const render = async (): Promise<Rendered> => {
         let s = state;

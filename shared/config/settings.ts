@@ -231,6 +231,14 @@ export const SETTINGS = {
   apiSendTimeoutMs: setting({ name: 'API_SEND_TIMEOUT_MS', default: '30000', secret: false, help: 'an answer its client has not taken whole this long after the request is cut (a client reading too slowly or not at all) and logged as cut', parse: parseInteger(100, 3600000) }),
   apiCacheBytes: setting({ name: 'API_CACHE_BYTES', default: '33554432', secret: false, help: 'byte budget of the API process\'s one in-process cache (rendered feeds, validators, feed states); a feed larger than it is rendered every time', parse: parseInteger(1048576, 4294967296) }),
   apiMaxRenders: setting({ name: 'API_MAX_RENDERS', default: '2', secret: false, help: 'feeds listed and rendered at once; further cache misses wait their turn', parse: parseInteger(1, 64) }),
+  // Metrics (docs/operations.md "Metrics").
+  metricsLoopbackOnly: setting({
+    name: 'METRICS_LOOPBACK_ONLY', default: 'false', secret: false,
+    help: 'true: the API\'s GET /metrics answers without a key, but only to loopback clients (a Prometheus on the same host); false: an admin key is needed',
+    parse: (raw: string) => parseOneOf('true', 'false')(raw) === 'true',
+  }),
+  crawlerMetricsPort: setting({ name: 'CRAWLER_METRICS_PORT', default: '', secret: false, help: 'port of the crawler\'s own GET /metrics; empty = off', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(1, 65535)(raw)) }),
+  crawlerMetricsHost: setting({ name: 'CRAWLER_METRICS_HOST', default: '127.0.0.1', secret: false, help: 'address the crawler\'s metrics listener binds to (it needs no key: keep it on loopback or a private network)', parse: (raw: string) => (/^[A-Za-z0-9.:\-]{1,255}$/.test(raw.trim()) ? raw.trim() : fail(`must be a host name or IP address, got "${raw}"`)) }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
   logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),
 } as const;

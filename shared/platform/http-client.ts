@@ -30,6 +30,39 @@ export interface HttpRequest {
   app?: AppHeaders;
   /** Short name for reasons and logs: "player", "timed text", "channel feed"… */
   what: string;
+  /** The InnerTube client this request speaks as (for metrics), when it is one. */
+  clientName?: string;
+}
+
+/** One request's end, for metrics: the endpoint (a fixed name), client, how it was judged, body size. */
+export interface PlatformRequestEvent {
+  endpoint: string;
+  client?: string;
+  /** The answer's verdict (`ok`, `blocked`, …) or, when none came, `error`. */
+  outcome: string;
+  bytes: number;
+}
+
+/** Told of every request the client sends (the crawler's metrics); optional. */
+export interface PlatformObserver {
+  request(e: PlatformRequestEvent): void;
+  /** An outbound proxy failed as a proxy and the next one carries the request. */
+  proxySkipped?(): void;
+}
+
+/** The endpoint a platform URL names, from a fixed set (never a path with an id in it). */
+export function endpointOf(url: URL): string {
+  const p = url.pathname;
+  if (p.startsWith('/youtubei/v1/')) {
+    const name = p.slice('/youtubei/v1/'.length);
+    return ['player', 'browse', 'next', 'visitor_id', 'navigation/resolve_url', 'reel/reel_item_watch'].includes(name) ? name : 'innertube_other';
+  }
+  if (p === '/api/timedtext') return 'timedtext';
+  if (p === '/feeds/videos.xml') return 'feed';
+  if (p === '/watch') return 'watch';
+  if (p.startsWith('/embed/')) return 'embed';
+  if (p.startsWith('/@') || p.startsWith('/channel/') || p.startsWith('/c/') || p.startsWith('/user/')) return 'channel_page';
+  return 'other';
 }
 
 export interface HttpAnswer extends RawAnswer {
@@ -49,6 +82,7 @@ export interface HttpClientOptions {
   maxBodyBytes?: number;
   /** Outbound proxies every request goes through (PLATFORM_PROXY_URLS); null = direct. */
   proxies?: ProxyRotation | null;
+  observer?: PlatformObserver;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -168,9 +202,12 @@ export class PlatformHttp {
       };
       const ms = Math.round(performance.now() - started);
       this.opts.logger.debug({ method, path, status: res.status, ms, bytes: body.length, browser: req.kind === 'app' ? 'app' : identity.family, proxy }, `${method} ${path} ${res.status}`);
-      return { ...raw, url: url.href, verdict: classifyAnswer(raw) };
+      const verdict = classifyAnswer(raw);
+      this.opts.observer?.request({ endpoint: endpointOf(url), client: req.clientName, outcome: verdict.outcome, bytes: res.body.length });
+      return { ...raw, url: url.href, verdict };
     } catch (err) {
       const ms = Math.round(performance.now() - started);
+      this.opts.observer?.request({ endpoint: endpointOf(url), client: req.clientName, outcome: err instanceof PlatformError ? err.outcome : 'error', bytes: 0 });
       if (err instanceof PlatformError) {
         this.opts.logger.debug({ method, path, ms, outcome: err.outcome }, `${method} ${path} failed: ${err.reason}`);
         throw err;
@@ -209,6 +246,7 @@ export class PlatformHttp {
         const why = proxyFailure(err);
         if (why === null || wire.signal.aborted) throw err;
         proxies.skipUnreachable(hop, why);
+        this.opts.observer?.proxySkipped?.();
         if (tried >= proxies.size) {
           throw new PlatformError('transient', `no outbound proxy could be used (last: ${hop.label}, ${why})`, { cause: err });
         }

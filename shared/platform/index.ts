@@ -8,7 +8,7 @@ import { isVideoId } from '../ids';
 import { categoryLogger, type Logger } from '../logger';
 import { ChallengeProxy } from './challenge-proxy';
 import { CookieJar, DEFAULT_PIN_MS, type SessionInput, type SessionSink } from './cookie-jar';
-import { PlatformHttp } from './http-client';
+import { PlatformHttp, type PlatformObserver } from './http-client';
 import { createProxyRotation, type ProxyRotation } from './proxies';
 import { listFeed, listVideos } from './listing';
 import { listPlaylist } from './playlist';
@@ -39,6 +39,8 @@ export interface PlatformClientOptions {
   userAgentPinMs?: number;
   /** Send SOCS=CAI from the first request (default true; tests of the consent wall turn it off). */
   consentUpFront?: boolean;
+  /** Told of every request (the crawler's metrics). */
+  observer?: PlatformObserver;
 }
 
 /** PlatformClient plus what the crawler needs to run the blocked path. */
@@ -67,6 +69,7 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     random: opts.random,
     maxBodyBytes: opts.maxBodyBytes,
     proxies: egress,
+    observer: opts.observer,
   });
   const log = categoryLogger(logger, 'platform');
   const clients = playerIdentities(config);

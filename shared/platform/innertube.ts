@@ -52,12 +52,12 @@ export function innertubeRequest(http: PlatformHttp, call: InnertubeCall): Promi
   const target = `/youtubei/v1/${call.endpoint}?prettyPrint=false${fields}`;
   if (identity.presents === 'app' && identity.userAgent !== null) {
     return http.send({
-      method: 'POST', target, kind: 'app', body, what: call.what,
+      method: 'POST', target, kind: 'app', body, what: call.what, clientName: identity.name,
       app: { userAgent: identity.userAgent, visitorData },
     });
   }
   return http.send({
-    method: 'POST', target, kind: 'innertube', body, what: call.what,
+    method: 'POST', target, kind: 'innertube', body, what: call.what, clientName: identity.name,
     client: { id: identity.id, version: identity.version, visitorData },
     referer: call.referer,
   });

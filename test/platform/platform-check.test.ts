@@ -80,7 +80,7 @@ describe('platform check (npm run doctor)', function () {
       expect(r.ok).to.equal(false);
       expect(r.working).to.deep.equal([]);
       expect(r.verdict).to.match(/^no player client can fetch transcripts from this address: this address is refused: set PLATFORM_PROXY_URLS/);
-      expect(fake.counters.timedText ?? 0).to.equal(0);
+      expect(fake.counters.timedtext).to.equal(0);
     });
   });
 
