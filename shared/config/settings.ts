@@ -238,7 +238,7 @@ export const SETTINGS = {
     parse: (raw: string) => parseOneOf('true', 'false')(raw) === 'true',
   }),
   crawlerMetricsPort: setting({ name: 'CRAWLER_METRICS_PORT', default: '', secret: false, help: 'port of the crawler\'s own GET /metrics; empty = off', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(1, 65535)(raw)) }),
-  crawlerMetricsHost: setting({ name: 'CRAWLER_METRICS_HOST', default: '127.0.0.1', secret: false, help: 'address the crawler\'s metrics listener binds to (it needs no key: keep it on loopback or a private network)', parse: (raw: string) => (/^[A-Za-z0-9.:\-]{1,255}$/.test(raw.trim()) ? raw.trim() : fail(`must be a host name or IP address, got "${raw}"`)) }),
+  crawlerMetricsHost: setting({ name: 'CRAWLER_METRICS_HOST', default: '127.0.0.1', secret: false, help: 'address the crawler\'s metrics listener binds to (it needs no key: keep it on loopback or a private network)', parse: (raw: string) => (/^[A-Za-z0-9.:-]{1,255}$/.test(raw.trim()) ? raw.trim() : fail(`must be a host name or IP address, got "${raw}"`)) }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
   logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),
 } as const;
