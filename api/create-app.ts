@@ -1,5 +1,6 @@
 // The API as a request listener, not listening (tests start it on port 0). The route table and the
-// middleware order are this one screen. GET / (the feed, nearly all the traffic) runs its steps
+// middleware order are this one screen. GET / (the feed, nearly all the traffic) and GET
+// /subscriptions/feed (the combined feed, held to a channel feed's speed) run their steps
 // directly on node:http, because Express's own dispatch costs more per request than all of the
 // feed's work on a cache-warm request: door (log start, security and CORS headers) → key and rate
 // limit → feed → the one error sender. Everything else goes through Express: front door (the same
@@ -62,6 +63,9 @@ const info: Handler = (_req, res) => void res.type('application/json').send(INFO
 
 /** GET / or GET /?…: the only requests the direct path takes. */
 const isFeed = (req: IncomingMessage): boolean => req.method === 'GET' && req.url !== undefined && (req.url === '/' || req.url.startsWith('/?'));
+const COMBINED = '/subscriptions/feed';
+const isCombinedFeed = (req: IncomingMessage): boolean =>
+  req.method === 'GET' && req.url !== undefined && req.url.startsWith(COMBINED) && (req.url.length === COMBINED.length || req.url[COMBINED.length] === '?');
 
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
@@ -103,21 +107,24 @@ export function createApp(deps: AppDeps): App {
   app.use(pathNotFound);
   app.use(errorHandler(deps.logger));
 
-  // The direct path for GET /: the same door, key check, rate limit, feed and error answer.
+  // The direct path for the two feeds: the same door, key check, rate limit, feed and error answer.
   const authorize = authorizer(deps.keys, deps.store, clock);
   const sendError = errorSender(deps.logger);
-  const direct = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const direct = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     enter(req, res);
     try {
       await authorize(req, res);
-      await feedHandler(req, res);
+      await handler(req, res);
     } catch (err) {
       sendError(err, req, res);
     }
   };
+  const directFeed = direct(feedHandler);
+  const directCombined = direct(subscriptionsFeed);
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (isFeed(req)) void direct(req, res);
+    if (isFeed(req)) void directFeed(req, res);
+    else if (isCombinedFeed(req)) void directCombined(req, res);
     else app(req, res);
   };
   return Object.assign(listener, { express: app });

@@ -1,6 +1,6 @@
 // `npm run bench`: runs every benchmark in one process, one after another (never in parallel, so
 // they do not steal each other's cores), and prints one Markdown table: the README's figures.
-// `npm run bench -- store api` runs only the named ones; `end-to-end` names the four that start the
+// `npm run bench -- store api` runs only the named ones; `end-to-end` names the five that start the
 // compiled service as processes. A full run (no names) also rewrites the README's benchmark table.
 
 import { writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { readmeTable, writeReadmeTable } from './readme-table';
 import { toMarkdown } from './support';
 import type { Benchmark, BenchSection } from './types';
 
-const END_TO_END = ['first-feed', 'request-counts', 'feed-at-scale', 'crawler-memory'] as const;
+const END_TO_END = ['first-feed', 'request-counts', 'feed-at-scale', 'crawler-memory', 'subscriptions'] as const;
 const ALL = ['store', 'api', 'platform', ...END_TO_END] as const;
 const GROUPS: Readonly<Record<string, readonly string[]>> = { 'end-to-end': END_TO_END };
 

@@ -5,6 +5,7 @@
 // the full records and transcripts and renders, a few at a time.
 
 import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import PQueue from 'p-queue';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store, SubscriptionFeedEntry } from '../../shared/store/types';
@@ -12,15 +13,14 @@ import type { ApiCache } from '../cache';
 import { ApiError } from '../errors';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE, renderAtom, renderRss } from '../feed/render';
-import { buildFeedModel, notModified, validatorsFor, type FeedModel, type Validators } from '../feed/state';
-import type { Handler } from '../http/keyed';
+import { buildFeedModel, notModified, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { requireKeyId, queryOf } from '../http/locals';
 import { validateCombinedFeedQuery, type FeedFormat, type FeedOptions } from '../query/feed-query';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
 import { requestOrigin, sendValidators } from './feed';
 
 export interface CombinedFeedDeps {
-  store: Pick<Store, 'subscriptionFeed' | 'getVideos' | 'getTranscripts'>;
+  store: Pick<Store, 'subscriptionFeed' | 'subscriptionFeedVersion' | 'getVideos' | 'getTranscripts'>;
   cache: ApiCache;
   clock: () => Date;
   logger: Logger;
@@ -58,12 +58,28 @@ function selfQuery(o: FeedOptions, raw: Readonly<Record<string, unknown>>): stri
   return params.length === 0 ? '' : `?${params.join('&')}`;
 }
 
-export function combinedFeed(deps: CombinedFeedDeps): Handler {
+/** What a listing decided, kept while the store's version token stays the same (and at most STATE_TTL_MS). */
+interface Listed {
+  token: string;
+  validators: Validators;
+  at: number;
+}
+
+export type CombinedFeedHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
   const renders = new PQueue({ concurrency: deps.maxRenders ?? 2 });
+  const listings = deps.cache.slot<Listed>('combined-feed-state');
   const bodies = deps.cache.slot<Buffer>('body');
   const etags = deps.cache.slot<Validators>('validators');
   const inFlight = new Map<string, Promise<Buffer>>();
   const log = categoryLogger(deps.logger, 'api.feed');
+
+  const validatorsOf = (entries: readonly SubscriptionFeedEntry[], o: FeedOptions, selfUrl: string): Validators => {
+    // Nothing stored yet (or nothing followed): an empty feed, last modified at the epoch.
+    const version = new Date(entries.reduce((max, e) => Math.max(max, e.fetchedAt.getTime()), 0));
+    return validatorsFor({ channelId: COMBINED_FEED_PATH, format: o.format, maxItems: o.maxItems, version, count: entries.length, fingerprint: fingerprintOf(entries), author: FEED_TITLE_PREFIX, selfUrl }, etags);
+  };
 
   return async (req, res) => {
     const raw = queryOf(req);
@@ -72,15 +88,23 @@ export function combinedFeed(deps: CombinedFeedDeps): Handler {
     const options = checked.value;
     const { format, maxItems, kinds, languages } = options;
 
-    const entries = await deps.store.subscriptionFeed(requireKeyId(res), maxItems, kinds);
+    const keyId = requireKeyId(res);
+    const now = deps.clock().getTime();
     const origin = deps.publicBaseUrl ?? requestOrigin(req, deps.trustProxy);
     const selfUrl = `${origin}${COMBINED_FEED_PATH}${selfQuery(options, raw)}`;
-    // Nothing stored yet (or nothing followed): an empty feed, last modified at the epoch.
-    const version = new Date(entries.reduce((max, e) => Math.max(max, e.fetchedAt.getTime()), 0));
-    const v = validatorsFor(
-      { channelId: COMBINED_FEED_PATH, format, maxItems, version, count: entries.length, fingerprint: fingerprintOf(entries), author: FEED_TITLE_PREFIX, selfUrl },
-      etags,
-    );
+    // A cache-warm request reads one version token; the entries are listed only when it moved.
+    const token = await deps.store.subscriptionFeedVersion(keyId);
+    const stateKey = `${keyId}\n${format}\n${maxItems}\n${kinds.join(',')}\n${selfUrl}`;
+    const seen = listings.get(stateKey);
+    let entries: readonly SubscriptionFeedEntry[] | null = null;
+    let v: Validators;
+    if (seen !== undefined && seen.token === token && now - seen.at >= 0 && now - seen.at < STATE_TTL_MS) {
+      v = seen.validators;
+    } else {
+      entries = await deps.store.subscriptionFeed(keyId, maxItems, kinds);
+      v = validatorsOf(entries, options, selfUrl);
+      listings.set(stateKey, { token, validators: v, at: now });
+    }
     sendValidators(res, v);
     if (notModified(req.headers, v)) {
       res.statusCode = 304;
@@ -90,17 +114,24 @@ export function combinedFeed(deps: CombinedFeedDeps): Handler {
 
     let body = bodies.get(v.etag);
     if (body === undefined) {
-      let job = inFlight.get(v.etag);
+      // A render needs the entries: listed now when this request reused remembered validators.
+      const listed = entries ?? (await deps.store.subscriptionFeed(keyId, maxItems, kinds));
+      const rv = entries === null ? validatorsOf(listed, options, selfUrl) : v;
+      // Entries moved since the remembered listing: the answer carries the validators of what is rendered.
+      if (rv.etag !== v.etag) sendValidators(res, rv);
+      const version = new Date(rv.lastModified);
+      const etag = rv.etag;
+      let job = inFlight.get(etag);
       if (job === undefined) {
         job = renders
           .add(async () => {
-            const ids = entries.map((e) => e.videoId);
+            const ids = listed.map((e) => e.videoId);
             const [videos, transcripts] = await Promise.all([deps.store.getVideos(ids), deps.store.getTranscripts(ids)]);
             const model = buildFeedModel(
               { channelId: COMBINED_FEED_PATH, channelTitle: null, videos, transcripts, languages, updated: version, selfUrl },
               (video, reason) => log.warning({ videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
             );
-            const names = new Map(entries.map((e) => [e.videoId, e.channelTitle?.trim() || e.channelId]));
+            const names = new Map(listed.map((e) => [e.videoId, e.channelTitle?.trim() || e.channelId]));
             const combined: FeedModel = {
               ...model,
               channelId: `${origin}${COMBINED_FEED_PATH}`,
@@ -111,11 +142,11 @@ export function combinedFeed(deps: CombinedFeedDeps): Handler {
               entries: model.entries.map((e) => ({ ...e, author: names.get(e.videoId) ?? '' })),
             };
             const out = Buffer.from(RENDERERS[format].render(combined), 'utf8');
-            bodies.set(v.etag, out);
+            bodies.set(etag, out);
             return out;
           })
-          .finally(() => inFlight.delete(v.etag));
-        inFlight.set(v.etag, job);
+          .finally(() => inFlight.delete(etag));
+        inFlight.set(etag, job);
       }
       body = await job;
     }

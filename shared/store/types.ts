@@ -355,6 +355,12 @@ export interface Store {
    */
   subscriptionFeed(keyId: string, limit: number, kinds?: readonly FeedKind[]): Promise<SubscriptionFeedEntry[]>;
   /**
+   * A token that changes whenever the key's combined feed may have changed: the newest write among
+   * all feed entries (one index read) and the key's subscription count and newest follow. Equal
+   * tokens let the API reuse what it listed a moment ago.
+   */
+  subscriptionFeedVersion(keyId: string): Promise<string>;
+  /**
    * Handles some key follows that no channel id is known for, not tried since `retryBefore`
    * (never tried first), at most `limit`: the crawler resolves these.
    */

@@ -135,6 +135,24 @@ export function subscriptionCases(current: () => Store): void {
       expect(await store.subscriptionFeed(KEY_A, 0)).to.deep.equal([]);
     });
 
+    it('has a combined-feed version token that moves with a stored feed entry, a follow and an unfollow', async function () {
+      const t0 = await store.subscriptionFeedVersion(KEY_A);
+      expect(await store.subscriptionFeedVersion(KEY_A), 'stable while nothing changes').to.equal(t0);
+      await store.follow(KEY_A, [{ channelId: 'UC_a' }], 'import', 10, at(0));
+      const t1 = await store.subscriptionFeedVersion(KEY_A);
+      expect(t1).to.not.equal(t0);
+      await store.upsertVideos([video('a1', 'UC_a', 1, { fetchedAt: at(MIN) })]);
+      const t2 = await store.subscriptionFeedVersion(KEY_A);
+      expect(t2).to.not.equal(t1);
+      await store.upsertVideos([video('a2', 'UC_a', 2, { state: 'failed', transcriptHtml: null, nextAttemptAt: at(DAY), fetchedAt: at(2 * MIN) })]);
+      expect(await store.subscriptionFeedVersion(KEY_A), 'a video not in any feed changes nothing').to.equal(t2);
+      await store.follow(KEY_A, [{ channelId: 'UC_b' }], 'import', 10, at(0));
+      const t3 = await store.subscriptionFeedVersion(KEY_A);
+      expect(t3).to.not.equal(t2);
+      await store.unfollow(KEY_A, 'UC_b', at(0));
+      expect(await store.subscriptionFeedVersion(KEY_A)).to.not.equal(t3);
+    });
+
     it('stops refreshing a channel nobody follows and nobody asked for in 30 days; a request or a follow brings it back', async function () {
       await store.registerChannel({ channelId: 'UC_quiet', wanted: 10 }, at(0));
       await store.follow(KEY_A, [{ channelId: 'UC_kept' }], 'import', 10, at(0));

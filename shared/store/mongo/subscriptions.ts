@@ -41,6 +41,8 @@ export async function subscriptionsIndexes(db: Db): Promise<void> {
     { key: { channelId: 1 }, name: 'channel' },
     { key: { handle: 1, checkedAt: 1 }, name: 'handle_checked' },
   ]);
+  // The newest write among all feed entries (subscriptionFeedVersion), one index read.
+  await db.collection<VideoDoc>('videos').createIndexes([{ key: { inFeed: 1, fetchedAt: -1 }, name: 'feed_written' }]);
 }
 
 /** A followed channel's work item: created as registerChannel would (due now), else marked followed and asked for. */
@@ -66,6 +68,12 @@ export function subscriptionsCollection(db: Db) {
   const channels: Collection<ChannelDoc> = db.collection<ChannelDoc>('channels');
   const handles: Collection<HandleDoc> = db.collection<HandleDoc>('handles');
   const videos: Collection<VideoDoc> = db.collection<VideoDoc>('videos');
+  /** Per key, a counter of changes to its subscriptions: half of the combined feed's version. */
+  const changes: Collection<{ _id: string; changes: number }> = db.collection('subscription_changes');
+  const changed = async (keyIds: readonly string[]): Promise<void> => {
+    if (asksNothing(keyIds)) return;
+    await retryOnDuplicateKey(() => changes.bulkWrite([...new Set(keyIds)].map((k) => ({ updateOne: { filter: { _id: k }, update: { $inc: { changes: 1 } }, upsert: true } })), { ordered: false }));
+  };
 
   /** Sets `followed` to whether anyone still follows the channel; cleared first, then checked again. */
   const refollow = async (channelId: string): Promise<void> => {
@@ -108,6 +116,7 @@ export function subscriptionsCollection(db: Db) {
       }
       const res = await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
       const inserted = new Set(Object.keys(res.upsertedIds).map(Number));
+      if (inserted.size > 0) await changed([keyId]);
       if (followed.size > 0) {
         const channelOps = [...followed].map(([channelId, handle]) => followChannelOp(channelId, handle, wanted, now));
         await retryOnDuplicateKey(() => channels.bulkWrite(channelOps, { ordered: false }));
@@ -119,6 +128,7 @@ export function subscriptionsCollection(db: Db) {
       const r = ref.startsWith('@') ? handleRef(normalizeHandle(ref)) : ref;
       const doc = await col.findOneAndDelete({ _id: docId(keyId, r) });
       if (doc === null) return false;
+      await changed([keyId]);
       if (doc.channelId !== null) await refollow(doc.channelId);
       return true;
     },
@@ -167,6 +177,14 @@ export function subscriptionsCollection(db: Db) {
       }));
     },
 
+    async subscriptionFeedVersion(keyId) {
+      const [written, counter] = await Promise.all([
+        videos.findOne({ inFeed: true }, { sort: { fetchedAt: -1 }, projection: { fetchedAt: 1 } }),
+        changes.findOne({ _id: keyId }),
+      ]);
+      return `${written?.fetchedAt.getTime() ?? 0}:${counter?.changes ?? 0}`;
+    },
+
     async subscribedHandlesToResolve(retryBefore, limit) {
       if (asksNothing(limit)) return [];
       const rows = await col
@@ -200,6 +218,7 @@ export function subscriptionsCollection(db: Db) {
         await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
         await retryOnDuplicateKey(() => channels.bulkWrite([followChannelOp(channelId, h, wanted, now)], { ordered: false }));
         await col.deleteMany({ handle: h });
+        await changed(waiting.map((d) => d.keyId));
       }
     },
   } satisfies Partial<BackendMethods>;

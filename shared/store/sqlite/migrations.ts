@@ -155,6 +155,15 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     changed_at       INTEGER NOT NULL
   );
   `,
+  // 10: the combined feed's version in two primary-key reads: the newest write among all feed
+  // entries, and a per-key counter of changes to its subscriptions (kept in the same transactions).
+  `
+  CREATE INDEX videos_feed_written ON videos (fetched_at) WHERE ${FEED_ENTRY_SQL};
+  CREATE TABLE subscription_changes (
+    key_id  TEXT PRIMARY KEY,
+    changes INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

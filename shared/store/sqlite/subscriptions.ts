@@ -73,7 +73,16 @@ function prepare(db: Database.Database) {
   const putHandle = db.prepare<[string, string, number]>(`
     INSERT INTO handles (handle, channel_id, resolved_at) VALUES (?, ?, ?)
     ON CONFLICT (handle) DO UPDATE SET channel_id = excluded.channel_id, resolved_at = excluded.resolved_at`);
-  return { cachedHandle, insert, followChannel, refollow, remove, list, followed, feed, handlesToResolve, moveToChannel, dropHandle, checked, putHandle };
+  const version = db.prepare<{ keyId: string }, { written: number | null; changes: number | null }>(`
+    SELECT (SELECT fetched_at FROM videos WHERE ${FEED_ENTRY_SQL} ORDER BY fetched_at DESC LIMIT 1) AS written,
+      (SELECT changes FROM subscription_changes WHERE key_id = @keyId) AS changes`);
+  const changed = db.prepare<[string]>(`
+    INSERT INTO subscription_changes (key_id, changes) VALUES (?, 1)
+    ON CONFLICT (key_id) DO UPDATE SET changes = changes + 1`);
+  const changedByHandle = db.prepare<[string]>(`
+    INSERT INTO subscription_changes (key_id, changes) SELECT DISTINCT key_id, 1 FROM subscriptions WHERE handle = ?
+    ON CONFLICT (key_id) DO UPDATE SET changes = changes + 1`);
+  return { version, changed, changedByHandle, cachedHandle, insert, followChannel, refollow, remove, list, followed, feed, handlesToResolve, moveToChannel, dropHandle, checked, putHandle };
 }
 
 export function subscriptionsTable(db: Database.Database) {
@@ -90,6 +99,7 @@ export function subscriptionsTable(db: Database.Database) {
       added.push(info.changes === 1);
       if (channelId !== null && !channels.has(channelId)) channels.set(channelId, handle);
     }
+    if (added.some(Boolean)) sql.changed.run(keyId);
     for (const [channelId, handle] of channels) sql.followChannel.run({ channelId, handle, wanted, now });
     return added;
   });
@@ -97,6 +107,7 @@ export function subscriptionsTable(db: Database.Database) {
   const unfollowTx = db.transaction((keyId: string, ref: string): boolean => {
     const [row] = sql.remove.all(keyId, ref.startsWith('@') ? handleRef(normalizeHandle(ref)) : ref);
     if (row === undefined) return false;
+    sql.changed.run(keyId);
     if (row.channel_id !== null) sql.refollow.run(row.channel_id);
     return true;
   });
@@ -107,6 +118,7 @@ export function subscriptionsTable(db: Database.Database) {
       return;
     }
     sql.putHandle.run(handle, channelId, now);
+    sql.changedByHandle.run(handle);
     if (sql.moveToChannel.run({ handle, channelId }).changes > 0) sql.followChannel.run({ channelId, handle, wanted, now });
     sql.dropHandle.run(handle);
     sql.refollow.run(channelId);
@@ -146,6 +158,11 @@ export function subscriptionsTable(db: Database.Database) {
         fetchedAt: new Date(r.fetched_at),
         channelTitle: r.channel_title,
       }));
+    },
+
+    subscriptionFeedVersion(keyId) {
+      const v = sql.version.get({ keyId });
+      return `${v?.written ?? 0}:${v?.changes ?? 0}`;
     },
 
     subscribedHandlesToResolve(retryBefore, limit) {
