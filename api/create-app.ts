@@ -18,6 +18,7 @@ import { errorHandler, errorSender, methodNotAllowed, pathNotFound } from './err
 import { door, frontDoor } from './http/front-door';
 import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
 import { redactKeysOf } from './http/key-redaction';
+import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answers';
 import { feed } from './routes/feed';
 import { search } from './routes/search';
 import { subscriptionRoutes } from './routes/subscriptions';
@@ -48,6 +49,8 @@ export interface AppDeps {
   maxRenders?: number;
   /** This app's Prometheus metrics (a fresh set when left out). */
   metrics?: ApiMetrics;
+  /** Answers in progress at once per key (API_MAX_CONNECTIONS_PER_KEY, default 6). */
+  maxAnswersPerKey?: number;
 }
 
 /** The listener `listen` serves, and the Express app behind it. */
@@ -74,6 +77,7 @@ export function createApp(deps: AppDeps): App {
 
   // Any configured key's value is kept out of every logged URL, whatever carries it.
   redactKeysOf(deps.keys);
+  limitAnswersPerKey(deps.keys, deps.maxAnswersPerKey ?? DEFAULT_MAX_ANSWERS_PER_KEY);
 
   const app = express();
   app.disable('x-powered-by');

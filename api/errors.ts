@@ -77,6 +77,12 @@ export const CATALOGUE = {
     message: (c) => `Dakikada en fazla ${c.limit ?? 0} istek yapılabilir; ${RETRY_AFTER_SECONDS} saniye sonra tekrar deneyin`,
     retryAfter: RETRY_AFTER_SECONDS,
   },
+  tooManyConnections: {
+    status: 429,
+    error: text('Eşzamanlı yanıt limiti aşıldı'),
+    message: (c) => `Bu API anahtarıyla aynı anda en fazla ${c.limit ?? 0} yanıt alınabilir; önceki yanıtlar bitince tekrar deneyin`,
+    retryAfter: 5,
+  },
   server: { status: 500, error: (c) => SERVER_ERROR_PREFIX + (c.detail ?? 'beklenmeyen hata'), channelId: true },
 
   // ── conditions whose status the spec leaves open (README "Decisions") ────

@@ -9,6 +9,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
 import { ALLOWED_METHODS, ApiError, errorBody, errorSender, type ErrorName } from './errors';
 import { door, staticHeaders } from './http/front-door';
+import { whenTaken } from './http/answer-taken';
 import { markCut } from './http/locals';
 
 export interface Listening {
@@ -98,16 +99,7 @@ function limitSendTime(res: ServerResponse, ms: number, onCut: () => void): void
     onCut();
     socket.destroy();
   }, ms);
-  const done = (): void => {
-    clearTimeout(timer);
-    socket.off('close', done);
-    socket.off('drain', done);
-  };
-  socket.on('close', done);
-  res.once('finish', () => {
-    if (socket.writableLength === 0) done();
-    else socket.once('drain', done);
-  });
+  whenTaken(res, () => clearTimeout(timer));
 }
 
 export function listen(app: RequestListener, port: number, host: string, opts: ServerOptions = {}): Promise<Listening> {

@@ -61,6 +61,8 @@ export function serviceEnv(dir: string, port: number, platformUrl: string, extra
     CRAWL_PROFILE: 'fast',
     BROWSER_EXECUTABLE_PATH: 'off',
     LOG_LEVEL: 'info',
+    // The load generator is one key on many connections: not the per-key bound being measured.
+    API_MAX_CONNECTIONS_PER_KEY: '1000',
     ...extra,
   };
 }

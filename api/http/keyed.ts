@@ -27,6 +27,7 @@ import { sha256, type ApiKey } from '../../shared/config/security';
 import type { RateLimitResult, Store } from '../../shared/store/types';
 import { hitOfBatch } from '../../shared/store/rate-window';
 import { ApiError } from '../errors';
+import { openAnswer } from './key-answers';
 import { queryOf, setKeyId } from './locals';
 
 export type Handler = (req: Request, res: Response) => void | Promise<void>;
@@ -45,7 +46,9 @@ export function authorizer(source: KeySource, store: HitStore, clock: () => Date
     const candidate = presentedKey(req, queryOf(req));
     const key = candidate === null ? null : matchKey(candidate, source.keys);
     if (key === null) throw new ApiError('unauthorized');
-    setKeyId(res, key.digest.toString('hex'));
+    const keyId = key.digest.toString('hex');
+    setKeyId(res, keyId);
+    openAnswer(source, keyId, res);
     const result = await counter.hit(key.id, key.rateLimit, clock());
     res.setHeader('X-RateLimit-Remaining', result.remaining);
     if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });

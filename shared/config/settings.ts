@@ -230,6 +230,7 @@ export const SETTINGS = {
   apiRequestTimeoutMs: setting({ name: 'API_REQUEST_TIMEOUT_MS', default: '30000', secret: false, help: 'time a client has to send the whole request', parse: parseInteger(100, 600000) }),
   apiSendTimeoutMs: setting({ name: 'API_SEND_TIMEOUT_MS', default: '30000', secret: false, help: 'an answer its client has not taken whole this long after the request is cut (a client reading too slowly or not at all) and logged as cut', parse: parseInteger(100, 3600000) }),
   apiCacheBytes: setting({ name: 'API_CACHE_BYTES', default: '33554432', secret: false, help: 'byte budget of the API process\'s one in-process cache (rendered feeds, validators, feed states); a feed larger than it is rendered every time', parse: parseInteger(1048576, 4294967296) }),
+  apiMaxConnectionsPerKey: setting({ name: 'API_MAX_CONNECTIONS_PER_KEY', default: '6', secret: false, help: 'answers one API key may have in progress at once (until its client has taken each whole); beyond it a request gets 429 at once', parse: parseInteger(1, 10000) }),
   apiMaxRenders: setting({ name: 'API_MAX_RENDERS', default: '2', secret: false, help: 'feeds listed and rendered at once; further cache misses wait their turn', parse: parseInteger(1, 64) }),
   // Metrics (docs/operations.md "Metrics").
   metricsLoopbackOnly: setting({
