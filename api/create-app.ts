@@ -13,6 +13,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { PlatformClient } from '../shared/platform/types';
 import type { Store } from '../shared/store/types';
 import type { Logger } from '../shared/logger';
+import type { HandleLookupLimits } from './resolve-channel';
 import { ApiCache } from './cache';
 import { errorHandler, errorSender, methodNotAllowed, pathNotFound } from './errors';
 import { door, frontDoor } from './http/front-door';
@@ -49,6 +50,8 @@ export interface AppDeps {
   maxRenders?: number;
   /** This app's Prometheus metrics (a fresh set when left out). */
   metrics?: ApiMetrics;
+  /** What the API's handle lookups may spend: per key a minute, the shared hourly budget, cool-down. */
+  handleLookups?: HandleLookupLimits;
   /** Answers in progress at once per key (API_MAX_CONNECTIONS_PER_KEY, default 6). */
   maxAnswersPerKey?: number;
 }
@@ -86,7 +89,7 @@ export function createApp(deps: AppDeps): App {
   app.set('trust proxy', deps.trustProxy ?? false);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
 
-  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null, metrics });
+  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null, metrics, handleLookups: deps.handleLookups });
   const playlistHandler = playlistFeed({ store: deps.store, clock, cache, logger: deps.logger, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
   const feedHandler = (req: IncomingMessage, res: ServerResponse): Promise<void> => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
@@ -101,7 +104,7 @@ export function createApp(deps: AppDeps): App {
   app.get('/', keyed(deps.keys, deps.store, clock, feedHandler)); // HEAD / comes this way
   app.get('/health', health);
   app.get('/info', k(info));
-  app.get('/search', k(search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null })));
+  app.get('/search', k(search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null, handleLookups: deps.handleLookups })));
   app.get('/subscriptions', k(subscriptions.exportList));
   app.post('/subscriptions', k(subscriptions.importList));
   app.get('/subscriptions/feed', k(subscriptionsFeed));

@@ -77,6 +77,18 @@ export const CATALOGUE = {
     message: (c) => `Dakikada en fazla ${c.limit ?? 0} istek yapılabilir; ${RETRY_AFTER_SECONDS} saniye sonra tekrar deneyin`,
     retryAfter: RETRY_AFTER_SECONDS,
   },
+  handleLookupsLimited: {
+    status: 429,
+    error: text('Kanal adı sorgu limiti aşıldı'),
+    message: (c) => `Bir API anahtarıyla dakikada en fazla ${c.limit ?? 0} yeni kanal adı (@handle) sorgulanabilir; ${RETRY_AFTER_SECONDS} saniye sonra tekrar deneyin ya da channel_id kullanın`,
+    retryAfter: RETRY_AFTER_SECONDS,
+  },
+  platformBusy: {
+    status: 429,
+    error: text('Kanal adı şu anda çözümlenemiyor'),
+    message: text('Platform istek sınırı nedeniyle yeni kanal adları (@handle) şu anda sorgulanmıyor; bir süre sonra tekrar deneyin ya da channel_id kullanın'),
+    retryAfter: 300,
+  },
   tooManyConnections: {
     status: 429,
     error: text('Eşzamanlı yanıt limiti aşıldı'),

@@ -39,7 +39,7 @@ async function main(): Promise<void> {
     // One budget for the whole process: the platform's quota is per session/IP, not per channel.
     const budget = new RequestBudget({
       perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown, timing: realTiming,
-      sent: () => platform.requestCount(), logger: categoryLogger(logger, 'crawler.pacing'),
+      sent: () => platform.requestCount(), logger: categoryLogger(logger, 'crawler.pacing'), shared: store,
     });
     crawlerMetrics.watch({
       budgetUsed: () => budget.usedInLastHour(),

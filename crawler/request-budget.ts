@@ -11,6 +11,7 @@
 
 import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
+import type { Store } from '../shared/store/types';
 import { RunStoppedError } from './blocked-path';
 import { pickMs, type Timing } from './timing';
 import { crawlerMetrics } from './metrics';
@@ -32,7 +33,16 @@ export interface RequestBudgetOptions {
   /** Platform requests sent so far by the client this budget paces (a counter that only grows). */
   readonly sent: () => number;
   readonly logger: Logger;
+  /**
+   * The store every process shares: this crawler's requests and cool-down are written there, and the
+   * API's handle lookups (and a cool-down another process started) are read from it, so one hourly
+   * budget and one cool-down hold for all of them. Left out, the budget is this process's alone.
+   */
+  readonly shared?: Pick<Store, 'addPlatformRequests' | 'platformRequestsInHour' | 'setPlatformCoolDown' | 'platformCoolDown'>;
 }
+
+/** How often the shared counts are read again while waiting or before a request. */
+const SHARED_READ_EVERY_MS = 10_000;
 
 export class RequestBudget {
   /** When each request in the last hour was counted, oldest first. */
@@ -40,6 +50,9 @@ export class RequestBudget {
   private lastSent: number;
   private coolUntil = 0;
   private coolReason = '';
+  /** The API's platform requests in the last hour, as last read from the store. */
+  private othersInHour = 0;
+  private sharedReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly opts: RequestBudgetOptions) {
     this.lastSent = opts.sent();
@@ -77,6 +90,7 @@ export class RequestBudget {
     this.coolUntil = now + ms;
     this.coolReason = reason;
     crawlerMetrics.coolDown();
+    this.share((store) => store.setPlatformCoolDown(new Date(this.coolUntil), reason, new Date(now)));
     this.opts.logger.warning(
       { reason, coolDownMinutes: round(ms / 60_000), until: new Date(this.coolUntil).toISOString() },
       `platform rate-limited this session; no platform request for ${round(ms / 60_000)} min`,
@@ -90,17 +104,22 @@ export class RequestBudget {
       if (signal.aborted) throw new RunStoppedError();
       const now = this.opts.timing.now().getTime();
       this.count();
+      await this.readShared(now);
       let until: number;
+      const used = this.stamps.length + this.othersInHour;
       if (now < this.coolUntil) {
         until = this.coolUntil;
         if (waited !== 'cool-down') this.logWait('cool-down', until - now);
         waited = 'cool-down';
-      } else if (this.opts.perHour > 0 && this.stamps.length >= this.opts.perHour) {
-        until = this.stamps[this.stamps.length - this.opts.perHour]! + HOUR_MS;
+      } else if (this.opts.perHour > 0 && used >= this.opts.perHour) {
+        // The oldest own request whose hour ends frees room; the API's are not dated one by one,
+        // so without an own one to wait for, look again after a while.
+        const i = used - this.opts.perHour;
+        until = i < this.stamps.length ? this.stamps[i]! + HOUR_MS : now + SHARED_READ_EVERY_MS;
         if (waited !== 'budget') this.logWait('budget', until - now);
         waited = 'budget';
       } else {
-        if (waited !== null) this.opts.logger.info({ after: waited, usedInLastHour: this.stamps.length }, 'platform requests resume');
+        if (waited !== null) this.opts.logger.info({ after: waited, usedInLastHour: used }, 'platform requests resume');
         return;
       }
       const left = until - now;
@@ -124,10 +143,38 @@ export class RequestBudget {
     }
   }
 
+  /** Reads the API's requests of the hour and any longer cool-down from the store, now and then. */
+  private async readShared(now: number): Promise<void> {
+    const store = this.opts.shared;
+    if (store === undefined || now - this.sharedReadAt < SHARED_READ_EVERY_MS) return;
+    this.sharedReadAt = now;
+    try {
+      const at = new Date(now);
+      this.othersInHour = await store.platformRequestsInHour(at, 'api');
+      const cool = await store.platformCoolDown(at);
+      if (cool !== null && cool.until.getTime() > this.coolUntil) {
+        this.coolUntil = cool.until.getTime();
+        this.coolReason = cool.reason;
+      }
+    } catch (err) {
+      // The store pauses the crawler on its own when it is down; the local budget still holds.
+      this.opts.logger.warning({ err: (err as Error).message }, 'could not read the shared platform budget; pacing on this process\'s own count');
+    }
+  }
+
+  /** A write to the shared store that must not stop a request: a failure is logged, never hidden. */
+  private share(write: (store: NonNullable<RequestBudgetOptions['shared']>) => Promise<void>): void {
+    const store = this.opts.shared;
+    if (store === undefined) return;
+    write(store).catch((err: unknown) => this.opts.logger.warning({ err: (err as Error).message }, 'could not record platform requests in the shared budget'));
+  }
+
   /** Takes in the requests sent since the last look and forgets those older than an hour. */
   private count(): void {
     const now = this.opts.timing.now().getTime();
     const sent = this.opts.sent();
+    const fresh = sent - this.lastSent;
+    if (fresh > 0) this.share((store) => store.addPlatformRequests('crawler', fresh, new Date(now)));
     // Only the newest perHour stamps can ever matter; a burst beyond that is not kept one by one.
     const cap = this.opts.perHour > 0 ? this.opts.perHour : 0;
     for (let n = Math.min(sent - this.lastSent, cap); n > 0; n -= 1) this.stamps.push(now);

@@ -14,14 +14,16 @@ import type { ApiMetrics } from '../metrics';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
 import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
-import { requireKeyId, queryOf, setChannelId } from '../http/locals';
+import { keyIdOf, requireKeyId, queryOf, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validateFeedQuery, type FeedFormat, type FeedOptions, type FeedQuery, type RawQuery } from '../query/feed-query';
-import { ChannelResolver } from '../resolve-channel';
+import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow'>;
+  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
+  /** What the API's handle lookups may spend (resolve-channel.ts). */
+  handleLookups?: HandleLookupLimits;
   clock: () => Date;
   cache: ApiCache;
   logger: Logger;
@@ -139,7 +141,7 @@ interface Rendered {
 }
 
 export function feed(deps: FeedDeps): FeedHandler {
-  const resolver = new ChannelResolver(deps.store, deps.platform);
+  const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
   const follows = new FollowRecorder(deps.store, deps.cache);
   // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings
@@ -159,7 +161,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     const { channel: ref, format, maxItems, kinds, languages } = checked.value;
     const now = deps.clock();
 
-    const { channelId, handle } = await resolver.resolve(ref, now);
+    const { channelId, handle } = await resolver.resolve(ref, now, keyIdOf(res));
     setChannelId(res, channelId);
     const channel = await registrar.register({ channelId, wanted: maxItems, handle }, now);
     await follows.record(requireKeyId(res), channelId, maxItems, now);

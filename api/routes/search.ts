@@ -14,11 +14,13 @@ import { notModified, type Validators } from '../feed/state';
 import { keyIdOf, queryOf } from '../http/locals';
 import type { RawQuery } from '../query/feed-query';
 import { validateSearchQuery, type SearchRequest } from '../query/search-query';
-import { ChannelResolver } from '../resolve-channel';
+import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
 import { INCLUDE_NAMES, linkKeyOf, originOf, RENDERERS, sendValidators } from './feed';
 
 export interface SearchDeps {
-  store: Pick<Store, 'searchVideos' | 'getChannel' | 'listSubscriptions' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle'>;
+  store: Pick<Store, 'searchVideos' | 'getChannel' | 'listSubscriptions' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
+  /** What the API's handle lookups may spend (resolve-channel.ts). */
+  handleLookups?: HandleLookupLimits;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
   cache: ApiCache;
@@ -68,7 +70,7 @@ function validatorsOf(parts: readonly string[], updated: Date): Validators {
 }
 
 export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const resolver = new ChannelResolver(deps.store, deps.platform);
+  const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
   const bodies = deps.cache.slot<Buffer>('search-body');
 
   return async (req, res) => {
@@ -80,7 +82,7 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
 
     const named: string[] = [];
     for (const ref of s.channels) {
-      const { channelId } = await resolver.resolve(ref, now);
+      const { channelId } = await resolver.resolve(ref, now, keyIdOf(res));
       if (!named.includes(channelId)) named.push(channelId);
     }
     let channelIds: string[] | null = named.length > 0 ? named : null;

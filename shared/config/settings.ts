@@ -231,6 +231,7 @@ export const SETTINGS = {
   apiSendTimeoutMs: setting({ name: 'API_SEND_TIMEOUT_MS', default: '30000', secret: false, help: 'an answer its client has not taken whole this long after the request is cut (a client reading too slowly or not at all) and logged as cut', parse: parseInteger(100, 3600000) }),
   apiCacheBytes: setting({ name: 'API_CACHE_BYTES', default: '33554432', secret: false, help: 'byte budget of the API process\'s one in-process cache (rendered feeds, validators, feed states); a feed larger than it is rendered every time', parse: parseInteger(1048576, 4294967296) }),
   apiMaxConnectionsPerKey: setting({ name: 'API_MAX_CONNECTIONS_PER_KEY', default: '6', secret: false, help: 'answers one API key may have in progress at once (until its client has taken each whole); beyond it a request gets 429 at once', parse: parseInteger(1, 10000) }),
+  apiHandleLookupsPerKeyMinute: setting({ name: 'API_HANDLE_LOOKUPS_PER_KEY_MINUTE', default: '10', secret: false, help: 'new @handles one API key may have looked up on the platform per minute; beyond it 429 with retry_after (lookups also share CRAWL_REQUESTS_PER_HOUR and stop during the platform cool-down)', parse: parseInteger(1, 10000) }),
   apiMaxRenders: setting({ name: 'API_MAX_RENDERS', default: '2', secret: false, help: 'feeds listed and rendered at once; further cache misses wait their turn', parse: parseInteger(1, 64) }),
   // Metrics (docs/operations.md "Metrics").
   metricsLoopbackOnly: setting({

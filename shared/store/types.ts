@@ -13,6 +13,14 @@ export type VideoState = 'ready' | 'no_transcript' | 'unavailable' | 'failed';
 /** Which caption track a transcript came from. */
 export type TranscriptKind = 'manual' | 'automatic';
 
+/** Who sent platform requests: the crawler's work, or the API's handle lookups. */
+export type PlatformRequestSource = 'crawler' | 'api';
+
+export interface PlatformCoolDown {
+  until: Date;
+  reason: string;
+}
+
 /**
  * What a video is (docs/crawler.md §2, §3): a regular upload, a Short, a live stream (aired), or
  * a premiere / stream that has not aired yet. Feeds list regular videos unless asked for more, and
@@ -381,6 +389,19 @@ export interface Store {
    * (rate-window.ts `hitOfBatch`). `keyId` is an opaque digest, never the raw key.
    */
   hitRateLimit(keyId: string, limit: number, now: Date, hits?: number): Promise<RateLimitResult>;
+
+  // ── platform pacing shared by every process (the crawler's budget, the API's handle lookups) ──
+  /** Count `count` platform requests sent by `source` in the minute containing `now`. */
+  addPlatformRequests(source: PlatformRequestSource, count: number, now: Date): Promise<void>;
+  /** Platform requests counted in the hour up to `now`: of `source`, or of every source. */
+  platformRequestsInHour(now: Date, source?: PlatformRequestSource): Promise<number>;
+  /**
+   * The platform rate-limited us ("try again later"): no process sends a platform request until
+   * `until`. A later `until` wins; an earlier one changes nothing.
+   */
+  setPlatformCoolDown(until: Date, reason: string, now: Date): Promise<void>;
+  /** The cool-down in force at `now`, or null. */
+  platformCoolDown(now: Date): Promise<PlatformCoolDown | null>;
 
   /** Cheap liveness probe; throws StoreUnavailableError when the database cannot be reached. */
   ping(): Promise<void>;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createApp } from '../../api/create-app';
 import { listen, type Listening, type ServerOptions } from '../../api/server';
 import { KeyRing } from '../../api/key-ring';
+import type { HandleLookupLimits } from '../../api/resolve-channel';
 import { openStore, type OpenStoreOptions } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { captureLogs, type LogLine } from '../crawler/support/logs';
@@ -81,6 +82,8 @@ export interface StartApiOptions {
   server?: Omit<ServerOptions, 'logger'>;
   maxRenders?: number;
   publicBaseUrl?: string;
+  /** The API's handle-lookup limits (default: the built-in defaults). */
+  handleLookups?: HandleLookupLimits;
   /** The SQLite file to use instead of api.db in the temp dir (e.g. one on a fault-injecting mount). */
   databaseFile?: string;
   /** Extra openStore options, e.g. the API's store waits from storeWaits('api', ...). */
@@ -120,7 +123,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl });
+  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;

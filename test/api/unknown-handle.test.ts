@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { PlatformError } from '../../shared/platform/types';
 import { UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 import { startApi, T0, type TestApi } from './support';
+import { DEFAULT_HANDLE_LOOKUP_LIMITS } from '../../api/resolve-channel';
 
 describe('unknown handles are cached negatively', () => {
   let api: TestApi;
@@ -33,6 +34,9 @@ describe('unknown handles are cached negatively', () => {
     api.platform.failWith = new PlatformError('blocked', 'captcha page');
     expect((await api.get('/?channel=@maybe')).status).to.equal(500);
     api.platform.failWith = null;
+    // A block starts the platform cool-down for every process: nothing is asked until it is over.
+    expect((await api.get('/?channel=@maybe')).status, 'no lookup during the cool-down').to.equal(429);
+    api.now = new Date(api.now.getTime() + DEFAULT_HANDLE_LOOKUP_LIMITS.coolDownMs);
     expect((await api.get('/?channel=@maybe')).status, 'a block is not an answer about the handle').to.equal(400);
     expect(api.platform.calls).to.deep.equal(['gone', 'maybe', 'maybe']);
 

@@ -539,6 +539,37 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       });
     });
 
+    describe('platform pacing shared by every process', function () {
+      it('sums the requests of the sliding hour, per source and in all', async function () {
+        await store.addPlatformRequests('crawler', 5, at(0));
+        await store.addPlatformRequests('crawler', 2, at(30 * MIN));
+        await store.addPlatformRequests('api', 1, at(30 * MIN + 1000));
+        await store.addPlatformRequests('api', 0, at(30 * MIN));
+        expect(await store.platformRequestsInHour(at(30 * MIN + 2000))).to.equal(8);
+        expect(await store.platformRequestsInHour(at(30 * MIN + 2000), 'api')).to.equal(1);
+        expect(await store.platformRequestsInHour(at(30 * MIN + 2000), 'crawler')).to.equal(7);
+        // An hour after the first five, only the later three are in the window.
+        expect(await store.platformRequestsInHour(at(60 * MIN))).to.equal(3);
+        expect(await store.platformRequestsInHour(at(100 * MIN))).to.equal(0);
+      });
+
+      it('refuses a count that is not a whole number', async function () {
+        let caught: unknown;
+        await store.addPlatformRequests('api', -1, at(0)).catch((err: unknown) => (caught = err));
+        expect(caught).to.be.instanceOf(RangeError);
+      });
+
+      it('keeps the latest cool-down end, and none once it is over', async function () {
+        expect(await store.platformCoolDown(at(0))).to.equal(null);
+        await store.setPlatformCoolDown(at(30 * MIN), 'try again later', at(0));
+        await store.setPlatformCoolDown(at(10 * MIN), 'earlier end', at(1000));
+        expect(await store.platformCoolDown(at(MIN))).to.deep.equal({ until: at(30 * MIN), reason: 'try again later' });
+        await store.setPlatformCoolDown(at(40 * MIN), 'later end', at(2000));
+        expect(await store.platformCoolDown(at(MIN))).to.deep.equal({ until: at(40 * MIN), reason: 'later end' });
+        expect(await store.platformCoolDown(at(40 * MIN))).to.equal(null);
+      });
+    });
+
     subscriptionCases(() => store);
 
     describe('availability', function () {

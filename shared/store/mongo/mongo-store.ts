@@ -11,6 +11,7 @@ import { channelsCollection, channelsIndexes } from './channels';
 import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
 import { playlistsCollection } from './playlists';
+import { platformPacingCollection, platformPacingIndexes } from './platform-pacing';
 import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
 import { subscriptionsCollection, subscriptionsIndexes } from './subscriptions';
 import { searchCollection, searchIndexes } from './search';
@@ -42,7 +43,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
   try {
     await client.connect();
-    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), searchIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db)]);
+    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), searchIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db), platformPacingIndexes(db)]);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);
@@ -60,6 +61,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...handlesCollection(db),
     ...playlistsCollection(db),
     ...rateLimitsCollection(db),
+    ...platformPacingCollection(db),
     ...subscriptionsCollection(db),
     ping: async () => {
       await client.db('admin').command({ ping: 1 });

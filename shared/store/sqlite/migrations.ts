@@ -164,6 +164,20 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     changes INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 11: platform requests per source and minute, and the platform cool-down, shared by every process.
+  `
+  CREATE TABLE platform_requests (
+    source TEXT NOT NULL,
+    minute INTEGER NOT NULL,
+    count  INTEGER NOT NULL,
+    PRIMARY KEY (source, minute)
+  ) WITHOUT ROWID;
+  CREATE TABLE platform_cool_down (
+    id     INTEGER PRIMARY KEY CHECK (id = 1),
+    until  INTEGER NOT NULL,
+    reason TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

@@ -13,6 +13,7 @@ import { watchDatabaseFile } from './file-watch';
 import { migrate } from './migrations';
 import { openDatabase } from './open-database';
 import { playlistsTable } from './playlists';
+import { platformPacingTable } from './platform-pacing';
 import { rateLimitsTable } from './rate-limits';
 import { searchTable } from './search';
 import { subscriptionsTable } from './subscriptions';
@@ -65,6 +66,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...handlesTable(open),
     ...playlistsTable(open),
     ...rateLimitsTable(open),
+    ...platformPacingTable(open),
     ...subscriptionsTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
