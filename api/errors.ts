@@ -241,6 +241,7 @@ export const CATALOGUE = {
     message: text("Abonelik listesi için format 'Opml' (varsayılan) ya da 'Json' olmalıdır"),
   },
   subscriptionNotFound: { status: 404, error: text('Abonelik bulunamadı'), message: text('Bu anahtar bu kanala abone değil') },
+  invalidWait: { status: 400, error: text('Geçersiz wait değeri'), message: text('wait 0 ile 30 arasında bir saniye sayısı olmalıdır') },
   pathNotFound: {
     status: 404,
     error: text('Bulunamadı'),

@@ -13,6 +13,8 @@ import { Scheduler } from './scheduler';
 import { crawlerIdentity } from './identity';
 import { crawlerMetrics } from './metrics';
 import { serveCrawlerMetrics, type MetricsListener } from './metrics-server';
+import { startPlatformCheckWorker, type Worker } from './platform-check-worker';
+import type { PlatformCheckReport } from '../shared/platform/platform-check';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
 
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   let scheduler: Scheduler;
   let owner: string;
   let metricsListener: MetricsListener | null = null;
+  let checkPlatform: () => Promise<PlatformCheckReport>;
   try {
     ctx = await bootstrap('crawler');
     const { config, logger, store } = ctx;
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
     const browser = createBrowserFallback(config, platform, logger, platform.egress);
     unblockers = [createChallengeProxy(config, platform, logger), browser].filter((u): u is Unblocker => u !== null);
     const browserReady = await browser.available();
+    checkPlatform = () => platform.checkPlatform(config.platformCheckVideo);
     // One budget for the whole process: the platform's quota is per session/IP, not per channel.
     const budget = new RequestBudget({
       perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown, timing: realTiming,
@@ -77,9 +81,14 @@ async function main(): Promise<void> {
   // A stray rejection must not take the daemon down; it is logged and the loop goes on.
   process.on('unhandledRejection', (reason) => log.error({ err: String(reason) }, 'unhandled rejection'));
 
+  const checks: Worker = startPlatformCheckWorker({
+    store, check: checkPlatform, owner, pollMs: config.crawlPollSeconds * 1000, timing: realTiming, logger: categoryLogger(logger, 'crawler.platform-check'),
+  });
   handleShutdown({
     logger: log,
-    drain: () => scheduler.stop(),
+    drain: async () => {
+      await Promise.all([scheduler.stop(), checks.stop()]);
+    },
     drainTimeoutMs: config.platformTimeoutMs + DRAIN_MARGIN_MS,
     close: async () => {
       for (const u of unblockers) await u.close().catch((err: unknown) => log.warning({ unblocker: u.name, err: String(err) }, 'unblocker close failed'));

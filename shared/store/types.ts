@@ -222,6 +222,19 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+// ── the platform check the API asks the crawler for (GET /admin/platform-check) ──
+
+/** The one platform-check request and its last answer. A request is pending while requestedAt is later than finishedAt. */
+export interface PlatformCheckState {
+  requestedAt: Date | null;
+  /** The crawler working on the pending request, and since when; null when none took it. */
+  claimedBy: string | null;
+  claimedAt: Date | null;
+  finishedAt: Date | null;
+  /** The last finished check's report, as JSON text (shared/platform/platform-check.ts PlatformCheckReport). */
+  report: string | null;
+}
+
 export interface Store {
   /** `sqlite` or `mongodb`, for logs. */
   readonly kind: 'sqlite' | 'mongodb';
@@ -405,5 +418,12 @@ export interface Store {
 
   /** Cheap liveness probe; throws StoreUnavailableError when the database cannot be reached. */
   ping(): Promise<void>;
+  /** Ask the crawlers for a platform check; a request already pending stays as it is. Returns the state after. */
+  requestPlatformCheck(now: Date): Promise<PlatformCheckState>;
+  /** A crawler takes the pending request (unclaimed, or claimed longer than `staleMs` ago by a crawler that died); false when there is none. */
+  claimPlatformCheck(owner: string, now: Date, staleMs: number): Promise<boolean>;
+  /** The crawler that claimed the request stores its report. */
+  finishPlatformCheck(owner: string, report: string, now: Date): Promise<void>;
+  getPlatformCheck(): Promise<PlatformCheckState | null>;
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type FeedKind, type RateLi
 import { subscriptionCases } from './contract-subscriptions';
 import { isFeedEntry, isShownKind, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 import { searchCases } from './contract-search';
+import { platformCheckCases } from './contract-platform-check';
 
 export interface StoreFixture {
   store: Store;
@@ -571,6 +572,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
     });
 
     subscriptionCases(() => store);
+    platformCheckCases(() => store);
 
     describe('availability', function () {
       it('answers ping while open', async function () {

@@ -10,6 +10,7 @@ import type { Store } from '../types';
 import { channelsCollection, channelsIndexes } from './channels';
 import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
+import { platformCheckCollection } from './platform-check';
 import { playlistsCollection } from './playlists';
 import { platformPacingCollection, platformPacingIndexes } from './platform-pacing';
 import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
@@ -60,6 +61,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...searchCollection(db, { getVideos: videos.getVideos, getTranscripts: transcripts.getTranscripts }),
     ...handlesCollection(db),
     ...playlistsCollection(db),
+    ...platformCheckCollection(db),
     ...rateLimitsCollection(db),
     ...platformPacingCollection(db),
     ...subscriptionsCollection(db),

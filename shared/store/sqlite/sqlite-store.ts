@@ -11,6 +11,7 @@ import { toStoreError } from './errors';
 import { handlesTable } from './handles';
 import { watchDatabaseFile } from './file-watch';
 import { migrate } from './migrations';
+import { platformCheckTable } from './platform-check';
 import { openDatabase } from './open-database';
 import { playlistsTable } from './playlists';
 import { platformPacingTable } from './platform-pacing';
@@ -67,6 +68,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...playlistsTable(open),
     ...rateLimitsTable(open),
     ...platformPacingTable(open),
+    ...platformCheckTable(open),
     ...subscriptionsTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {

@@ -1,0 +1,63 @@
+// The crawler's side of GET /admin/platform-check: a request recorded in the store (as the API
+// records it) is taken by the crawler's worker, which asks the fake platform with every known
+// client and stores the report; a second worker does not run it again.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { silentLogger } from '../../shared/logger';
+import { createPlatformClient } from '../../shared/platform';
+import type { PlatformCheckReport } from '../../shared/platform/platform-check';
+import { openStore } from '../../shared/store';
+import type { Store } from '../../shared/store/types';
+import { startPlatformCheckWorker, type Worker } from '../../crawler/platform-check-worker';
+import { realTiming } from '../../crawler/timing';
+import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
+import { platformConfig } from '../platform/support';
+import { waitFor } from '../support/processes';
+
+describe('platform check worker (the crawler answers GET /admin/platform-check through the store)', function () {
+  this.timeout(30_000);
+  let dir: string;
+  let store: Store;
+  let fake: FakePlatform;
+  let workers: Worker[];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tf-check-worker-'));
+    store = await openStore(`sqlite:${path.join(dir, 'feeds.db')}`, { logger: silentLogger(), rootDir: dir });
+    fake = await startFakePlatform();
+    workers = [];
+  });
+  afterEach(async () => {
+    await Promise.all(workers.map((w) => w.stop()));
+    await fake.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes a pending request, asks every client once, stores the report; a second worker leaves it alone', async () => {
+    const videoId = fake.addChannel(makeChannel({ handle: 'checkworker', count: 1, seed: 3, captionsMix: { manual: 1 } })).videos[0]!.videoId;
+    const platform = createPlatformClient(platformConfig(fake.url), silentLogger());
+    let runs = 0;
+    const check = async (): Promise<PlatformCheckReport> => {
+      runs += 1;
+      return platform.checkPlatform(videoId);
+    };
+    for (const owner of ['crawler-a', 'crawler-b']) {
+      workers.push(startPlatformCheckWorker({ store, check, owner, pollMs: 20, timing: realTiming, logger: silentLogger() }));
+    }
+    const asked = await store.requestPlatformCheck(new Date());
+    const done = await waitFor('the report', async () => {
+      const s = await store.getPlatformCheck();
+      return s?.finishedAt && s.finishedAt >= asked.requestedAt! ? s : undefined;
+    }, 20_000);
+    const report = JSON.parse(done.report!) as PlatformCheckReport;
+    expect(report.videoId).to.equal(videoId);
+    expect(report.ok).to.equal(true);
+    expect(report.working).to.include('VISIONOS');
+    expect(runs).to.equal(1);
+    expect(fake.counters.player).to.equal(report.clients.length);
+  });
+});
