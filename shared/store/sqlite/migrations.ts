@@ -176,6 +176,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     id     INTEGER PRIMARY KEY CHECK (id = 1),
     until  INTEGER NOT NULL,
     reason TEXT NOT NULL
+  );
   `,
   // 12: the platform check the API asks the crawler for (GET /admin/platform-check): one row.
   `
