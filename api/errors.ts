@@ -36,7 +36,7 @@ export interface ErrorContext {
 }
 
 interface Entry {
-  readonly status: 400 | 401 | 404 | 405 | 413 | 429 | 500;
+  readonly status: 400 | 401 | 403 | 404 | 405 | 413 | 429 | 500;
   readonly error: (ctx: ErrorContext) => string;
   readonly message?: (ctx: ErrorContext) => string;
   readonly usage?: true;
@@ -44,6 +44,8 @@ interface Entry {
   readonly playlistId?: true;
   readonly retryAfter?: number;
   readonly line?: true;
+  /** Sends `WWW-Authenticate: Basic`, so that a browser asks for the key. */
+  readonly basicChallenge?: true;
 }
 
 const text = (s: string) => (): string => s;
@@ -216,6 +218,17 @@ export const CATALOGUE = {
     error: text('Bu video için kayıtlı transkript yok'),
     message: text('Transkript henüz işlenmemiş ya da videonun altyazısı yok; kanalın ya da oynatma listesinin akışını isteyip birkaç dakika sonra tekrar deneyin'),
   },
+  adminUnauthorized: {
+    status: 401,
+    error: text('Geçersiz veya eksik API anahtarı'),
+    message: text('Yönetici API anahtarı gerekli: X-API-Key header, api_key query parametresi ya da HTTP Basic parolası olarak'),
+    basicChallenge: true,
+  },
+  adminOnly: {
+    status: 403,
+    error: text('Bu işlem için yönetici anahtarı gerekli'),
+    message: text("Bu yol yalnızca anahtar dosyasında 'role: admin' olan API anahtarlarıyla kullanılabilir"),
+  },
   badRequest: { status: 400, error: text('Geçersiz istek'), message: text('İstek çözümlenemedi') },
 
   // ── subscriptions (POST/GET/DELETE /subscriptions, GET /subscriptions/feed) ──
@@ -296,6 +309,8 @@ export function errorBody(name: ErrorName, ctx: ErrorContext = {}): ErrorBody {
 // (404) and unsupported methods on known paths (405).
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+/** The challenge of the admin routes: the key is the password, any user name will do. */
+export const BASIC_CHALLENGE = 'Basic realm="transcript-feed admin", charset="UTF-8"';
 
 /** Map anything thrown to a catalogue entry. Unknown errors get a fixed detail, never their message. */
 export function toApiError(err: unknown): ApiError {
@@ -335,6 +350,7 @@ export function errorSender(root: Logger): (err: unknown, req: IncomingMessage, 
     }
     if ('retryAfter' in entry) res.setHeader('Retry-After', String(entry.retryAfter));
     if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', ALLOWED_METHODS);
+    if ('basicChallenge' in entry) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
     const body = JSON.stringify(errorBody(apiError.code, context));
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -121,7 +121,8 @@ export class KeyRing extends EventEmitter {
   private describe(message: string): void {
     const enabled = this.current.filter((k) => k.enabled).length;
     // Names are listed only while short enough to read; a large file is summarised by its counts.
-    const fields = { file: this.file, keys: this.current.length, enabled, ...(this.current.length <= 50 ? { names: this.current.map((k) => (k.name.length > 80 ? `${k.name.slice(0, 79)}…` : k.name)) } : {}) };
+    const admins = this.current.filter((k) => k.enabled && k.role === 'admin').length;
+    const fields = { file: this.file, keys: this.current.length, enabled, admins, ...(this.current.length <= 50 ? { names: this.current.map((k) => (k.name.length > 80 ? `${k.name.slice(0, 79)}…` : k.name)) } : {}) };
     if (enabled === 0) this.log.warning(fields, `${message}: no enabled key, every keyed request gets 401`);
     else this.log.info(fields, message);
   }

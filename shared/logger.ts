@@ -27,6 +27,9 @@ const REDACT_PATHS = [
   'req.query.api_key',
   'headers["x-api-key"]',
   'req.headers["x-api-key"]',
+  // HTTP Basic carries an admin key as its password.
+  'headers.authorization',
+  'req.headers.authorization',
   'headers.cookie',
   'req.headers.cookie',
   'headers["set-cookie"]',

@@ -26,7 +26,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { sha256, type ApiKey } from '../../shared/config/security';
 import type { RateLimitResult, Store } from '../../shared/store/types';
 import { hitOfBatch } from '../../shared/store/rate-window';
-import { ApiError } from '../errors';
+import { ApiError, type ErrorName } from '../errors';
 import { openAnswer } from './key-answers';
 import { queryOf, setKeyId } from './locals';
 
@@ -37,21 +37,31 @@ export interface KeySource {
   readonly keys: readonly ApiKey[];
 }
 
-/** The key check and rate limit of one request; throws the catalogue's 401 or 429. */
-export type Authorize = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+/** The key check and rate limit of one request; throws the catalogue's 401 or 429, else answers the key. */
+export type Authorize = (req: IncomingMessage, res: ServerResponse) => Promise<ApiKey>;
 
-export function authorizer(source: KeySource, store: HitStore, clock: () => Date): Authorize {
+/** What an authorizer reads the candidate key from, and what it throws when there is none. */
+export interface AuthorizerOptions {
+  /** Where the candidate comes from (default presentedKey: X-API-Key, then api_key). */
+  present?: (req: IncomingMessage) => string | null;
+  /** The catalogue entry of a missing or unknown key (default `unauthorized`). */
+  missing?: ErrorName;
+}
+
+export function authorizer(source: KeySource, store: HitStore, clock: () => Date, opts: AuthorizerOptions = {}): Authorize {
   const counter = counterFor(store);
+  const present = opts.present ?? ((req: IncomingMessage) => presentedKey(req, queryOf(req)));
+  const missing = opts.missing ?? 'unauthorized';
   return async (req, res) => {
-    const candidate = presentedKey(req, queryOf(req));
+    const candidate = present(req);
     const key = candidate === null ? null : matchKey(candidate, source.keys);
-    if (key === null) throw new ApiError('unauthorized');
-    const keyId = key.digest.toString('hex');
-    setKeyId(res, keyId);
-    openAnswer(source, keyId, res);
+    if (key === null) throw new ApiError(missing);
+    setKeyId(res, key.keyId);
+    openAnswer(source, key.keyId, res);
     const result = await counter.hit(key.id, key.rateLimit, clock());
     res.setHeader('X-RateLimit-Remaining', result.remaining);
     if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });
+    return key;
   };
 }
 

@@ -1,5 +1,6 @@
 // The API key file's text → validated keys (spec: security > api_keys > KEY → {name, rate_limit,
-// enabled}). Pure: no file, no clock, no logger; the API's KeyRing (api/key-ring.ts) reads and
+// enabled}, plus an optional `role`: `reader`, the default, or `admin` for the operator's
+// endpoints). Pure: no file, no clock, no logger; the API's KeyRing (api/key-ring.ts) reads and
 // watches the file. Parsing is strict and every message names a key by its label (or position),
 // never by the key itself, because messages end up in logs: the YAML parser's own text can quote a
 // line of the file, so only a reason from a fixed list and the line/column are ever passed on.
@@ -15,13 +16,20 @@ export interface ApiKey {
   /** Requests per minute. */
   readonly rateLimit: number;
   readonly enabled: boolean;
+  /** `admin` keys may also call /admin/…, /status and /metrics; `reader` (the default) may not. */
+  readonly role: KeyRole;
   /** SHA-256 of the key: what requests are compared against, in constant time. */
   readonly digest: Buffer;
+  /** The same digest in hex: how the store names the key (subscriptions and the like), never the key. */
+  readonly keyId: string;
   /** Opaque, stable id for the shared rate-limit counter; not reversible to the key. */
   readonly id: string;
   /** Length and short hash of the key, for redacting it from logged URLs (absent on keys made by hand). */
   readonly fingerprint?: KeyFingerprint;
 }
+
+export type KeyRole = 'reader' | 'admin';
+export const KEY_ROLES: readonly KeyRole[] = ['reader', 'admin'];
 
 export interface SecurityOptions {
   /** rate_limit of a record that omits it (DEFAULT_RATE_LIMIT). */
@@ -45,7 +53,7 @@ export class SecurityConfigError extends Error {
  */
 export const MAX_YAML_NODES = 150_000;
 
-const RECORD_FIELDS = new Set(['name', 'rate_limit', 'enabled']);
+const RECORD_FIELDS = new Set(['name', 'rate_limit', 'enabled', 'role']);
 /** Printable ASCII without spaces: survives an HTTP header and a query string. */
 const KEY_FORM = /^[\x21-\x7E]{8,256}$/;
 
@@ -197,11 +205,16 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
   if (typeof record.enabled !== 'boolean') {
     fail(`${label}: enabled must be true or false${record.enabled === undefined ? ' (it is missing)' : ''}`);
   }
+  const role = record.role ?? 'reader';
+  const digest = sha256(key);
+  if (!KEY_ROLES.includes(role as KeyRole)) fail(`${label}: role must be ${KEY_ROLES.join(' or ')} (left out = reader)`);
   return {
     name: (record.name as string).trim(),
     rateLimit: rate as number,
     enabled: record.enabled as boolean,
-    digest: sha256(key),
+    role: role as KeyRole,
+    digest,
+    keyId: digest.toString('hex'),
     id: rateLimitId(key),
     fingerprint: fingerprintOf(key),
   };
@@ -218,6 +231,6 @@ export function parseSecurityConfig(text: string, opts: SecurityOptions): ApiKey
   for (const k of Object.keys(security)) if (k !== 'api_keys') fail(`"security": ${unknownField(k, ['api_keys'])}`);
   // `api_keys:` with nothing under it is an operator switching every key off: allowed, logged by the ring.
   const keys = security.api_keys ?? {};
-  if (!isMap(keys)) return fail('"security.api_keys" must be a map from API key to {name, rate_limit, enabled}');
+  if (!isMap(keys)) return fail('"security.api_keys" must be a map from API key to {name, rate_limit, enabled, role}');
   return Object.entries(keys).map(([key, record], i) => parseRecord(key, record, i + 1, opts));
 }

@@ -49,11 +49,12 @@ describe('error catalogue (spec, Errors table)', () => {
     expect(body).to.deep.equal({ error: 'Feed oluşturucu hatası: veri deposuna ulaşılamıyor', channel_id: 'UCx' });
   });
 
-  it('uses only the spec status codes (plus 405 for methods the spec does not serve, 413 for an upload over its limit)', () => {
+  it('uses only the spec status codes (plus 405 for methods the spec does not serve, 413 for an upload over its limit, 403 for a reader key on an admin route)', () => {
     const statuses = new Set(Object.values(CATALOGUE).map((e) => e.status));
-    for (const s of statuses) expect([400, 401, 404, 405, 413, 429, 500]).to.include(s);
+    for (const s of statuses) expect([400, 401, 403, 404, 405, 413, 429, 500]).to.include(s);
     const tooLarge = Object.entries(CATALOGUE).flatMap(([name, e]) => (e.status === 413 ? [name] : []));
     expect(tooLarge).to.have.members(['importTooMany', 'bodyTooLarge']);
+    expect(Object.entries(CATALOGUE).filter(([, e]) => e.status === 403).map(([n]) => n)).to.deep.equal(['adminOnly']);
   });
 
   it('every condition the spec leaves open is a 400 with Turkish error, message and usage', () => {

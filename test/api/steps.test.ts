@@ -9,7 +9,7 @@ import { rateLimitId, sha256, type ApiKey } from '../../shared/config/security';
 import type { ChannelRecord, RegisterChannelInput } from '../../shared/store/types';
 import { videoRecord } from '../support/factories';
 
-const key = (k: string, name: string, enabled = true): ApiKey => ({ name, rateLimit: 5, enabled, digest: sha256(k), id: rateLimitId(k) });
+const key = (k: string, name: string, enabled = true): ApiKey => ({ name, rateLimit: 5, enabled, role: 'reader', digest: sha256(k), keyId: sha256(k).toString('hex'), id: rateLimitId(k) });
 
 describe('API steps', () => {
   describe('withoutApiKey (access log and self link)', () => {

@@ -21,16 +21,19 @@ export const KEY = 'test-key-unlimited-0001';
 export const LIMITED_KEY = 'test-key-limited-0002';
 export const DISABLED_KEY = 'test-key-disabled-0003';
 export const LIMIT = 3;
+export const ADMIN_KEY = 'test-key-admin-0004';
+export const DISABLED_ADMIN_KEY = 'test-key-admin-disabled-0005';
 
 export const NASTY_TITLE = 'Tom & Jerry <live> "quoted" ]]> çğıöşü İ 😀';
 export const NASTY_HTML = '<p>5 &lt; 6 &amp; a ]]> b</p>\n<p>Türkçe: çğıöşü İĞÜŞÖÇ 🎉</p>';
 
-export function securityYaml(keys: Record<string, { name: string; rate_limit?: number; enabled: boolean }>): string {
+export function securityYaml(keys: Record<string, { name: string; rate_limit?: number; enabled: boolean; role?: 'reader' | 'admin' }>): string {
   const lines = ['security:', '  api_keys:'];
   for (const [k, r] of Object.entries(keys)) {
     lines.push(`    ${k}:`, `      name: ${JSON.stringify(r.name)}`);
     if (r.rate_limit !== undefined) lines.push(`      rate_limit: ${r.rate_limit}`);
     lines.push(`      enabled: ${r.enabled}`);
+    if (r.role !== undefined) lines.push(`      role: ${r.role}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -39,6 +42,8 @@ export const DEFAULT_KEYS = {
   [KEY]: { name: 'unlimited', rate_limit: 1_000_000, enabled: true },
   [LIMITED_KEY]: { name: 'limited', rate_limit: LIMIT, enabled: true },
   [DISABLED_KEY]: { name: 'disabled', rate_limit: 100, enabled: false },
+  [ADMIN_KEY]: { name: 'operator', rate_limit: 1_000_000, enabled: true, role: 'admin' as const },
+  [DISABLED_ADMIN_KEY]: { name: 'old operator', rate_limit: 100, enabled: false, role: 'admin' as const },
 };
 
 export class StubPlatform {
