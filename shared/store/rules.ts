@@ -150,3 +150,20 @@ export function readablePlaylist(p: { playlistId: unknown; title: unknown; owner
   if (!Array.isArray(p.videoIds) || !p.videoIds.every((id) => typeof id === 'string') || !date(p.listedAt) || !date(p.changedAt)) return null;
   return p as PlaylistRecord;
 }
+
+// ── what operators see ─────────────────────────────────────────────────────
+
+/** Runs kept per channel: the admin endpoint shows a channel's last 20. */
+export const RUNS_KEPT_PER_CHANNEL = 20;
+/** A heartbeat this old belongs to a crawler that is gone for good: dropped from the store. */
+export const HEARTBEAT_KEPT_MS = 7 * 24 * 3_600_000;
+/** Hourly counts kept: the status page charts the last day. */
+export const HOURLY_KEPT_MS = 48 * 3_600_000;
+/** A crawler whose heartbeat is older than this is shown as down. */
+export const HEARTBEAT_DOWN_MS = 60_000;
+
+/** The UTC hour holding `now`, as epoch ms. */
+export const hourOf = (now: Date): number => Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+
+/** Videos of each state, all zero. */
+export const noVideos = (): Record<'ready' | 'no_transcript' | 'unavailable' | 'failed', number> => ({ ready: 0, no_transcript: 0, failed: 0, unavailable: 0 });

@@ -8,6 +8,7 @@ import { subscriptionCases } from './contract-subscriptions';
 import { isFeedEntry, isShownKind, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 import { searchCases } from './contract-search';
 import { platformCheckCases } from './contract-platform-check';
+import { operatorContract } from './contract-operators';
 
 export interface StoreFixture {
   store: Store;
@@ -573,6 +574,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
 
     subscriptionCases(() => store);
     platformCheckCases(() => store);
+    operatorContract(() => store);
 
     describe('availability', function () {
       it('answers ping while open', async function () {

@@ -7,7 +7,11 @@ import { MongoClient } from 'mongodb';
 import type { Logger } from '../../logger';
 import { assembleStore, type BackendMethods } from '../call';
 import type { Store } from '../types';
+import { channelAdmin, channelAdminIndexes } from './channel-admin';
 import { channelsCollection, channelsIndexes } from './channels';
+import { heartbeatsCollection } from './heartbeats';
+import { hourlyCountsCollection } from './hourly-counts';
+import { runsCollection, runsIndexes } from './runs';
 import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
 import { platformCheckCollection } from './platform-check';
@@ -44,7 +48,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
   try {
     await client.connect();
-    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), searchIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db), platformPacingIndexes(db)]);
+    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), searchIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db), platformPacingIndexes(db), channelAdminIndexes(db), runsIndexes(db)]);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);
@@ -65,6 +69,10 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...rateLimitsCollection(db),
     ...platformPacingCollection(db),
     ...subscriptionsCollection(db),
+    ...channelAdmin(db),
+    ...runsCollection(db),
+    ...heartbeatsCollection(db),
+    ...hourlyCountsCollection(db),
     ping: async () => {
       await client.db('admin').command({ ping: 1 });
     },

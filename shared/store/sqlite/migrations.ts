@@ -189,6 +189,42 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     report       TEXT
   );
   `,
+  // 13: what operators see: each channel's last runs, each crawler's heartbeat, counts per hour for
+  // the status page's chart, and the failing channels first.
+  `
+  CREATE TABLE channel_runs (
+    id         INTEGER PRIMARY KEY,
+    channel_id TEXT NOT NULL,
+    owner      TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at   INTEGER NOT NULL,
+    outcome    TEXT NOT NULL,
+    error      TEXT,
+    stored     INTEGER NOT NULL
+  );
+  CREATE INDEX channel_runs_channel ON channel_runs (channel_id, ended_at DESC, id DESC);
+  CREATE INDEX channel_runs_ended ON channel_runs (ended_at DESC, id DESC);
+  CREATE TABLE crawler_heartbeats (
+    owner              TEXT PRIMARY KEY,
+    started_at         INTEGER NOT NULL,
+    version            TEXT NOT NULL,
+    state              TEXT NOT NULL,
+    until              INTEGER,
+    channel_id         TEXT,
+    batch              TEXT,
+    requests_last_hour INTEGER NOT NULL,
+    budget_per_hour    INTEGER NOT NULL,
+    proxies            TEXT NOT NULL,
+    browser_runs       INTEGER NOT NULL,
+    at                 INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE hourly_counts (
+    hour              INTEGER PRIMARY KEY,
+    videos_stored     INTEGER NOT NULL,
+    platform_requests INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX channels_failures ON channels (consecutive_failures DESC, channel_id);
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

@@ -6,7 +6,11 @@ import Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
 import { assembleStore, type BackendMethods } from '../call';
 import type { Store } from '../types';
+import { channelAdmin } from './channel-admin';
 import { channelsTable } from './channels';
+import { heartbeatsTable } from './heartbeats';
+import { hourlyCountsTable } from './hourly-counts';
+import { runsTable } from './runs';
 import { toStoreError } from './errors';
 import { handlesTable } from './handles';
 import { watchDatabaseFile } from './file-watch';
@@ -70,6 +74,10 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...platformPacingTable(open),
     ...platformCheckTable(open),
     ...subscriptionsTable(open),
+    ...channelAdmin(open),
+    ...runsTable(open),
+    ...heartbeatsTable(open),
+    ...hourlyCountsTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
       stopWatch();
