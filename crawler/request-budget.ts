@@ -21,6 +21,8 @@ export const HOUR_MS = 3_600_000;
 export const DEFAULT_COOL_DOWN_MS: MsRange = [1_800_000, 1_800_000];
 /** Well under the guest session's ~1,000 page/player requests an hour (docs/crawler.md §4). */
 export const DEFAULT_REQUESTS_PER_HOUR = 500;
+/** A budget wait this short, starting this soon after the previous one ended, continues the same stretch. */
+export const SAME_STRETCH_MS = 60_000;
 /** How often a long wait says it is still waiting. */
 export const PROGRESS_EVERY_MS = 5 * 60_000;
 
@@ -53,6 +55,10 @@ export class RequestBudget {
   /** The API's platform requests in the last hour, as last read from the store. */
   private othersInHour = 0;
   private sharedReadAt = Number.NEGATIVE_INFINITY;
+  private wait: { kind: 'cool-down' | 'budget'; until: Date } | null = null;
+  /** When the last wait ended, and the end of the last cool-down announced: a wait is said once. */
+  private lastWaitEnd = Number.NEGATIVE_INFINITY;
+  private announcedCoolUntil = 0;
 
   constructor(private readonly opts: RequestBudgetOptions) {
     this.lastSent = opts.sent();
@@ -67,6 +73,16 @@ export class RequestBudget {
   usedInLastHour(): number {
     this.count();
     return this.stamps.length;
+  }
+
+  /** The wait a request is in right now (the heartbeat shows it), or null. */
+  get waiting(): { kind: 'cool-down' | 'budget'; until: Date } | null {
+    return this.wait;
+  }
+
+  /** The hourly limit (0 = none). */
+  get perHour(): number {
+    return this.opts.perHour;
   }
 
   /** Whether a cool-down is under way. */
@@ -99,7 +115,23 @@ export class RequestBudget {
 
   /** Resolves when a request may start; throws RunStoppedError when `signal` aborts first. */
   async waitForRoom(signal: AbortSignal): Promise<void> {
+    try {
+      await this.waitUntilRoom(signal);
+    } finally {
+      this.wait = null;
+    }
+  }
+
+  /**
+   * One wait is announced once, with when requests move again: a cool-down once per cool-down
+   * (however many requests queue behind it), a full budget once per stretch of saturation (with the
+   * hour full, every request waits a little for the oldest to leave the window; those short waits
+   * one after another are one stretch, while a wait longer than SAME_STRETCH_MS is always said).
+   * Its end ("resume") is said only for an announced wait.
+   */
+  private async waitUntilRoom(signal: AbortSignal): Promise<void> {
     let waited: 'cool-down' | 'budget' | null = null;
+    let announced = false;
     for (;;) {
       if (signal.aborted) throw new RunStoppedError();
       const now = this.opts.timing.now().getTime();
@@ -107,22 +139,32 @@ export class RequestBudget {
       await this.readShared(now);
       let until: number;
       const used = this.stamps.length + this.othersInHour;
+      let kind: 'cool-down' | 'budget';
       if (now < this.coolUntil) {
         until = this.coolUntil;
-        if (waited !== 'cool-down') this.logWait('cool-down', until - now);
-        waited = 'cool-down';
+        kind = 'cool-down';
       } else if (this.opts.perHour > 0 && used >= this.opts.perHour) {
         // The oldest own request whose hour ends frees room; the API's are not dated one by one,
         // so without an own one to wait for, look again after a while.
         const i = used - this.opts.perHour;
         until = i < this.stamps.length ? this.stamps[i]! + HOUR_MS : now + SHARED_READ_EVERY_MS;
-        if (waited !== 'budget') this.logWait('budget', until - now);
-        waited = 'budget';
+        kind = 'budget';
       } else {
-        if (waited !== null) this.opts.logger.info({ after: waited, usedInLastHour: used }, 'platform requests resume');
+        if (waited !== null) this.lastWaitEnd = now;
+        if (announced) this.opts.logger.info({ after: waited, usedInLastHour: used }, 'platform requests resume');
         return;
       }
+      if (kind !== waited) {
+        const sameStretch = kind === 'cool-down' ? this.announcedCoolUntil === until : until - now <= SAME_STRETCH_MS && now - this.lastWaitEnd <= SAME_STRETCH_MS;
+        if (!sameStretch) {
+          this.logWait(kind, until - now);
+          announced = true;
+          if (kind === 'cool-down') this.announcedCoolUntil = until;
+        }
+        waited = kind;
+      }
       const left = until - now;
+      this.wait = { kind, until: new Date(until) };
       await this.opts.timing.sleep(Math.min(left, PROGRESS_EVERY_MS), signal);
       if (signal.aborted) throw new RunStoppedError();
       if (left > PROGRESS_EVERY_MS) {
@@ -131,14 +173,17 @@ export class RequestBudget {
     }
   }
 
+  /** Said once per wait, with when requests move again. */
   private logWait(kind: 'cool-down' | 'budget', ms: number): void {
     const minutes = round(ms / 60_000);
+    const until = new Date(this.opts.timing.now().getTime() + ms).toISOString();
+    const at = `${until.slice(11, 16)} UTC`;
     if (kind === 'cool-down') {
-      this.opts.logger.info({ reason: this.coolReason, minutesLeft: minutes }, 'waiting out the platform cool-down');
+      this.opts.logger.info({ reason: this.coolReason, minutesLeft: minutes, until }, `cooling down: no platform request until ${at} (in ${minutes} min)`);
     } else {
       this.opts.logger.info(
-        { perHour: this.opts.perHour, minutesLeft: minutes },
-        `hourly platform request budget (${this.opts.perHour}) used up; waiting`,
+        { perHour: this.opts.perHour, minutesLeft: minutes, until },
+        `hourly platform request budget (${this.opts.perHour}) used up; waiting until ${at} (in ${minutes} min)`,
       );
     }
   }

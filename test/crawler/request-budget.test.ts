@@ -42,7 +42,8 @@ describe('crawler request budget', () => {
     expect(timing.sleeps.reduce((a, v) => a + v, 0)).to.equal(HOUR_MS - 10 * 60_000);
     expect(timing.sleeps.every((ms) => ms <= PROGRESS_EVERY_MS)).to.equal(true);
     const info = logs.lines.filter((l) => l.level === 'INFO').map((l) => l.msg);
-    expect(info[0]).to.equal('hourly platform request budget (2) used up; waiting');
+    expect(info[0]).to.equal('hourly platform request budget (2) used up; waiting until 13:00 UTC (in 50 min)');
+    expect(logs.lines.find((l) => l.msg === info[0])).to.deep.include({ until: '2026-07-01T13:00:00.000Z', minutesLeft: 50 });
     expect(info).to.include('still holding platform requests back');
     expect(info.at(-1)).to.equal('platform requests resume');
     expect(b.usedInLastHour()).to.equal(0);
@@ -70,6 +71,33 @@ describe('crawler request budget', () => {
     expect(warnings[0]).to.deep.include({ coolDownMinutes: 30, until: '2026-07-01T12:30:00.000Z' });
     expect(logs.lines.filter((l) => l.msg === 'still holding platform requests back').length).to.be.greaterThan(0);
     expect(logs.lines.at(-1)).to.deep.include({ msg: 'platform requests resume', after: 'cool-down' });
+    expect(logs.lines.filter((l) => l.msg.startsWith('cooling down')).map((l) => l.msg)).to.deep.equal(['cooling down: no platform request until 12:30 UTC (in 29 min)']);
+  });
+
+  it('says a wait once, however many requests wait behind it, and shows it while it lasts', async () => {
+    const b = budget(2);
+    b.startCoolDown('try again later');
+    const waits = [b.waitForRoom(never), b.waitForRoom(never), b.waitForRoom(never)];
+    expect(b.waiting).to.deep.equal({ kind: 'cool-down', until: new Date('2026-07-01T12:30:00.000Z') });
+    await Promise.all(waits);
+    expect(b.waiting).to.equal(null);
+    expect(logs.lines.filter((l) => l.msg.startsWith('cooling down')).length).to.equal(1);
+    expect(logs.lines.filter((l) => l.msg === 'platform requests resume').length).to.equal(1);
+
+    // The hour full, requests coming faster than the budget allows: each waits a few seconds for the
+    // oldest to leave the window. One stretch, said once.
+    const full = budget(120);
+    const before = timing.sleeps.length;
+    for (let i = 0; i < 220; i += 1) {
+      await full.waitForRoom(never);
+      sent += 1;
+      full.noteSent();
+      if (i < 120) timing.advance(30_000); // one hour at the budget's pace, then back to back
+    }
+    const budgetWaits = timing.sleeps.slice(before);
+    expect(budgetWaits.length).to.be.at.least(99);
+    expect(budgetWaits.every((ms) => ms <= 30_000)).to.equal(true);
+    expect(logs.lines.filter((l) => l.msg.startsWith('hourly platform request budget')).length).to.equal(1);
   });
 
   it('a cool-down range is drawn with the injected random', () => {
