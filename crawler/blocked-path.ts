@@ -18,6 +18,7 @@ import type { Egress } from '../shared/platform/proxies';
 import { PlatformError, type Unblocker } from '../shared/platform/types';
 import { crawlerMetrics } from './metrics';
 import type { RequestBudget } from './request-budget';
+import type { CrawlerStatus } from './status';
 import { pickMs, type Timing } from './timing';
 
 /** The run must end: the platform keeps blocking us. */
@@ -62,6 +63,8 @@ export interface BlockedPathDeps {
   readonly logger: Logger;
   /** Aborted when the run must stop. */
   readonly signal: AbortSignal;
+  /** Told while a block is waited out (the heartbeat shows "blocked until …"). */
+  readonly status?: CrawlerStatus;
 }
 
 export interface RequestContext {
@@ -129,7 +132,12 @@ export class BlockedPath {
     const { timing, signal, logger } = this.deps;
     const waitMs = pickMs(this.deps.blockedWaitMs, () => timing.random());
     logger.info({ channelId: ctx.channelId, ms: waitMs }, 'waiting before retrying after a block');
-    await timing.sleep(waitMs, signal);
+    this.deps.status?.blocked(new Date(timing.now().getTime() + waitMs));
+    try {
+      await timing.sleep(waitMs, signal);
+    } finally {
+      this.deps.status?.blocked(null);
+    }
     if (signal.aborted) throw new RunStoppedError();
     for (const unblocker of this.deps.unblockers) {
       if (signal.aborted) throw new RunStoppedError();

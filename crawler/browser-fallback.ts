@@ -139,6 +139,7 @@ export class BrowserFallback implements Unblocker {
   /** Aborts the idle period's wait when a use comes first (or at shutdown). */
   private idleWait: AbortController | null = null;
   private closed = false;
+  private pages = 0;
 
   constructor(private readonly opts: BrowserFallbackOptions) {
     this.log = opts.logger;
@@ -151,6 +152,11 @@ export class BrowserFallback implements Unblocker {
       return Promise.resolve(false);
     }
     return Promise.resolve(!this.launchFailed && !this.closed);
+  }
+
+  /** Pages the fallback opened in Chromium since the start (unblocks and transcripts). */
+  get runs(): number {
+    return this.pages;
   }
 
   unblock(path: string): Promise<boolean> {
@@ -230,6 +236,7 @@ export class BrowserFallback implements Unblocker {
     const started = await this.start();
     if (!started) return failed;
     let context: BrowserContext | null = null;
+    this.pages += 1;
     try {
       context = await started.browser.newContext({ userAgent: started.userAgent, locale: 'en-US', proxy: this.opts.proxy?.() });
       await context.addCookies([{ name: 'SOCS', value: 'CAI', url: this.opts.baseUrl }]);

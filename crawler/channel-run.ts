@@ -21,6 +21,8 @@ import { RequestBudget, DEFAULT_COOL_DOWN_MS } from './request-budget';
 import { RequestPacer } from './request-pacer';
 import type { VideoFetchDeps } from './video-fetch';
 import { pickMs, type Timing } from './timing';
+import { firstCrawlProgress } from './progress';
+import type { CrawlerStatus } from './status';
 
 export interface ChannelRunDeps {
   readonly store: Store;
@@ -41,6 +43,8 @@ export interface ChannelRunDeps {
   readonly egress?: Egress;
   /** The browser fallback's transcript for a video every app client refuses; left out: none. */
   readonly browserTranscript?: VideoFetchDeps['browserTranscript'];
+  /** What this crawler is doing, for its heartbeat; left out: not reported. */
+  readonly status?: CrawlerStatus;
 }
 
 export interface ChannelRunResult {
@@ -85,7 +89,7 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   });
   const blocked = new BlockedPath({
     unblockers: deps.unblockers, blockedWaitMs: profile.blockedWaitMs, maxBlocks: deps.maxBlocks ?? DEFAULT_MAX_BLOCKS,
-    budget, egress: deps.egress, timing, logger: categoryLogger(deps.logger, 'crawler.blocked'), signal,
+    budget, egress: deps.egress, timing, logger: categoryLogger(deps.logger, 'crawler.blocked'), signal, status: deps.status,
   });
   const pacer = new RequestPacer(profile.requestWaitMs, timing, signal);
   const call = async <T>(ctx: RequestContext, request: () => Promise<T>): Promise<T> =>
@@ -131,6 +135,7 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   batchLog.debug({ channelId, listing: work.mode, listed: result.listed, pending: result.pending, batches: batches.length }, 'batches planned');
 
   const fetchDeps = { store, platform, call, logger: batchLog, now: () => timing.now(), signal, browserTranscript: deps.browserTranscript, languages };
+  const progress = firstCrawlProgress({ ...channel, title: result.title }, batches.length, batches.reduce((n, b) => n + b.length, 0), timing.now());
   for (const [i, batch] of batches.entries()) {
     if (i > 0) {
       await timing.sleep(pickMs(profile.batchWaitMs, () => timing.random()), signal);
@@ -139,7 +144,9 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
     if (signal.aborted) return end('stopped', null);
 
     const started = timing.now().getTime();
+    deps.status?.fetching(`${i + 1}/${batches.length}`);
     const done = await runBatch(fetchDeps, channelId, batch);
+    if (deps.status) deps.status.videosStored += done.stored;
     result.stored += done.stored;
     result.skipped += done.skipped;
     result.batchesDone += 1;
@@ -147,6 +154,7 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
       { channelId, batch: `${i + 1}/${batches.length}`, stored: done.stored, skipped: done.skipped, ms: timing.now().getTime() - started },
       'batch stored',
     );
+    progress?.afterBatch(batchLog, result.stored + result.skipped, result.stored, i + 1 < batches.length, timing.now());
     if (done.ending instanceof RunBlockedError) return end('blocked', done.ending.reason);
     // Stopped between two videos: the tasks skipped the rest without an error to report.
     const cutShort = done.skipped > 0 || i < batches.length - 1;

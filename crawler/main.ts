@@ -10,6 +10,8 @@ import type { Unblocker } from '../shared/platform/types';
 import { createBrowserFallback } from './browser-fallback';
 import { RequestBudget } from './request-budget';
 import { Scheduler } from './scheduler';
+import { Heartbeat } from './heartbeat';
+import { CrawlerStatus } from './status';
 import { crawlerIdentity } from './identity';
 import { crawlerMetrics } from './metrics';
 import { serveCrawlerMetrics, type MetricsListener } from './metrics-server';
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   let ctx: ProcessContext;
   let unblockers: Unblocker[];
   let scheduler: Scheduler;
+  let heartbeat: Heartbeat;
   let owner: string;
   let metricsListener: MetricsListener | null = null;
   let checkPlatform: () => Promise<PlatformCheckReport>;
@@ -51,9 +54,14 @@ async function main(): Promise<void> {
       coolDownUntil: () => budget.coolDownUntil,
       queueLength: async () => null,
     });
+    const status = new CrawlerStatus();
+    heartbeat = new Heartbeat({
+      store, owner, status, budget, requestCount: () => platform.requestCount(), proxies: () => platform.egress?.states() ?? [],
+      browserRuns: () => browser.runs, now: () => new Date(), logger,
+    });
     scheduler = new Scheduler({
       runDeps: {
-        store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget,
+        store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget, status,
         egress: platform.egress ?? undefined,
         // Every app client refused for a video: the web player in Chromium fetches its transcript.
         // Without a Chromium there is no such attempt, so such a video does not sit through the
@@ -88,6 +96,7 @@ async function main(): Promise<void> {
     logger: log,
     drain: async () => {
       await Promise.all([scheduler.stop(), checks.stop()]);
+      await heartbeat.stop();
     },
     drainTimeoutMs: config.platformTimeoutMs + DRAIN_MARGIN_MS,
     close: async () => {
@@ -98,6 +107,7 @@ async function main(): Promise<void> {
   });
   await reclaimOwnLeases(store, owner, log);
   scheduler.start();
+  heartbeat.start();
   log.info({ owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name) }, 'crawler started');
 }
 

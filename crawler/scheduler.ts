@@ -6,7 +6,7 @@
 // finished batch is stored and its lease released. Calling stop() twice is harmless.
 
 import { categoryLogger, type Logger } from '../shared/logger';
-import { StoreUnavailableError, type ChannelRecord, type ReleaseInput, type Store } from '../shared/store/types';
+import { StoreUnavailableError, type ChannelRecord, type ChannelRunRecord, type ReleaseInput, type Store } from '../shared/store/types';
 import { newRunResult, runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
 import { keepLease, type Every } from './lease-keeper';
 import { resolveFollowedHandles } from './handle-resolver';
@@ -159,6 +159,15 @@ export class Scheduler {
     }
   }
 
+  /** The run's line in the store's history (admin endpoints, status page); a failure loses only that line. */
+  private async recordRun(run: ChannelRunRecord): Promise<void> {
+    try {
+      await this.store.recordRun(run);
+    } catch (err) {
+      this.log.warning({ channelId: run.channelId, err: message(err) }, 'could not record the run in the history');
+    }
+  }
+
   private async idle(ms: number): Promise<void> {
     if (this.stopping) return;
     if (this.wakeController.signal.aborted) this.wakeController = new AbortController();
@@ -175,6 +184,8 @@ export class Scheduler {
       logger: this.log, onLost: () => leaseLost.abort(), every: this.o.every,
     });
     this.log.info({ channelId, wanted: channel.wanted, failures: channel.consecutiveFailures }, 'run started');
+    const status = this.o.runDeps.status;
+    status?.working(channelId);
 
     // Filled in as the run goes: a run that throws still reports what it stored.
     const progress = newRunResult(channel);
@@ -212,6 +223,8 @@ export class Scheduler {
       if (failure === null) failure = err;
       this.log.warning({ channelId, err: message(err), attempts: RELEASE_ATTEMPTS }, 'could not release the channel; its lease will expire');
     }
+    status?.idle();
+    await this.recordRun({ channelId, owner: this.o.owner, startedAt: new Date(started), endedAt: now, outcome, error, stored: progress.stored });
     const level = outcome === 'ok' || outcome === 'stopped' ? 'info' : 'warning';
     this.log[level](
       {

@@ -35,6 +35,8 @@ interface Entry {
   readonly url: string;
   readonly label: string;
   agent: ProxyAgent;
+  /** Why the rotation last moved away from it (blocked, unreachable), until a request gets through it. */
+  trouble: string | null;
 }
 
 /** Connection failures that are the proxy's, not the platform's. */
@@ -80,7 +82,7 @@ export class ProxyRotation implements Egress {
 
   constructor(urls: readonly string[], private readonly logger: Logger) {
     if (urls.length === 0) throw new Error('ProxyRotation needs at least one proxy URL');
-    this.entries = urls.map((url) => ({ url, label: proxyLabel(url), agent: new ProxyAgent(url) }));
+    this.entries = urls.map((url) => ({ url, label: proxyLabel(url), agent: new ProxyAgent(url), trouble: null }));
     // Every spelling a credential may take in a message: as written and URL-decoded.
     this.secrets = urls.flatMap((url) => {
       const u = new URL(url);
@@ -90,6 +92,11 @@ export class ProxyRotation implements Egress {
 
   get size(): number {
     return this.entries.length;
+  }
+
+  /** Each proxy (label only, never credentials) and how the rotation sees it, for the heartbeat. */
+  states(): { proxy: string; state: string }[] {
+    return this.entries.map((e, i) => ({ proxy: e.label, state: i === this.index ? (e.trouble ? `in use (last: ${e.trouble})` : 'in use') : (e.trouble ?? 'standby') }));
   }
 
   /** The proxy the next request goes through. */
@@ -111,11 +118,14 @@ export class ProxyRotation implements Egress {
   /** The current proxy failed as a proxy: WARNING, and the next request uses the next one. */
   skipUnreachable(hop: ProxyHop, why: string): void {
     this.logger.warning({ proxy: hop.label, reason: this.scrub(why) }, 'outbound proxy unreachable; using the next one');
+    const entry = this.entries.find((e) => e.label === hop.label);
+    if (entry) entry.trouble = `unreachable at ${clock()}`;
     if (this.entries[this.index]!.label === hop.label) this.advance();
   }
 
   nextOnBlock(reason: string): boolean {
     const from = this.entries[this.index]!.label;
+    this.entries[this.index]!.trouble = `blocked at ${clock()}`;
     this.blockedInRound += 1;
     this.advance();
     // With several proxies each gets its chance before the blocked wait; a single (rotating) URL
@@ -131,6 +141,7 @@ export class ProxyRotation implements Egress {
 
   succeeded(): void {
     this.blockedInRound = 0;
+    this.entries[this.index]!.trouble = null;
   }
 
   /** `text` with every proxy credential replaced, for logs and stored reasons. */
@@ -153,6 +164,9 @@ export class ProxyRotation implements Egress {
     this.index = (this.index + 1) % this.entries.length;
   }
 }
+
+/** HH:MM UTC, how the heartbeat's proxy states say when something happened. */
+const clock = (): string => `${new Date().toISOString().slice(11, 16)} UTC`;
 
 function safeDecode(s: string): string {
   try {
