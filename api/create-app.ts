@@ -20,6 +20,10 @@ import { door, frontDoor } from './http/front-door';
 import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
 import { redactKeysOf } from './http/key-redaction';
 import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answers';
+
+import { admin } from './http/admin';
+import { adminChannels } from './routes/admin-channels';
+import { adminStatus } from './routes/admin-status';
 import { feed } from './routes/feed';
 import { search } from './routes/search';
 import { subscriptionRoutes } from './routes/subscriptions';
@@ -110,7 +114,15 @@ export function createApp(deps: AppDeps): App {
   app.get('/subscriptions/feed', k(subscriptionsFeed));
   app.delete('/subscriptions/:ref', k(subscriptions.remove));
   app.get('/transcripts/:file', k(transcriptFile({ store: deps.store })));
-  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file'], methodNotAllowed);
+  // The operator's routes: admin keys only (api/http/admin.ts).
+  const op = (handler: Handler): RequestHandler => admin(deps.keys, deps.store, clock, handler);
+  const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
+  app.get('/status', op(adminStatus({ store: deps.store, clock })));
+  app.get('/admin/channels', op(channels.list));
+  app.get('/admin/channels/:id', op(channels.one));
+  app.delete('/admin/channels/:id', op(channels.remove));
+  app.post('/admin/channels/:id/refresh', op(channels.refresh));
+  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/channels', '/admin/channels/:id', '/admin/channels/:id/refresh'], methodNotAllowed);
   app.use(pathNotFound);
   app.use(errorHandler(deps.logger));
 

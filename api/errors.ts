@@ -229,6 +229,27 @@ export const CATALOGUE = {
     error: text('Bu işlem için yönetici anahtarı gerekli'),
     message: text("Bu yol yalnızca anahtar dosyasında 'role: admin' olan API anahtarlarıyla kullanılabilir"),
   },
+  invalidAdminLimit: {
+    status: 400,
+    error: text('Geçersiz limit değeri'),
+    message: text('limit 1 ile 500 arasında bir tam sayı olmalıdır (varsayılan 100)'),
+  },
+  invalidCursor: {
+    status: 400,
+    error: text('Geçersiz after değeri'),
+    message: text("after yalnızca bir önceki sayfanın 'next' değeri olabilir"),
+  },
+  invalidPurge: {
+    status: 400,
+    error: text('Geçersiz purge değeri'),
+    message: text("purge '1' (videolar ve transkriptler de silinir) ya da '0' olmalıdır"),
+  },
+  unknownChannel: {
+    status: 404,
+    error: text('Kanal bulunamadı'),
+    message: text('Bu channel_id ile kayıtlı bir kanal yok'),
+    channelId: true,
+  },
   badRequest: { status: 400, error: text('Geçersiz istek'), message: text('İstek çözümlenemedi') },
 
   // ── subscriptions (POST/GET/DELETE /subscriptions, GET /subscriptions/feed) ──

@@ -274,6 +274,8 @@ export interface ChannelStats {
    */
   window: number;
   windowShown: number;
+  /** How many API keys follow the channel. */
+  followers: number;
 }
 
 /** Counts per hour (UTC hour start), for the status page's chart. */

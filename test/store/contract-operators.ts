@@ -64,11 +64,13 @@ export function operatorContract(getStore: () => Store): void {
         video({ videoId: 'r0', publishedAt: at(0) }),
         video({ videoId: 'other', channelId: 'UC_b' }),
       ]);
+      await store.follow('key-one', [{ channelId: 'UC_a' }], 'import', 10, at(0));
+      await store.follow('key-two', [{ channelId: 'UC_a' }], 'import', 10, at(0));
       const [a, b, none2] = await store.channelStats([{ channelId: 'UC_a', wanted: 4 }, { channelId: 'UC_b', wanted: 10 }, { channelId: 'UC_none', wanted: 3 }]);
       // Window of 4 regular videos: r5, f4, n3 (given up: shown), n2 (retrying: not shown). s4 is a Short.
-      expect(a).to.deep.equal({ channelId: 'UC_a', videos: { ready: 3, failed: 1, no_transcript: 2, unavailable: 1 }, window: 4, windowShown: 2 });
-      expect(b).to.deep.equal({ channelId: 'UC_b', videos: { ready: 1, failed: 0, no_transcript: 0, unavailable: 0 }, window: 1, windowShown: 1 });
-      expect(none2).to.deep.equal({ channelId: 'UC_none', videos: { ready: 0, failed: 0, no_transcript: 0, unavailable: 0 }, window: 0, windowShown: 0 });
+      expect(a).to.deep.equal({ channelId: 'UC_a', videos: { ready: 3, failed: 1, no_transcript: 2, unavailable: 1 }, window: 4, windowShown: 2, followers: 2 });
+      expect(b).to.deep.equal({ channelId: 'UC_b', videos: { ready: 1, failed: 0, no_transcript: 0, unavailable: 0 }, window: 1, windowShown: 1, followers: 0 });
+      expect(none2).to.deep.equal({ channelId: 'UC_none', videos: { ready: 0, failed: 0, no_transcript: 0, unavailable: 0 }, window: 0, windowShown: 0, followers: 0 });
       expect(await store.channelStats([])).to.deep.equal([]);
     });
 

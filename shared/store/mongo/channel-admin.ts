@@ -18,6 +18,7 @@ export function channelAdmin(db: Db) {
   const channels = db.collection<ChannelDoc>('channels');
   const videos = db.collection<VideoDoc>('videos');
   const transcripts = db.collection<TranscriptDoc>('transcripts');
+  const subscriptions = db.collection<{ channelId: string | null }>('subscriptions');
   const languages = db.collection<{ _id: string; channelId: string }>('channel_languages');
   const leased = (now: Date) => ({ leaseOwner: { $ne: null }, leaseExpiresAt: { $gt: now } });
   return {
@@ -45,7 +46,8 @@ export function channelAdmin(db: Db) {
             .sort({ publishedAt: -1, _id: 1 })
             .limit(wanted)
             .toArray();
-          return { channelId, videos: counts, window: window.length, windowShown: window.filter((d) => d.inFeed).length };
+          const followers = await subscriptions.countDocuments({ channelId });
+          return { channelId, videos: counts, window: window.length, windowShown: window.filter((d) => d.inFeed).length, followers };
         }),
       );
     },

@@ -18,6 +18,7 @@ function prepare(db: Database.Database) {
       SELECT state, next_attempt_at FROM videos
       WHERE channel_id = ? AND coalesce(video_kind, 'regular') = 'regular'
       ORDER BY published_at DESC, video_id LIMIT ?)`);
+  const followers = db.prepare<[string], number>('SELECT count(*) FROM subscriptions WHERE channel_id = ?').pluck();
   const due = db.prepare<[number, string]>('UPDATE channels SET due_at = ? WHERE channel_id = ?');
   const remove = db.prepare<[string]>('DELETE FROM channels WHERE channel_id = ?');
   const removeLanguages = db.prepare<[string]>('DELETE FROM channel_languages WHERE channel_id = ?');
@@ -41,7 +42,7 @@ function prepare(db: Database.Database) {
     FROM channels`);
   const count = (table: string) => db.prepare<[], number>(`SELECT count(*) FROM ${table}`).pluck();
   const counts = { channels: count('channels'), videos: count('videos'), transcripts: count('transcripts') };
-  return { page, failing, byState, window, due, removeTx, purgeTx, queue, counts };
+  return { page, failing, byState, window, followers, due, removeTx, purgeTx, queue, counts };
 }
 
 export function channelAdmin(db: Database.Database) {
@@ -62,7 +63,7 @@ export function channelAdmin(db: Database.Database) {
         const videos = noVideos();
         for (const r of sql.byState.all(channelId)) if (r.state in videos) videos[r.state] = r.n;
         const w = sql.window.get(channelId, Math.max(0, wanted));
-        return { channelId, videos, window: w?.size ?? 0, windowShown: w?.shown ?? 0 };
+        return { channelId, videos, window: w?.size ?? 0, windowShown: w?.shown ?? 0, followers: sql.followers.get(channelId) ?? 0 };
       });
     },
 

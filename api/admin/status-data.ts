@@ -1,0 +1,47 @@
+// What the status page shows, read from the store in one go: every crawler's heartbeat (down when
+// silent for more than HEARTBEAT_DOWN_MS), the queue, the hourly counts of the last day, the
+// channels with the most failures first, the last runs and the store's size.
+
+import { HEARTBEAT_DOWN_MS, hourOf } from '../../shared/store/rules';
+import type { ChannelRunRecord, CrawlerHeartbeat, HourlyCounts, QueueSummary, Store, StoreSize } from '../../shared/store/types';
+import { channelViews, type ChannelView } from './channel-view';
+import { CHART_HOURS } from './status-chart';
+
+export const STATUS_RUNS = 50;
+export const STATUS_CHANNELS = 100;
+
+export interface StatusData {
+  now: Date;
+  version: string;
+  storeKind: Store['kind'];
+  crawlers: { heartbeat: CrawlerHeartbeat; down: boolean }[];
+  queue: QueueSummary;
+  hourly: HourlyCounts[];
+  channels: ChannelView[];
+  runs: ChannelRunRecord[];
+  size: StoreSize;
+}
+
+export const isDown = (h: CrawlerHeartbeat, now: Date): boolean => now.getTime() - h.at.getTime() > HEARTBEAT_DOWN_MS;
+
+export async function readStatus(store: Store, now: Date, version: string): Promise<StatusData> {
+  const [heartbeats, queue, hourly, failing, runs, size] = await Promise.all([
+    store.listHeartbeats(),
+    store.queueSummary(now),
+    store.hourlyCounts(new Date(hourOf(now) - (CHART_HOURS - 1) * 3_600_000)),
+    store.listChannelsByFailures(STATUS_CHANNELS),
+    store.listRuns(null, STATUS_RUNS),
+    store.storeSize(),
+  ]);
+  return {
+    now,
+    version,
+    storeKind: store.kind,
+    crawlers: heartbeats.map((heartbeat) => ({ heartbeat, down: isDown(heartbeat, now) })),
+    queue,
+    hourly,
+    channels: await channelViews(store, failing, now),
+    runs,
+    size,
+  };
+}
