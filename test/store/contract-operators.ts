@@ -5,6 +5,7 @@
 import { expect } from 'chai';
 import { videoRecord } from '../support/factories';
 import type { ChannelRunRecord, CrawlerHeartbeat, Store, TranscriptRecord, VideoRecord } from '../../shared/store';
+import { q } from './contract-search';
 import { HEARTBEAT_KEPT_MS, HOURLY_KEPT_MS, RUNS_KEPT_PER_CHANNEL } from '../../shared/store/rules';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -107,6 +108,9 @@ export function operatorContract(getStore: () => Store): void {
       expect(await store.storedVideoIds([...mine.map((v) => v.videoId), 'b0'])).to.deep.equal(['b0']);
       expect((await store.getTranscripts([...mine.map((v) => v.videoId), 'b0'])).map((t) => t.videoId)).to.deep.equal(['b0']);
       expect(await store.purgeChannelVideos('UC_b', 0)).to.equal(0);
+      // Search finds the other channel's video only (every transcript here says "hi").
+      const hits = await store.searchVideos(q('hi'), { channelIds: null, kinds: ['regular'] }, 20);
+      expect(hits.map((h) => h.video.videoId)).to.deep.equal(['b0']);
     });
 
     it('keeps the newest runs of each channel and lists them newest first', async function () {

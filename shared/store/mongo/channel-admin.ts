@@ -19,6 +19,7 @@ export function channelAdmin(db: Db) {
   const videos = db.collection<VideoDoc>('videos');
   const transcripts = db.collection<TranscriptDoc>('transcripts');
   const subscriptions = db.collection<{ channelId: string | null }>('subscriptions');
+  const searchDocs = db.collection<{ _id: string }>('search');
   const languages = db.collection<{ _id: string; channelId: string }>('channel_languages');
   const leased = (now: Date) => ({ leaseOwner: { $ne: null }, leaseExpiresAt: { $gt: now } });
   return {
@@ -61,12 +62,16 @@ export function channelAdmin(db: Db) {
       return (await channels.deleteOne({ _id: channelId })).deletedCount === 1;
     },
 
-    /** Transcripts first: a purge cut short leaves videos to delete next time, never transcripts without a video. */
+    /**
+     * Transcripts and search documents first: a purge cut short leaves videos to delete next time,
+     * never a transcript or search hit without its video.
+     */
     async purgeChannelVideos(channelId, limit) {
       if (asksNothing(limit)) return 0;
       const ids = (await videos.find({ channelId }, { projection: { _id: 1 } }).limit(limit).toArray()).map((d) => d._id);
       if (ids.length === 0) return 0;
       await transcripts.deleteMany({ videoId: { $in: ids } });
+      await searchDocs.deleteMany({ _id: { $in: ids } });
       return (await videos.deleteMany({ _id: { $in: ids } })).deletedCount;
     },
 

@@ -7,6 +7,7 @@ import type { BackendMethods } from '../call';
 import { asksNothing, FEED_ENTRY_SQL, noVideos } from '../rules';
 import type { ChannelStats, VideoState } from '../types';
 import { COLUMNS, toRecord, type ChannelRow } from './channels';
+import { prepareSearchIndex } from './search';
 
 function prepare(db: Database.Database) {
   const page = db.prepare<{ after: string | null; limit: number }, ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE @after IS NULL OR channel_id > @after ORDER BY channel_id LIMIT @limit`);
@@ -29,10 +30,15 @@ function prepare(db: Database.Database) {
   const someVideos = db.prepare<[string, number], string>('SELECT video_id FROM videos WHERE channel_id = ? LIMIT ?').pluck();
   const dropTranscripts = db.prepare<[string]>('DELETE FROM transcripts WHERE video_id IN (SELECT value FROM json_each(?))');
   const dropVideos = db.prepare<[string]>('DELETE FROM videos WHERE video_id IN (SELECT value FROM json_each(?))');
+  const search = prepareSearchIndex(db);
   const purgeTx = db.transaction((channelId: string, limit: number) => {
-    const ids = JSON.stringify(someVideos.all(channelId, limit));
-    dropTranscripts.run(ids);
-    return dropVideos.run(ids).changes;
+    const ids = someVideos.all(channelId, limit);
+    const list = JSON.stringify(ids);
+    dropTranscripts.run(list);
+    const n = dropVideos.run(list).changes;
+    // The search index follows in the same transaction: a video gone is no longer found.
+    for (const id of ids) search.reindex(id);
+    return n;
   });
   const queue = db.prepare<{ now: number }, { channels: number; running: number | null; due: number | null; next: number | null }>(`
     SELECT count(*) AS channels,
