@@ -87,10 +87,21 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`crawler processe
       rows.forEach((r) => expect(r.transcriptHtml).to.match(/^<p>/));
     }
 
+    // What the operator sees: each run in the history, each crawler's heartbeat.
+    for (const ch of channels) expect((await store.listRuns(ch.channelId, 5)).map((r) => [r.outcome, r.stored])).to.deep.equal([['ok', 8]]);
+    const beats = await store.listHeartbeats();
+    expect(beats).to.have.length(2);
+    expect(beats.every((h) => h.state !== 'stopped' && h.budgetPerHour > 0)).to.equal(true);
+
     const [ea, eb] = await Promise.all([a.kill('SIGTERM'), b.kill('SIGTERM')]);
     expect(ea, a.stderr.join('')).to.deep.equal({ code: 0, signal: null });
     expect(eb, b.stderr.join('')).to.deep.equal({ code: 0, signal: null });
     for (const p of [a, b]) expect(p.logs.some((l) => l.msg === 'crawler stopped')).to.equal(true);
+    // The last beat says stopped and brings the hourly counts up to date.
+    expect((await store.listHeartbeats()).map((h) => h.state)).to.deep.equal(['stopped', 'stopped']);
+    const hours = await store.hourlyCounts(new Date(Date.now() - 2 * 3_600_000));
+    expect(hours.reduce((n, h) => n + h.videosStored, 0)).to.equal(6 * 8);
+    expect(hours.reduce((n, h) => n + h.platformRequests, 0)).to.equal(fake.counters.total);
   });
 
   it('a crawler killed mid-channel and restarted as PM2 would resumes at once with the default lease, losing no stored batch', async () => {
