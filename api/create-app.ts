@@ -15,7 +15,7 @@ import type { Store } from '../shared/store/types';
 import type { Logger } from '../shared/logger';
 import type { HandleLookupLimits } from './resolve-channel';
 import { ApiCache } from './cache';
-import { errorHandler, errorSender, methodNotAllowed, pathNotFound } from './errors';
+import { errorHandler, errorSender, methodNotAllowed, methodsAllowed, pathNotFound } from './errors';
 import { door, frontDoor } from './http/front-door';
 import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
 import { redactKeysOf } from './http/key-redaction';
@@ -122,7 +122,9 @@ export function createApp(deps: AppDeps): App {
   app.get('/admin/channels/:id', op(channels.one));
   app.delete('/admin/channels/:id', op(channels.remove));
   app.post('/admin/channels/:id/refresh', op(channels.refresh));
-  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/channels', '/admin/channels/:id', '/admin/channels/:id/refresh'], methodNotAllowed);
+  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/channels'], methodNotAllowed);
+  app.all('/admin/channels/:id', methodsAllowed('GET, HEAD, DELETE'));
+  app.all('/admin/channels/:id/refresh', methodsAllowed('POST'));
   app.use(pathNotFound);
   app.use(errorHandler(deps.logger));
 

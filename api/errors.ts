@@ -33,6 +33,8 @@ export interface ErrorContext {
   param?: string;
   /** For the import entries: the file's faulty line, where there is one. */
   line?: number;
+  /** For `methodNotAllowed`: the Allow header when the path takes other methods than GET. */
+  allow?: string;
 }
 
 interface Entry {
@@ -370,7 +372,7 @@ export function errorSender(root: Logger): (err: unknown, req: IncomingMessage, 
       return;
     }
     if ('retryAfter' in entry) res.setHeader('Retry-After', String(entry.retryAfter));
-    if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', ALLOWED_METHODS);
+    if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', apiError.context.allow ?? ALLOWED_METHODS);
     if ('basicChallenge' in entry) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
     const body = JSON.stringify(errorBody(apiError.code, context));
     res.setHeader('Cache-Control', 'no-store');
@@ -383,6 +385,11 @@ export function errorSender(root: Logger): (err: unknown, req: IncomingMessage, 
 
 export const methodNotAllowed: RequestHandler = () => {
   throw new ApiError('methodNotAllowed');
+};
+
+/** 405 on a path whose methods are `allow` (an admin route taking POST or DELETE). */
+export const methodsAllowed = (allow: string): RequestHandler => () => {
+  throw new ApiError('methodNotAllowed', { allow });
 };
 
 export const pathNotFound: RequestHandler = () => {

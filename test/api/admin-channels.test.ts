@@ -101,7 +101,10 @@ describe('admin channel endpoints', () => {
     expect(await body(res)).to.deep.equal({ id: CHANNEL, next_due: api.now.toISOString(), running: null });
     expect((await api.store.getChannel(CHANNEL))!.dueAt).to.deep.equal(api.now);
     expect((await admin(`/admin/channels/${OTHER_CHANNEL}/refresh`, { method: 'POST' })).status).to.equal(404);
-    expect((await admin(`/admin/channels/${CHANNEL}/refresh`)).status, 'GET on a POST route').to.equal(405);
+    const wrong = await admin(`/admin/channels/${CHANNEL}/refresh`);
+    expect(wrong.status, 'GET on a POST route').to.equal(405);
+    expect(wrong.headers.get('allow')).to.equal('POST');
+    expect((await admin(`/admin/channels/${CHANNEL}`, { method: 'PUT' })).headers.get('allow')).to.equal('GET, HEAD, DELETE');
   });
 
   it('removes a channel (its videos stay), and with purge=1 deletes its videos and transcripts in bounded batches', async () => {
