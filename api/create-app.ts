@@ -23,6 +23,7 @@ import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answ
 
 import { admin } from './http/admin';
 import { adminChannels } from './routes/admin-channels';
+import { adminCrawlers } from './routes/admin-crawlers';
 import { adminStatus } from './routes/admin-status';
 import { feed } from './routes/feed';
 import { search } from './routes/search';
@@ -118,11 +119,12 @@ export function createApp(deps: AppDeps): App {
   const op = (handler: Handler): RequestHandler => admin(deps.keys, deps.store, clock, handler);
   const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
   app.get('/status', op(adminStatus({ store: deps.store, clock })));
+  app.get('/admin/crawlers', op(adminCrawlers({ store: deps.store, clock })));
   app.get('/admin/channels', op(channels.list));
   app.get('/admin/channels/:id', op(channels.one));
   app.delete('/admin/channels/:id', op(channels.remove));
   app.post('/admin/channels/:id/refresh', op(channels.refresh));
-  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/channels'], methodNotAllowed);
+  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/crawlers', '/admin/channels'], methodNotAllowed);
   app.all('/admin/channels/:id', methodsAllowed('GET, HEAD, DELETE'));
   app.all('/admin/channels/:id/refresh', methodsAllowed('POST'));
   app.use(pathNotFound);

@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import type { ChannelView } from '../../api/admin/channel-view';
 import { PURGE_BATCH } from '../../api/routes/admin-channels';
+import { heartbeat } from '../store/contract-operators';
 import { ADMIN_KEY, CHANNEL, KEY, OTHER_CHANNEL, startApi, T0, video, type TestApi } from './support';
 
 const channelId = (n: number): string => `UC${String(n).padStart(22, '0')}`;
@@ -20,7 +21,7 @@ describe('admin channel endpoints', () => {
   const body = async <T>(res: Response): Promise<T> => (await res.json()) as T;
 
   it('answers 401 without a key and 403 to a reader key, on every admin route', async () => {
-    const routes: [string, string][] = [['GET', '/admin/channels'], ['GET', `/admin/channels/${CHANNEL}`], ['POST', `/admin/channels/${CHANNEL}/refresh`], ['DELETE', `/admin/channels/${CHANNEL}`], ['GET', '/status']];
+    const routes: [string, string][] = [['GET', '/admin/crawlers'], ['GET', '/admin/channels'], ['GET', `/admin/channels/${CHANNEL}`], ['POST', `/admin/channels/${CHANNEL}/refresh`], ['DELETE', `/admin/channels/${CHANNEL}`], ['GET', '/status']];
     for (const [method, path] of routes) {
       const none = await api.get(path, { method, key: null });
       expect(none.status, `${method} ${path}`).to.equal(401);
@@ -105,6 +106,16 @@ describe('admin channel endpoints', () => {
     expect(wrong.status, 'GET on a POST route').to.equal(405);
     expect(wrong.headers.get('allow')).to.equal('POST');
     expect((await admin(`/admin/channels/${CHANNEL}`, { method: 'PUT' })).headers.get('allow')).to.equal('GET, HEAD, DELETE');
+  });
+
+  it('lists the crawlers from their heartbeats, down after a minute of silence, stopped when they said so', async () => {
+    api.now = new Date(T0.getTime() + 10 * MIN);
+    await api.store.putHeartbeat(heartbeat('a:crawler', { state: 'cooling_down', until: new Date(T0.getTime() + 40 * MIN), at: new Date(api.now.getTime() - 10_000) }));
+    await api.store.putHeartbeat(heartbeat('b:crawler', { at: new Date(api.now.getTime() - 2 * MIN) }));
+    await api.store.putHeartbeat(heartbeat('c:crawler', { state: 'stopped', at: new Date(api.now.getTime() - 5 * MIN) }));
+    const { crawlers } = await body<{ crawlers: { owner: string; state: string; until: string | null; down: boolean; requests_last_hour: number }[] }>(await admin('/admin/crawlers'));
+    expect(crawlers.map((c) => [c.owner, c.state, c.down])).to.deep.equal([['a:crawler', 'cooling_down', false], ['b:crawler', 'fetching', true], ['c:crawler', 'stopped', false]]);
+    expect(crawlers[0]).to.deep.include({ until: new Date(T0.getTime() + 40 * MIN).toISOString(), requests_last_hour: 42 });
   });
 
   it('removes a channel (its videos stay), and with purge=1 deletes its videos and transcripts in bounded batches', async () => {
