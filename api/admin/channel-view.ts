@@ -23,7 +23,8 @@ export interface RunView {
 
 export interface ChannelView {
   id: string;
-  kind: 'channel';
+  /** `playlist` for a playlist's work item (its videos are counted under their own channels). */
+  kind: ChannelRecord['kind'];
   handle: string | null;
   title: string | null;
   followers: number;
@@ -58,7 +59,7 @@ function view(c: ChannelRecord, stats: ChannelStats, last: ChannelRunRecord | un
     : { at: c.lastCrawlAt.toISOString(), outcome: c.lastOutcome, error: c.lastError, stored: last && last.endedAt.getTime() === c.lastCrawlAt.getTime() ? last.stored : null };
   return {
     id: c.channelId,
-    kind: 'channel',
+    kind: c.kind,
     handle: c.handle,
     title: c.title,
     followers: stats.followers,

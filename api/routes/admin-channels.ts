@@ -8,6 +8,7 @@
 
 import type { Request } from 'express';
 import { CHANNEL_ID } from '../../shared/ids';
+import { isPlaylistId } from '../../shared/playlist-ref';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/types';
 import { channelViews, runView } from '../admin/channel-view';
@@ -28,12 +29,15 @@ export interface AdminChannelDeps {
 
 const CURSOR_PREFIX = 'c1.';
 
+/** A channel's id, or a playlist's: both are work items in the same list. */
+const isWorkId = (id: string): boolean => CHANNEL_ID.test(id) || isPlaylistId(id);
+
 export const encodeCursor = (channelId: string): string => CURSOR_PREFIX + Buffer.from(channelId, 'utf8').toString('base64url');
 
 function decodeCursor(raw: string): string {
   if (!raw.startsWith(CURSOR_PREFIX) || !/^[A-Za-z0-9_-]{1,64}$/.test(raw.slice(CURSOR_PREFIX.length))) throw new ApiError('invalidCursor');
   const id = Buffer.from(raw.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8');
-  if (!CHANNEL_ID.test(id)) throw new ApiError('invalidCursor');
+  if (!isWorkId(id)) throw new ApiError('invalidCursor');
   return id;
 }
 
@@ -55,7 +59,7 @@ function pageLimit(raw: string | undefined): number {
 
 function channelIdParam(req: Request): string {
   const id = req.params.id;
-  if (typeof id !== 'string' || !CHANNEL_ID.test(id)) throw new ApiError('invalidChannelId');
+  if (typeof id !== 'string' || !isWorkId(id)) throw new ApiError('invalidChannelId');
   return id;
 }
 
