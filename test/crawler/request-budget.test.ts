@@ -77,9 +77,11 @@ describe('crawler request budget', () => {
   it('says a wait once, however many requests wait behind it, and shows it while it lasts', async () => {
     const b = budget(2);
     b.startCoolDown('try again later');
-    const waits = [b.waitForRoom(never), b.waitForRoom(never), b.waitForRoom(never)];
-    expect(b.waiting).to.deep.equal({ kind: 'cool-down', until: new Date('2026-07-01T12:30:00.000Z') });
-    await Promise.all(waits);
+    const seen: unknown[] = [];
+    timing.onSleep = () => void seen.push(b.waiting);
+    await Promise.all([b.waitForRoom(never), b.waitForRoom(never), b.waitForRoom(never)]);
+    timing.onSleep = null;
+    expect(seen[0]).to.deep.equal({ kind: 'cool-down', until: new Date('2026-07-01T12:30:00.000Z') });
     expect(b.waiting).to.equal(null);
     expect(logs.lines.filter((l) => l.msg.startsWith('cooling down')).length).to.equal(1);
     expect(logs.lines.filter((l) => l.msg === 'platform requests resume').length).to.equal(1);
