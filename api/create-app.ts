@@ -34,6 +34,8 @@ import { isPlaylistQuery } from './query/playlist-query';
 import { queryOf } from './http/locals';
 import { transcriptFile } from './routes/transcript-file';
 import { createApiMetrics, type ApiMetrics } from './metrics';
+import { platformCheck } from './routes/admin-platform-check';
+import { loopbackOnly, metricsRoute } from './routes/metrics';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -55,6 +57,8 @@ export interface AppDeps {
   maxRenders?: number;
   /** This app's Prometheus metrics (a fresh set when left out). */
   metrics?: ApiMetrics;
+  /** METRICS_LOOPBACK_ONLY: GET /metrics without a key, for loopback clients only. */
+  metricsLoopbackOnly?: boolean;
   /** What the API's handle lookups may spend: per key a minute, the shared hourly budget, cool-down. */
   handleLookups?: HandleLookupLimits;
   /** Answers in progress at once per key (API_MAX_CONNECTIONS_PER_KEY, default 6). */
@@ -124,7 +128,9 @@ export function createApp(deps: AppDeps): App {
   app.get('/admin/channels/:id', op(channels.one));
   app.delete('/admin/channels/:id', op(channels.remove));
   app.post('/admin/channels/:id/refresh', op(channels.refresh));
-  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/crawlers', '/admin/channels'], methodNotAllowed);
+  app.get('/admin/platform-check', op(platformCheck({ store: deps.store, clock })));
+  app.get('/metrics', deps.metricsLoopbackOnly ? loopbackOnly(metricsRoute(metrics)) : op(metricsRoute(metrics)));
+  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/crawlers', '/admin/channels', '/admin/platform-check', '/metrics'], methodNotAllowed);
   app.all('/admin/channels/:id', methodsAllowed('GET, HEAD, DELETE'));
   app.all('/admin/channels/:id/refresh', methodsAllowed('POST'));
   app.use(pathNotFound);

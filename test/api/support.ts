@@ -93,6 +93,8 @@ export interface StartApiOptions {
   databaseFile?: string;
   /** Extra openStore options, e.g. the API's store waits from storeWaits('api', ...). */
   store?: Omit<OpenStoreOptions, 'logger' | 'rootDir'>;
+  /** METRICS_LOOPBACK_ONLY. */
+  metricsLoopbackOnly?: boolean;
 }
 
 export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
@@ -128,7 +130,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups });
+  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;
