@@ -269,7 +269,7 @@ export const CATALOGUE = {
   invalidSubscription: {
     status: 400,
     error: text('Geçersiz abonelik'),
-    message: text("Silinecek abonelik bir kanal kimliği (UC ile başlayan 24 karakter) ya da '@handle' olmalıdır"),
+    message: text("Silinecek abonelik bir kanal kimliği (UC ile başlayan 24 karakter), bir oynatma listesi kimliği (PL…) ya da '@handle' olmalıdır"),
   },
   invalidExportFormat: {
     status: 400,

@@ -1,5 +1,5 @@
 // GET /?playlist_id=… (or ?playlist_url=…): a playlist's feed. Validate → register the playlist as
-// work (kind playlist, wanted = max_items) → what the crawler last listed (its order, title, owner,
+// work (kind playlist, wanted = max_items) and record that the key follows it → what the crawler last listed (its order, title, owner,
 // or the platform's private / does-not-exist answer) → the stored entries in the playlist's own
 // order → 404, 304 or the feed. Entries are the same stored videos and transcripts channel feeds
 // show, rendered by the same renderers; the feed names the playlist and its owner.
@@ -9,7 +9,8 @@ import { isFeedEntry, isShownKind } from '../../shared/store/rules';
 import type { PlaylistRecord, Store, VideoRecord } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import { buildFeedModel, fingerprintOf, notModified, validatorsFor, type FeedModel, type Validators } from '../feed/state';
-import { queryOf, setChannelId } from '../http/locals';
+import { queryOf, requireKeyId, setChannelId } from '../http/locals';
+import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validatePlaylistQuery, type PlaylistFeedQuery } from '../query/playlist-query';
 import type { RawQuery } from '../query/feed-query';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
@@ -17,7 +18,7 @@ import { categoryLogger } from '../../shared/logger';
 import { ChannelRegistrar, FEED_CACHE_CONTROL, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
 
 export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl'> & {
-  store: Pick<Store, 'registerChannel' | 'askLanguages' | 'getPlaylist' | 'getVideos' | 'getTranscripts'>;
+  store: Pick<Store, 'registerChannel' | 'askLanguages' | 'follow' | 'getPlaylist' | 'getVideos' | 'getTranscripts'>;
 };
 
 /** The playlist's stored entries a feed shows, in the playlist's order, at most `limit`. */
@@ -40,6 +41,7 @@ function selfQuery(q: PlaylistFeedQuery, raw: RawQuery): string {
 
 export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
+  const follows = new FollowRecorder(deps.store, deps.cache);
   const bodies = deps.cache.slot<Buffer>('playlist-body');
   const etags = deps.cache.slot<Validators>('playlist-validators');
   const log = categoryLogger(deps.logger, 'api.feed');
@@ -54,6 +56,7 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     setChannelId(res, playlistId);
 
     await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems }, now);
+    await follows.record(requireKeyId(res), playlistId, maxItems, now, 'playlist');
     if (languages !== null) await registrar.askLanguages(playlistId, languages, now);
     const playlist = await deps.store.getPlaylist(playlistId);
     if (playlist?.state === 'private') throw new ApiError('playlistPrivate', { playlistId });

@@ -1,14 +1,15 @@
 // A key's subscription list: POST /subscriptions imports a file (any format import-file.ts reads),
 // GET /subscriptions exports the list as OPML 2.0 (or JSON with format=Json), DELETE
-// /subscriptions/<channel_id or @handle> takes one channel off it. The key is known to the store
+// /subscriptions/<channel_id, @handle or playlist_id> takes one channel (or playlist) off it. A
+// followed playlist is listed like a channel, with its own feed and page. The key is known to the store
 // only by its keyId. An import is read and checked whole before one batched store write, so a file
 // refused as a whole stores nothing; handles are followed as they are and resolved by the crawler.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import type { ChannelRef } from '../../shared/channel-ref';
 import { CHANNEL_ID } from '../../shared/ids';
 import { parseHandle } from '../../shared/channel-ref';
+import { isPlaylistId } from '../../shared/playlist-ref';
 import type { Store, SubscriptionInput } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import { ApiError, type ErrorName } from '../errors';
@@ -16,6 +17,7 @@ import { xmlSafe } from '../feed/render';
 import type { Handler } from '../http/keyed';
 import { requireKeyId, queryOf } from '../http/locals';
 import { DEFAULT_MAX_ITEMS } from '../query/feed-query';
+import type { FollowRef } from '../subscriptions/channel-refs';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { ImportFileError, MAX_IMPORT_BYTES, parseImport, type ImportEntry, type ImportProblem } from '../subscriptions/import-file';
 import { linksFor, type LinkDeps } from '../subscriptions/links';
@@ -54,8 +56,16 @@ function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
   });
 }
 
-const refKey = (ref: ChannelRef): string => (ref.kind === 'id' ? ref.channelId : `@${ref.handle.toLowerCase()}`);
-const toInput = (e: ImportEntry): SubscriptionInput => (e.ref.kind === 'id' ? { channelId: e.ref.channelId, title: e.title } : { handle: e.ref.handle, title: e.title });
+const refKey = (ref: FollowRef): string => (ref.kind === 'id' ? ref.channelId : ref.kind === 'playlist' ? ref.playlistId : `@${ref.handle.toLowerCase()}`);
+const toInput = (e: ImportEntry): SubscriptionInput =>
+  e.ref.kind === 'id'
+    ? { channelId: e.ref.channelId, title: e.title }
+    : e.ref.kind === 'playlist'
+      ? { channelId: e.ref.playlistId, kind: 'playlist', title: e.title }
+      : { handle: e.ref.handle, title: e.title };
+/** How an answer names one followed channel or playlist. */
+const refFields = (ref: FollowRef): Record<string, string> =>
+  ref.kind === 'id' ? { channel_id: ref.channelId } : ref.kind === 'playlist' ? { playlist_id: ref.playlistId } : { handle: ref.handle.toLowerCase() };
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -89,7 +99,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
       already: unique.length - imported,
       format: parsed.format,
       channels: unique.map((e) => ({
-        ...(e.ref.kind === 'id' ? { channel_id: e.ref.channelId } : { handle: e.ref.handle.toLowerCase() }),
+        ...refFields(e.ref),
         title: e.title,
         feed_url: links.feedUrl(e.ref),
       })),
@@ -103,15 +113,20 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
     const subs = await deps.store.listSubscriptions(requireKeyId(res));
     const links = linksFor(req, deps);
     const listed = subs.map((s) => {
-      const ref: ChannelRef = s.channelId !== null ? { kind: 'id', channelId: s.channelId } : { kind: 'handle', handle: s.handle ?? '' };
-      // Until the crawler has seen the channel: the title the import gave, else its handle or id.
-      const title = s.title?.trim() || (ref.kind === 'id' ? ref.channelId : `@${ref.handle}`);
+      const ref: FollowRef =
+        s.channelId === null
+          ? { kind: 'handle', handle: s.handle ?? '' }
+          : s.kind === 'playlist'
+            ? { kind: 'playlist', playlistId: s.channelId }
+            : { kind: 'id', channelId: s.channelId };
+      // Until the crawler has seen the channel (playlist): the title the import gave, else its handle or id.
+      const title = s.title?.trim() || (ref.kind === 'handle' ? `@${ref.handle}` : refKey(ref));
       return { s, ref, title, feedUrl: links.feedUrl(ref), pageUrl: links.pageUrl(ref) };
     });
     if (typeof format === 'string' && format.toLowerCase() === 'json') {
       sendJson(res, 200, {
         subscriptions: listed.map(({ s, ref, title, feedUrl, pageUrl }) => ({
-          ...(ref.kind === 'id' ? { channel_id: ref.channelId } : { handle: ref.handle }),
+          ...refFields(ref),
           title,
           feed_url: feedUrl,
           html_url: pageUrl,
@@ -133,7 +148,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
   const remove: Handler = async (req, res) => {
     const raw = String((req.params as Record<string, string | undefined>).ref ?? '');
     const handle = raw.startsWith('@') ? parseHandle(raw) : null;
-    if (!CHANNEL_ID.test(raw) && handle === null) throw new ApiError('invalidSubscription');
+    if (!CHANNEL_ID.test(raw) && !isPlaylistId(raw) && handle === null) throw new ApiError('invalidSubscription');
     const ref = handle !== null && handle.kind === 'handle' ? `@${handle.handle.toLowerCase()}` : raw;
     const keyId = requireKeyId(res);
     if (!(await deps.store.unfollow(keyId, ref, deps.clock()))) throw new ApiError('subscriptionNotFound');

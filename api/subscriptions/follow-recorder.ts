@@ -1,10 +1,10 @@
-// A feed request for a channel also makes the key follow it. Following is idempotent, so this
+// A feed request for a channel (or a playlist) also makes the key follow it. Following is idempotent, so this
 // process remembers the (key, channel) pairs it recorded for a while and skips the store after the
 // first request: a reader polling a feed costs no write. Unfollowing through this process forgets
 // the pair at once, so the next feed request follows again; through another process, within
 // FOLLOW_TTL_MS.
 
-import type { Store } from '../../shared/store/types';
+import type { Store, WorkKind } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 
 export const FOLLOW_TTL_MS = 10 * 60_000;
@@ -19,12 +19,12 @@ export class FollowRecorder {
     this.recorded = cache.slot('follow');
   }
 
-  async record(keyId: string, channelId: string, wanted: number, now: Date): Promise<void> {
+  async record(keyId: string, channelId: string, wanted: number, now: Date, kind: WorkKind = 'channel'): Promise<void> {
     const key = `${keyId}\n${channelId}`;
     const at = this.recorded.get(key);
     const t = now.getTime();
     if (at !== undefined && t - at >= 0 && t - at < FOLLOW_TTL_MS) return;
-    await this.store.follow(keyId, [{ channelId }], 'feed', wanted, now);
+    await this.store.follow(keyId, [{ channelId, kind }], 'feed', wanted, now);
     this.recorded.set(key, t);
   }
 

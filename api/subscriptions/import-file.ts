@@ -5,7 +5,7 @@
 // read as a whole is refused with one ImportFileError (nothing is stored); single entries that name
 // no channel are listed as rejected, with their line, and the rest is imported.
 
-import type { ChannelRef } from '../../shared/channel-ref';
+import type { FollowRef } from './channel-refs';
 import { readCsv } from './formats/csv';
 import { readJsonExport } from './formats/json-exports';
 import { readOpml } from './formats/opml';
@@ -19,8 +19,8 @@ export const MAX_IMPORT_BYTES = 2 * 1024 * 1024;
 export type ImportFormat = 'opml' | 'takeout_csv' | 'newpipe_json' | 'freetube_db' | 'invidious_json' | 'youtube_json' | 'text';
 
 export interface ImportEntry {
-  readonly ref: ChannelRef;
-  /** The title the file gives the channel, if any. */
+  readonly ref: FollowRef;
+  /** The title the file gives the channel (or playlist), if any. */
   readonly title: string | null;
   /** 1-based line of the file (for JSON, the item's place in its list). */
   readonly line: number;

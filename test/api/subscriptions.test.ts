@@ -266,7 +266,7 @@ describe('subscriptions: import, export, removal', function () {
     it('a feed request for a channel records the follow', async function () {
       await api.store.upsertVideos([video(1)]);
       expect((await api.get(`/?channel_id=${CHANNEL}`)).status).to.equal(200);
-      expect(await api.store.listSubscriptions(keyIdOf(KEY))).to.deep.equal([{ channelId: CHANNEL, handle: null, title: null, source: 'feed', since: api.now }]);
+      expect(await api.store.listSubscriptions(keyIdOf(KEY))).to.deep.equal([{ channelId: CHANNEL, kind: 'channel', handle: null, title: null, source: 'feed', since: api.now }]);
       expect((await api.get(`/?channel_id=${ID.a}`)).status, 'even before anything is stored').to.equal(404);
       expect(await followed()).to.have.members([CHANNEL, ID.a]);
     });

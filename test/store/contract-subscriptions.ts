@@ -48,9 +48,9 @@ export function subscriptionCases(current: () => Store): void {
       await store.claimDueChannel('w1', MIN, at(2 * MIN));
       await store.releaseChannel('UC_a', 'w1', { nextDueAt: at(30 * MIN), outcome: 'ok', consecutiveFailures: 0, title: 'Channel A' }, at(2 * MIN));
       expect(await store.listSubscriptions(KEY_A)).to.deep.equal([
-        { channelId: 'UC_a', handle: null, title: 'Channel A', source: 'import', since: at(0) },
-        { channelId: 'UC_b', handle: null, title: 'B from file', source: 'import', since: at(0) },
-        { channelId: 'UC_c', handle: null, title: null, source: 'feed', since: at(MIN) },
+        { channelId: 'UC_a', kind: 'channel', handle: null, title: 'Channel A', source: 'import', since: at(0) },
+        { channelId: 'UC_b', kind: 'channel', handle: null, title: 'B from file', source: 'import', since: at(0) },
+        { channelId: 'UC_c', kind: 'channel', handle: null, title: null, source: 'feed', since: at(MIN) },
       ]);
       expect((await store.listSubscriptions(KEY_B)).map((s) => s.channelId)).to.deep.equal(['UC_z']);
       expect(await store.listSubscriptions('c'.repeat(64))).to.deep.equal([]);
@@ -71,8 +71,8 @@ export function subscriptionCases(current: () => Store): void {
       expect(await store.getHandle('newone')).to.equal('UC_new');
       expect(await store.getChannel('UC_new')).to.deep.include({ followed: true, handle: 'newone', dueAt: at(2 * MIN) });
       expect(await store.listSubscriptions(KEY_A)).to.deep.equal([
-        { channelId: 'UC_known', handle: null, title: null, source: 'import', since: at(0) },
-        { channelId: 'UC_new', handle: null, title: 'New one', source: 'import', since: at(0) },
+        { channelId: 'UC_known', kind: 'channel', handle: null, title: null, source: 'import', since: at(0) },
+        { channelId: 'UC_new', kind: 'channel', handle: null, title: 'New one', source: 'import', since: at(0) },
       ]);
       expect((await store.listSubscriptions(KEY_B)).map((s) => s.channelId ?? s.handle)).to.have.members(['UC_new', 'ghost']);
 
@@ -151,6 +151,65 @@ export function subscriptionCases(current: () => Store): void {
       expect(t3).to.not.equal(t2);
       await store.unfollow(KEY_A, 'UC_b', at(0));
       expect(await store.subscriptionFeedVersion(KEY_A)).to.not.equal(t3);
+    });
+
+    it('follows a playlist like a channel: a work item of kind playlist, listed with its title, unfollowed by its id', async function () {
+      await store.registerChannel({ channelId: 'PL_known', kind: 'playlist', wanted: 15 }, at(0));
+      const added = await store.follow(KEY_A, [{ channelId: 'PL_course', kind: 'playlist', title: 'Course from file' }, { channelId: 'PL_known', kind: 'playlist' }, { channelId: 'UC_a' }], 'import', 10, at(0));
+      expect(added).to.deep.equal([true, true, true]);
+      expect(await store.getChannel('PL_course')).to.deep.include({ kind: 'playlist', followed: true, wanted: 10, dueAt: at(0) });
+      expect(await store.getChannel('PL_known')).to.deep.include({ kind: 'playlist', followed: true, wanted: 15 });
+      // A feed request names no kind: the work item keeps the one it has.
+      await store.follow(KEY_B, [{ channelId: 'PL_course' }], 'feed', 10, at(MIN));
+      expect((await store.getChannel('PL_course'))?.kind).to.equal('playlist');
+      await store.claimDueChannel('w1', MIN, at(MIN));
+      await store.releaseChannel('PL_course', 'w1', { nextDueAt: at(30 * MIN), outcome: 'ok', consecutiveFailures: 0, title: 'The Course' }, at(MIN));
+      expect(await store.listSubscriptions(KEY_A)).to.deep.equal([
+        { channelId: 'PL_course', kind: 'playlist', handle: null, title: 'The Course', source: 'import', since: at(0) },
+        { channelId: 'PL_known', kind: 'playlist', handle: null, title: null, source: 'import', since: at(0) },
+        { channelId: 'UC_a', kind: 'channel', handle: null, title: null, source: 'import', since: at(0) },
+      ]);
+      expect((await store.followedChannels(null, 10)).map((c) => c.channelId), 'playlists are not pushed channels').to.deep.equal(['UC_a']);
+      expect(await store.unfollow(KEY_A, 'PL_course', at(2 * MIN))).to.equal(true);
+      expect((await store.getChannel('PL_course'))?.followed, 'key B still follows').to.equal(true);
+      expect(await store.unfollow(KEY_B, 'PL_course', at(2 * MIN))).to.equal(true);
+      expect((await store.getChannel('PL_course'))?.followed).to.equal(false);
+      expect((await store.listSubscriptions(KEY_A)).map((s) => s.channelId)).to.deep.equal(['PL_known', 'UC_a']);
+    });
+
+    it('the combined feed holds the videos the key’s followed playlists list, newest first, each once, with their channel’s name', async function () {
+      await store.follow(KEY_A, [{ channelId: 'UC_a', title: 'A from file' }, { channelId: 'PL_course', kind: 'playlist' }, { channelId: 'PL_gone', kind: 'playlist' }], 'import', 10, at(0));
+      await store.follow(KEY_B, [{ channelId: 'PL_other', kind: 'playlist' }], 'import', 10, at(0));
+      await store.registerChannel({ channelId: 'UC_p', wanted: 10, title: 'Teacher' }, at(0));
+      const listing = { title: 'Course', owner: 'Teacher', ownerChannelId: 'UC_p', state: 'listed' as const };
+      // Playlist order is not feed order; a_shared is both in UC_a's uploads and in the playlist.
+      await store.putPlaylist({ ...listing, playlistId: 'PL_course', videoIds: ['p_old', 'p_new', 'a_shared', 'p_short', 'p_unstored', 'p_failed'] }, at(0));
+      await store.putPlaylist({ ...listing, playlistId: 'PL_other', videoIds: ['q_only'] }, at(0));
+      await store.putPlaylist({ ...listing, playlistId: 'PL_gone', state: 'deleted', videoIds: ['q_only'] }, at(0));
+      await store.upsertVideos([
+        video('a_new', 'UC_a', 1),
+        video('p_new', 'UC_p', 0.5),
+        video('a_shared', 'UC_a', 2),
+        video('p_old', 'UC_p', 9),
+        video('p_short', 'UC_p', 3, { videoKind: 'short' }),
+        video('p_failed', 'UC_p', 0.2, { state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN) }),
+        video('p_not_listed', 'UC_p', 0.1),
+        video('q_only', 'UC_q', 0.3),
+      ]);
+      const feed = await store.subscriptionFeed(KEY_A, 10);
+      expect(feed.map((e) => e.videoId)).to.deep.equal(['p_new', 'a_new', 'a_shared', 'p_old']);
+      expect(feed[0]).to.deep.equal({ videoId: 'p_new', channelId: 'UC_p', publishedAt: at(-30 * MIN), fetchedAt: at(-0.5 * MIN), channelTitle: 'Teacher' });
+      expect(feed[2]!.channelTitle).to.equal('A from file');
+      expect((await store.subscriptionFeed(KEY_A, 2)).map((e) => e.videoId)).to.deep.equal(['p_new', 'a_new']);
+      expect((await store.subscriptionFeed(KEY_A, 10, ['short'])).map((e) => e.videoId)).to.deep.equal(['p_short']);
+      expect((await store.subscriptionFeed(KEY_B, 10)).map((e) => e.videoId)).to.deep.equal(['q_only']);
+      // A new listing (entries already stored, so no feed write) moves the version token.
+      const before = await store.subscriptionFeedVersion(KEY_A);
+      await store.putPlaylist({ ...listing, playlistId: 'PL_course', videoIds: ['p_old', 'a_new'] }, at(MIN));
+      expect(await store.subscriptionFeedVersion(KEY_A)).to.not.equal(before);
+      expect((await store.subscriptionFeed(KEY_A, 10)).map((e) => e.videoId)).to.deep.equal(['a_new', 'a_shared', 'p_old']);
+      await store.unfollow(KEY_A, 'PL_course', at(MIN));
+      expect((await store.subscriptionFeed(KEY_A, 10)).map((e) => e.videoId)).to.deep.equal(['a_new', 'a_shared']);
     });
 
     it('stops refreshing a channel nobody follows and nobody asked for in 30 days; a request or a follow brings it back', async function () {

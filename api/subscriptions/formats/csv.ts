@@ -3,7 +3,7 @@
 // title may hold commas, doubled quotes and line breaks; CRLF or LF; a BOM is already gone. The
 // header is matched without regard to case; a CSV without it is refused as a whole.
 
-import { channelRefOf } from '../channel-refs';
+import { followRefOf } from '../channel-refs';
 import { ImportFileError, REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../import-file';
 
 const HEADER = ['channel id', 'channel url', 'channel title'] as const;
@@ -77,7 +77,7 @@ export function readCsv(text: string): ParsedImport {
   for (const { fields, line } of rows) {
     const id = fields[idColumn]?.trim() ?? '';
     const url = fields[urlColumn]?.trim() ?? '';
-    const ref = channelRefOf(id) ?? channelRefOf(url);
+    const ref = followRefOf(id) ?? followRefOf(url);
     const title = fields[titleColumn]?.trim() || null;
     if (ref) entries.push({ ref, title, line });
     else rejected.push({ line, text: shown(fields.join(',')), reason: REASONS.notAChannel });

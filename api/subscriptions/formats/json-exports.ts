@@ -9,7 +9,7 @@
 //   {"channelId":"UC…"},"title":…}}].
 // Any other JSON is refused as a whole: guessing at an unknown shape would import the wrong thing.
 
-import { channelRefOf } from '../channel-refs';
+import { followRefOf } from '../channel-refs';
 import { ImportFileError, REASONS, shown, type ImportEntry, type ImportFormat, type ParsedImport, type RejectedEntry } from '../import-file';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -21,7 +21,7 @@ class Collector {
   readonly entries: ImportEntry[] = [];
   readonly rejected: RejectedEntry[] = [];
   add(line: number, reference: string | null, title: string | null, what: unknown): void {
-    const ref = reference === null ? null : channelRefOf(reference);
+    const ref = reference === null ? null : followRefOf(reference);
     if (ref) this.entries.push({ ref, title: title?.trim() || null, line });
     else this.rejected.push({ line, text: shown(reference ?? JSON.stringify(what) ?? ''), reason: REASONS.notAChannel });
   }

@@ -6,7 +6,7 @@
 // references, and its validator refuses malformed XML with the line of the fault.
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { channelRefOf } from '../channel-refs';
+import { followRefOf } from '../channel-refs';
 import { ImportFileError, REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../import-file';
 
 /** `<!DOCTYPE` or `<!ENTITY` anywhere, in any case (internal subsets, external ids, parameter entities). */
@@ -94,7 +94,7 @@ export function readOpml(text: string): ParsedImport {
     if (tag?.toLowerCase() !== 'outline') continue;
     const feedUrl = attr(node, 'xmlUrl');
     if (feedUrl !== null && feedUrl.trim() !== '') {
-      const ref = channelRefOf(feedUrl);
+      const ref = followRefOf(feedUrl);
       const title = attr(node, 'title')?.trim() || attr(node, 'text')?.trim() || null;
       if (ref) entries.push({ ref, title, line: lineAt(node) });
       else rejected.push({ line: lineAt(node), text: shown(feedUrl), reason: REASONS.notAChannel });

@@ -1,7 +1,7 @@
 // Plain text: one channel reference per line, in any form GET / accepts (or a platform feed URL).
 // Blank lines and lines starting with `#` are skipped.
 
-import { channelRefOf } from '../channel-refs';
+import { followRefOf } from '../channel-refs';
 import { REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../import-file';
 
 export function readTextLines(text: string): ParsedImport {
@@ -10,7 +10,7 @@ export function readTextLines(text: string): ParsedImport {
   text.split(/\r?\n|\r/).forEach((raw, i) => {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
-    const ref = channelRefOf(line);
+    const ref = followRefOf(line);
     if (ref) entries.push({ ref, title: null, line: i + 1 });
     else rejected.push({ line: i + 1, text: shown(line), reason: REASONS.notAChannel });
   });

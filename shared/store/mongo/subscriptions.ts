@@ -3,15 +3,23 @@
 // unordered bulkWrites (the subscriptions, then the channels' work items), never one write per
 // channel. A channel's `followed` flag is what the crawler's selection reads (channels.ts
 // refreshedFilter); without a transaction, unfollow clears it and then checks again, so a follow
-// racing with the last unfollow leaves the flag set, never cleared under a follower.
+// racing with the last unfollow leaves the flag set, never cleared under a follower. A followed
+// playlist is a document like a channel's (ref and channelId = the playlist id, kind 'playlist'; a
+// document without kind is a channel's), its work item of kind 'playlist' in channels.
 
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, normalizeHandle } from '../rules';
-import type { SubscriptionInput, SubscriptionSource, VideoKind } from '../types';
+import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionSource, VideoKind, WorkKind } from '../types';
 import { toRecord as toChannelRecord, type ChannelDoc } from './channels';
 import { retryOnDuplicateKey } from './errors';
 import type { VideoDoc } from './videos';
+
+interface PlaylistVideoIds {
+  _id: string;
+  videoIds: string[];
+  changedAt?: Date;
+}
 
 interface SubscriptionDoc {
   /** `<keyId>/<ref>`: one document per key and channel (or handle). */
@@ -24,6 +32,8 @@ interface SubscriptionDoc {
   source: SubscriptionSource;
   since: Date;
   checkedAt: Date | null;
+  /** Set on a playlist's subscription only. */
+  kind?: 'playlist';
 }
 
 interface HandleDoc {
@@ -43,10 +53,12 @@ export async function subscriptionsIndexes(db: Db): Promise<void> {
   ]);
   // The newest write among all feed entries (subscriptionFeedVersion), one index read.
   await db.collection<VideoDoc>('videos').createIndexes([{ key: { inFeed: 1, fetchedAt: -1 }, name: 'feed_written' }]);
+  // The newest playlist listing change (a followed playlist's new order or entries), one index read.
+  await db.collection<PlaylistVideoIds>('playlists').createIndexes([{ key: { changedAt: -1 }, name: 'changed' }]);
 }
 
 /** A followed channel's work item: created as registerChannel would (due now), else marked followed and asked for. */
-function followChannelOp(channelId: string, handle: string | null, wanted: number, now: Date): AnyBulkWriteOperation<ChannelDoc> {
+function followChannelOp(channelId: string, kind: WorkKind, handle: string | null, wanted: number, now: Date): AnyBulkWriteOperation<ChannelDoc> {
   return {
     updateOne: {
       filter: { _id: channelId },
@@ -54,7 +66,7 @@ function followChannelOp(channelId: string, handle: string | null, wanted: numbe
         $set: { followed: true },
         $max: { askedAt: now },
         $setOnInsert: {
-          handle, title: null, wanted, dueAt: now, leaseOwner: null, leaseExpiresAt: null, claimedWanted: null, lastCrawlAt: null,
+          kind, handle, title: null, wanted, dueAt: now, leaseOwner: null, leaseExpiresAt: null, claimedWanted: null, lastCrawlAt: null,
           lastOutcome: null, lastError: null, consecutiveFailures: 0, createdAt: now, coveredWanted: null,
         },
       },
@@ -99,7 +111,7 @@ export function subscriptionsCollection(db: Db) {
       const ops: AnyBulkWriteOperation<SubscriptionDoc>[] = [];
       const opIndex: (number | null)[] = []; // per input: its op, or null when it repeats an earlier input
       const seen = new Set<string>();
-      const followed = new Map<string, string | null>();
+      const followed = new Map<string, { kind: WorkKind; handle: string | null }>();
       for (const sub of subs) {
         const handle = sub.handle === undefined ? null : normalizeHandle(sub.handle);
         const channelId = sub.channelId ?? (handle === null ? undefined : cached.get(handle)) ?? null;
@@ -110,15 +122,18 @@ export function subscriptionsCollection(db: Db) {
         }
         seen.add(ref);
         opIndex.push(ops.length);
-        const doc: Omit<SubscriptionDoc, '_id'> = { keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, since: now, checkedAt: null };
+        const doc: Omit<SubscriptionDoc, '_id'> = {
+          keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, since: now, checkedAt: null,
+          ...(sub.kind === 'playlist' ? { kind: 'playlist' as const } : {}),
+        };
         ops.push({ updateOne: { filter: { _id: docId(keyId, ref) }, update: { $setOnInsert: doc }, upsert: true } });
-        if (channelId !== null && !followed.has(channelId)) followed.set(channelId, handle);
+        if (channelId !== null && !followed.has(channelId)) followed.set(channelId, { kind: sub.kind ?? 'channel', handle });
       }
       const res = await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
       const inserted = new Set(Object.keys(res.upsertedIds).map(Number));
       if (inserted.size > 0) await changed([keyId]);
       if (followed.size > 0) {
-        const channelOps = [...followed].map(([channelId, handle]) => followChannelOp(channelId, handle, wanted, now));
+        const channelOps = [...followed].map(([channelId, { kind, handle }]) => followChannelOp(channelId, kind, handle, wanted, now));
         await retryOnDuplicateKey(() => channels.bulkWrite(channelOps, { ordered: false }));
       }
       return opIndex.map((i) => i !== null && inserted.has(i));
@@ -138,6 +153,7 @@ export function subscriptionsCollection(db: Db) {
       const titles = await titlesOf(docs.flatMap((d) => (d.channelId === null ? [] : [d.channelId])));
       return docs.map((d) => ({
         channelId: d.channelId ?? null,
+        kind: d.kind === 'playlist' ? ('playlist' as const) : ('channel' as const),
         handle: d.handle ?? null,
         title: (d.channelId !== null ? titles.get(d.channelId) : undefined) ?? d.title ?? null,
         source: d.source,
@@ -147,7 +163,7 @@ export function subscriptionsCollection(db: Db) {
 
     async followedChannels(afterChannelId, limit) {
       if (asksNothing(limit)) return [];
-      const docs = await channels.find({ followed: true, _id: { $gt: afterChannelId ?? '' } }).sort({ _id: 1 }).limit(limit).toArray();
+      const docs = await channels.find({ followed: true, kind: { $ne: 'playlist' }, _id: { $gt: afterChannelId ?? '' } }).sort({ _id: 1 }).limit(limit).toArray();
       return docs.map(toChannelRecord);
     },
 
@@ -155,34 +171,58 @@ export function subscriptionsCollection(db: Db) {
      * The key's channel ids, then one query over the videos' feed index: `$in` on its leading
      * field with the sort on the next ones, which the server answers by merging the channels'
      * index ranges newest first (SORT_MERGE), reading about `limit` entries, not every channel's.
+     * Followed playlists: their listed video ids (one query over those playlists), then one query
+     * by `_id` for the newest `limit` of them; the two lists are merged here.
      */
     async subscriptionFeed(keyId, limit, kinds = DEFAULT_FEED_KINDS) {
       if (asksNothing(limit) || asksNothing(kinds)) return [];
-      const subs = await col.find({ keyId, channelId: { $ne: null } }, { projection: { channelId: 1, title: 1 } }).toArray();
+      const subs = await col.find({ keyId, channelId: { $ne: null } }, { projection: { channelId: 1, title: 1, kind: 1 } }).toArray();
       if (subs.length === 0) return [];
       const shown: (VideoKind | null)[] = kinds.includes('regular') ? [...kinds, null] : [...kinds];
-      const docs = await videos
-        .find({ channelId: { $in: subs.map((s) => s.channelId!) }, inFeed: true, videoKind: { $in: shown } }, { projection: { channelId: 1, publishedAt: 1, fetchedAt: 1 } })
-        .sort({ publishedAt: -1, _id: 1 })
-        .limit(limit)
-        .toArray();
+      const newest = (filter: object) =>
+        videos
+          .find({ ...filter, inFeed: true, videoKind: { $in: shown } }, { projection: { channelId: 1, publishedAt: 1, fetchedAt: 1 } })
+          .sort({ publishedAt: -1, _id: 1 })
+          .limit(limit)
+          .toArray();
+      const channelIds = subs.flatMap((s) => (s.kind === 'playlist' ? [] : [s.channelId!]));
+      const playlistIds = subs.flatMap((s) => (s.kind === 'playlist' ? [s.channelId!] : []));
+      const listed =
+        playlistIds.length === 0
+          ? []
+          : await db
+              .collection<PlaylistVideoIds>('playlists')
+              .find({ _id: { $in: playlistIds }, state: 'listed' }, { projection: { videoIds: 1 } })
+              .toArray();
+      const playlistVideoIds = [...new Set(listed.flatMap((p) => p.videoIds ?? []))];
+      const [ofChannels, ofPlaylists] = await Promise.all([
+        channelIds.length === 0 ? [] : newest({ channelId: { $in: channelIds } }),
+        playlistVideoIds.length === 0 ? [] : newest({ _id: { $in: playlistVideoIds } }),
+      ]);
+      const byId = new Map([...ofChannels, ...ofPlaylists].map((d) => [d._id, d]));
+      const docs = [...byId.values()]
+        .sort((a, b) => b.publishedAt.getTime() - a.publishedAt.getTime() || (a._id < b._id ? -1 : a._id > b._id ? 1 : 0))
+        .slice(0, limit);
       const titles = await titlesOf(docs.map((d) => d.channelId));
       const given = new Map(subs.map((s) => [s.channelId!, s.title]));
-      return docs.map((d) => ({
-        videoId: d._id,
-        channelId: d.channelId,
-        publishedAt: d.publishedAt,
-        fetchedAt: d.fetchedAt,
-        channelTitle: titles.get(d.channelId) ?? given.get(d.channelId) ?? null,
-      }));
+      return docs.map(
+        (d): SubscriptionFeedEntry => ({
+          videoId: d._id,
+          channelId: d.channelId,
+          publishedAt: d.publishedAt,
+          fetchedAt: d.fetchedAt,
+          channelTitle: titles.get(d.channelId) ?? given.get(d.channelId) ?? null,
+        }),
+      );
     },
 
     async subscriptionFeedVersion(keyId) {
-      const [written, counter] = await Promise.all([
+      const [written, counter, listed] = await Promise.all([
         videos.findOne({ inFeed: true }, { sort: { fetchedAt: -1 }, projection: { fetchedAt: 1 } }),
         changes.findOne({ _id: keyId }),
+        db.collection<PlaylistVideoIds>('playlists').findOne({}, { sort: { changedAt: -1 }, projection: { changedAt: 1 } }),
       ]);
-      return `${written?.fetchedAt.getTime() ?? 0}:${counter?.changes ?? 0}`;
+      return `${written?.fetchedAt.getTime() ?? 0}:${counter?.changes ?? 0}:${listed?.changedAt?.getTime() ?? 0}`;
     },
 
     async subscribedHandlesToResolve(retryBefore, limit) {
@@ -216,7 +256,7 @@ export function subscriptionsCollection(db: Db) {
           },
         }));
         await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
-        await retryOnDuplicateKey(() => channels.bulkWrite([followChannelOp(channelId, h, wanted, now)], { ordered: false }));
+        await retryOnDuplicateKey(() => channels.bulkWrite([followChannelOp(channelId, 'channel', h, wanted, now)], { ordered: false }));
         await col.deleteMany({ handle: h });
         await changed(waiting.map((d) => d.keyId));
       }

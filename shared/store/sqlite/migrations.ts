@@ -225,6 +225,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   ) WITHOUT ROWID;
   CREATE INDEX channels_failures ON channels (consecutive_failures DESC, channel_id);
   `,
+  // 14: a followed playlist's new listing (order, entries) changes the combined feed: the newest
+  // playlist change joins its version, one index read.
+  `
+  CREATE INDEX playlists_changed ON playlists (changed_at);
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

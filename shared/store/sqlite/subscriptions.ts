@@ -1,12 +1,13 @@
 // The subscriptions table: which channels each API key follows. A follow (an import of thousands
 // of channels included) is one immediate transaction, so one lock and one commit; a channel's
 // `followed` flag is kept in step inside the same transaction, which is what the crawler's
-// selection reads (rules.ts REFRESHED_SQL).
+// selection reads (rules.ts REFRESHED_SQL). A followed playlist is a row like a channel's (ref and
+// channel_id = the playlist id, its work item of kind 'playlist' in channels).
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL, normalizeHandle } from '../rules';
-import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionRecord, SubscriptionSource } from '../types';
+import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionRecord, SubscriptionSource, WorkKind } from '../types';
 import { COLUMNS as CHANNEL_COLUMNS, toRecord as toChannelRecord, type ChannelRow } from './channels';
 
 interface SubscriptionRow {
@@ -15,6 +16,7 @@ interface SubscriptionRow {
   title: string | null;
   source: string;
   since: number;
+  kind: string;
 }
 
 interface FeedRow {
@@ -35,9 +37,9 @@ function prepare(db: Database.Database) {
     VALUES (@keyId, @ref, @channelId, @handle, @title, @source, @now)
     ON CONFLICT (key_id, ref) DO NOTHING`);
   // A followed channel gets its work item: created due now when new; asked for now when known.
-  const followChannel = db.prepare<{ channelId: string; handle: string | null; wanted: number; now: number }>(`
-    INSERT INTO channels (channel_id, handle, wanted, due_at, consecutive_failures, created_at, followed, asked_at)
-    VALUES (@channelId, @handle, @wanted, @now, 0, @now, 1, @now)
+  const followChannel = db.prepare<{ channelId: string; kind: WorkKind; handle: string | null; wanted: number; now: number }>(`
+    INSERT INTO channels (channel_id, kind, handle, wanted, due_at, consecutive_failures, created_at, followed, asked_at)
+    VALUES (@channelId, @kind, @handle, @wanted, @now, 0, @now, 1, @now)
     ON CONFLICT (channel_id) DO UPDATE SET
       followed = 1, asked_at = MAX(COALESCE(asked_at, 0), excluded.asked_at), handle = COALESCE(handle, excluded.handle)`);
   const refollow = db.prepare<[string]>(
@@ -45,21 +47,31 @@ function prepare(db: Database.Database) {
   );
   const remove = db.prepare<[string, string], { channel_id: string | null }>('DELETE FROM subscriptions WHERE key_id = ? AND ref = ? RETURNING channel_id');
   const list = db.prepare<[string], SubscriptionRow>(`
-    SELECT s.channel_id, s.handle, COALESCE(NULLIF(c.title, ''), s.title) AS title, s.source, s.since
+    SELECT s.channel_id, s.handle, COALESCE(NULLIF(c.title, ''), s.title) AS title, s.source, s.since, COALESCE(c.kind, 'channel') AS kind
     FROM subscriptions s LEFT JOIN channels c ON c.channel_id = s.channel_id
     WHERE s.key_id = ? ORDER BY s.since, s.ref`);
   const followed = db.prepare<[string, number], ChannelRow>(
-    `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE followed = 1 AND channel_id > ? ORDER BY channel_id LIMIT ?`,
+    `SELECT ${CHANNEL_COLUMNS} FROM channels WHERE followed = 1 AND kind = 'channel' AND channel_id > ? ORDER BY channel_id LIMIT ?`,
   );
   // Newest feed entries first through videos_feed_recent; each is kept when the key follows its
-  // channel (a primary-key probe), so the walk stops after `limit` kept entries. CROSS JOIN keeps
-  // videos the outer loop: SQLite must not start from the key's subscriptions and sort.
+  // channel (a primary-key probe) or when it is in the video ids the key's followed playlists list
+  // (one list, built once per query from those playlists' rows), so the walk stops after `limit`
+  // kept entries: SQLite must not start from the key's subscriptions and sort.
   const feed = db.prepare<{ keyId: string; kinds: string; limit: number }, FeedRow>(`
     SELECT v.video_id, v.channel_id, v.published_at, v.fetched_at,
-      COALESCE(NULLIF((SELECT c.title FROM channels c WHERE c.channel_id = v.channel_id), ''), s.title) AS channel_title
-    FROM videos v CROSS JOIN subscriptions s
+      COALESCE(
+        NULLIF((SELECT c.title FROM channels c WHERE c.channel_id = v.channel_id), ''),
+        (SELECT s.title FROM subscriptions s WHERE s.key_id = @keyId AND s.ref = v.channel_id)
+      ) AS channel_title
+    FROM videos v
     WHERE ${FEED_ENTRY_SQL} AND coalesce(v.video_kind, 'regular') IN (SELECT value FROM json_each(@kinds))
-      AND s.key_id = @keyId AND s.ref = v.channel_id
+      AND (
+        EXISTS (SELECT 1 FROM subscriptions s WHERE s.key_id = @keyId AND s.ref = v.channel_id)
+        OR v.video_id IN (
+          SELECT j.value FROM subscriptions s JOIN playlists p ON p.playlist_id = s.ref, json_each(p.video_ids) j
+          WHERE s.key_id = @keyId AND p.state = 'listed'
+        )
+      )
     ORDER BY v.published_at DESC, v.video_id LIMIT @limit`);
   const handlesToResolve = db.prepare<[number, number], string>(`
     SELECT handle FROM subscriptions WHERE handle IS NOT NULL AND (checked_at IS NULL OR checked_at < ?)
@@ -73,9 +85,10 @@ function prepare(db: Database.Database) {
   const putHandle = db.prepare<[string, string, number]>(`
     INSERT INTO handles (handle, channel_id, resolved_at) VALUES (?, ?, ?)
     ON CONFLICT (handle) DO UPDATE SET channel_id = excluded.channel_id, resolved_at = excluded.resolved_at`);
-  const version = db.prepare<{ keyId: string }, { written: number | null; changes: number | null }>(`
+  const version = db.prepare<{ keyId: string }, { written: number | null; changes: number | null; listed: number | null }>(`
     SELECT (SELECT fetched_at FROM videos WHERE ${FEED_ENTRY_SQL} ORDER BY fetched_at DESC LIMIT 1) AS written,
-      (SELECT changes FROM subscription_changes WHERE key_id = @keyId) AS changes`);
+      (SELECT changes FROM subscription_changes WHERE key_id = @keyId) AS changes,
+      (SELECT changed_at FROM playlists ORDER BY changed_at DESC LIMIT 1) AS listed`);
   const changed = db.prepare<[string]>(`
     INSERT INTO subscription_changes (key_id, changes) VALUES (?, 1)
     ON CONFLICT (key_id) DO UPDATE SET changes = changes + 1`);
@@ -90,17 +103,17 @@ export function subscriptionsTable(db: Database.Database) {
 
   const followTx = db.transaction((keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: number): boolean[] => {
     const added: boolean[] = [];
-    const channels = new Map<string, string | null>();
+    const channels = new Map<string, { kind: WorkKind; handle: string | null }>();
     for (const sub of subs) {
       const handle = sub.handle === undefined ? null : normalizeHandle(sub.handle);
       const channelId = sub.channelId ?? (handle === null ? undefined : sql.cachedHandle.get(handle)) ?? null;
       const ref = channelId ?? handleRef(handle!);
       const info = sql.insert.run({ keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, now });
       added.push(info.changes === 1);
-      if (channelId !== null && !channels.has(channelId)) channels.set(channelId, handle);
+      if (channelId !== null && !channels.has(channelId)) channels.set(channelId, { kind: sub.kind ?? 'channel', handle });
     }
     if (added.some(Boolean)) sql.changed.run(keyId);
-    for (const [channelId, handle] of channels) sql.followChannel.run({ channelId, handle, wanted, now });
+    for (const [channelId, { kind, handle }] of channels) sql.followChannel.run({ channelId, kind, handle, wanted, now });
     return added;
   });
 
@@ -119,7 +132,7 @@ export function subscriptionsTable(db: Database.Database) {
     }
     sql.putHandle.run(handle, channelId, now);
     sql.changedByHandle.run(handle);
-    if (sql.moveToChannel.run({ handle, channelId }).changes > 0) sql.followChannel.run({ channelId, handle, wanted, now });
+    if (sql.moveToChannel.run({ handle, channelId }).changes > 0) sql.followChannel.run({ channelId, kind: 'channel', handle, wanted, now });
     sql.dropHandle.run(handle);
     sql.refollow.run(channelId);
   });
@@ -137,6 +150,7 @@ export function subscriptionsTable(db: Database.Database) {
     listSubscriptions(keyId): SubscriptionRecord[] {
       return sql.list.all(keyId).map((r) => ({
         channelId: r.channel_id,
+        kind: r.kind === 'playlist' ? 'playlist' : 'channel',
         handle: r.handle,
         title: r.title,
         source: r.source as SubscriptionSource,
@@ -162,7 +176,7 @@ export function subscriptionsTable(db: Database.Database) {
 
     subscriptionFeedVersion(keyId) {
       const v = sql.version.get({ keyId });
-      return `${v?.written ?? 0}:${v?.changes ?? 0}`;
+      return `${v?.written ?? 0}:${v?.changes ?? 0}:${v?.listed ?? 0}`;
     },
 
     subscribedHandlesToResolve(retryBefore, limit) {
