@@ -102,9 +102,15 @@ export class Scheduler {
     while (!this.stopping) {
       let idleMs = this.o.pollMs;
       try {
+        if (storeFailures > 0) {
+          // A run the outage cut short could not hand its channel back, and this loop works one
+          // channel at a time under an owner name no other process uses: any lease still under
+          // that name is such a leftover. Taking it back now spares it CRAWL_LEASE_SECONDS.
+          const reclaimed = await this.store.reclaimLeases(this.o.owner, this.now());
+          this.log.info({ failures: storeFailures, reclaimed }, 'store is back; resuming');
+          storeFailures = 0;
+        }
         const channel = await this.store.claimDueChannel(this.o.owner, this.o.leaseMs, this.now());
-        if (storeFailures > 0) this.log.info({ failures: storeFailures }, 'store is back; resuming');
-        storeFailures = 0;
         if (channel) {
           await this.work(channel);
           // Handles from imports get a round between runs now and then, not only when nothing is due.

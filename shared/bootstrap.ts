@@ -51,16 +51,21 @@ function exitOnLostDatabase(name: ProcessName, log: Logger, reason: string): nev
   process.exit(LOST_DATABASE_EXIT_CODE);
 }
 
-/** After a locked write the API fails store calls at once for this long (then tries again). */
+/** After a locked write (or an unreachable MongoDB) the API fails store calls at once for this long (then tries again). */
 export const API_LOCKED_FAIL_FAST_MS = 1000;
 
+/** API_STORE_BUSY_TIMEOUT_MS when left empty: a local file's lock wait, or a networked server's answer. */
+export const API_STORE_WAIT_DEFAULT_MS = { sqlite: 100, mongodb: 1000 } as const;
+
 /**
- * How long each process waits for another's write lock. The API answers requests on one event loop
- * that a SQLite wait blocks, so it waits briefly and then fails fast for a second (a 500 beats a
- * frozen /health); the crawler has nothing else to do and keeps the long default.
+ * How long each process waits for the store. The API answers requests on one event loop, so it
+ * waits briefly and then fails fast for a second (a 500 beats a frozen /health or a request hanging
+ * through a MongoDB failover); the crawler has nothing else to do and keeps the long defaults.
  */
-export function storeWaits(name: ProcessName, config: Pick<Config, 'apiStoreBusyTimeoutMs'>): { busyTimeoutMs?: number; busyFailFastMs?: number } {
-  return name === 'api' ? { busyTimeoutMs: config.apiStoreBusyTimeoutMs, busyFailFastMs: API_LOCKED_FAIL_FAST_MS } : {};
+export function storeWaits(name: ProcessName, config: Pick<Config, 'apiStoreBusyTimeoutMs' | 'databaseUrl'>): { busyTimeoutMs?: number; busyFailFastMs?: number } {
+  if (name !== 'api') return {};
+  const backend = config.databaseUrl.startsWith('sqlite:') ? 'sqlite' : 'mongodb';
+  return { busyTimeoutMs: config.apiStoreBusyTimeoutMs ?? API_STORE_WAIT_DEFAULT_MS[backend], busyFailFastMs: API_LOCKED_FAIL_FAST_MS };
 }
 
 /**

@@ -219,9 +219,9 @@ export const SETTINGS = {
   }),
   trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),
   apiStoreBusyTimeoutMs: setting({
-    name: 'API_STORE_BUSY_TIMEOUT_MS', default: '100', secret: false,
-    help: 'SQLite: how long an API write waits for another process\'s write lock before the request fails with 500 (the wait blocks the API process; the crawler waits 5000)',
-    parse: parseInteger(0, 5000),
+    name: 'API_STORE_BUSY_TIMEOUT_MS', default: '', secret: false,
+    help: 'the most an API request waits for the store before it fails with 500: SQLite, for another process\'s write lock (the wait blocks the API process; the crawler waits 5000); MongoDB, for any answer while the server is unreachable or failing over; empty = 100 on SQLite, 1000 on MongoDB',
+    parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(0, 5000)(raw)),
   }),
   defaultRateLimit: setting({ name: 'DEFAULT_RATE_LIMIT', default: '60', secret: false, help: 'requests per minute for a key whose rate_limit is omitted', parse: parseInteger(1, 1000000) }),
   // API hardening (README "Hardening"): connection bound, timeouts, render concurrency.

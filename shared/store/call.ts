@@ -22,6 +22,12 @@ export interface Backend {
   refuseNow?(): string | null;
   /** The backend's own "cannot serve right now" errors as StoreUnavailableError; others as they are. */
   toStoreError(err: unknown): unknown;
+  /**
+   * The most a call may take before it fails with StoreUnavailableError (0 or unset = no bound). For
+   * a backend that answers asynchronously (MongoDB): the operation goes on in the background and its
+   * late result is dropped, so its writes must be ones that are safe to send again.
+   */
+  deadlineMs?: number;
 }
 
 const LABEL: Record<Store['kind'], string> = { sqlite: 'SQLite', mongodb: 'MongoDB' };
@@ -31,12 +37,23 @@ async function call<T>(backend: Backend, work: () => Awaitable<T>): Promise<T> {
   const refused = backend.refuseNow?.() ?? null;
   if (refused !== null) throw new StoreUnavailableError(refused);
   try {
-    return await work();
+    const answer = Promise.resolve().then(work);
+    return await (backend.deadlineMs ? withDeadline(answer, backend.deadlineMs, backend.kind) : answer);
   } catch (err) {
     const mapped = backend.toStoreError(err);
     if (mapped instanceof StoreUnavailableError) backend.logger.warning({ err: (err as Error).message }, `${backend.kind} store unavailable`);
     throw mapped;
   }
+}
+
+function withDeadline<T>(answer: Promise<T>, ms: number, kind: Store['kind']): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StoreUnavailableError(`${LABEL[kind]} store unavailable: no answer within ${ms} ms`)), ms);
+  });
+  // The operation may still fail after the deadline answered for it: nobody is waiting any more.
+  answer.catch(() => undefined);
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }
 
 /** The Store: every method run through `call`, except close (closing twice is harmless). */

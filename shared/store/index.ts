@@ -14,7 +14,11 @@ export interface OpenStoreOptions {
   logger: Logger;
   /** Relative SQLite paths are resolved against this (default: the working directory). */
   rootDir?: string;
-  /** SQLite only: write-lock wait and fail-fast window (sqlite-store.ts SqliteOptions). */
+  /**
+   * The API's store waits (bootstrap.ts storeWaits). SQLite: the write-lock wait and fail-fast
+   * window (sqlite-store.ts SqliteOptions); MongoDB: the most a call waits for an answer, and the
+   * fail-fast window after one found the server unavailable (mongo-store.ts MongoStoreOptions).
+   */
   busyTimeoutMs?: number;
   busyFailFastMs?: number;
   /** SQLite only: the database file was deleted or replaced while open (sqlite/file-watch.ts). */
@@ -38,7 +42,9 @@ export async function openStore(databaseUrl: string, opts: OpenStoreOptions): Pr
   if (/^mongodb(\+srv)?:\/\//.test(databaseUrl)) {
     // Loaded only when asked for: the driver costs ~20 MB of memory that SQLite deployments never use.
     const mongo = (await import('./mongo/mongo-store.js')) as { connectMongoStore: typeof connectMongoStore };
-    return mongo.connectMongoStore(databaseUrl, { logger, serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS });
+    return mongo.connectMongoStore(databaseUrl, {
+      logger, serverSelectionTimeoutMS: opts.serverSelectionTimeoutMS, operationTimeoutMs: opts.busyTimeoutMs, failFastMs: opts.busyFailFastMs,
+    });
   }
   // Only the scheme is echoed: the rest of the URL may hold credentials.
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(databaseUrl)?.[0] ?? '(none)';

@@ -169,7 +169,7 @@ describe('crawler scheduler', () => {
     expect((await channel())!.lastOutcome).to.equal('ok');
   });
 
-  it('a store outage in the middle of a run pauses the loop; the channel is finished after the lease expires', async () => {
+  it('a store outage in the middle of a run pauses the loop; once the store is back the channel is finished at once, its lease taken back', async () => {
     const platform = new ScriptedPlatform(makeVideos(30), events);
     platform.onTranscript = (id) => {
       if (id === 'v025') probe.down = true;
@@ -181,13 +181,17 @@ describe('crawler scheduler', () => {
     expect((await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length, 'first batch kept').to.equal(20);
     await until('the run summary', () => lines.some((l) => l.msg === 'run ended'));
     expect(lines.find((l) => l.msg === 'run ended'), 'the summary of a run the outage ended counts the batch it stored').to.deep.include({ outcome: 'stopped', stored: 20, batches: '1/2' });
+    // Every release attempt met the outage: the lease (60 s) is still this crawler's.
+    expect((await ts.store.getChannel(CH))!.leaseOwner).to.equal('test-a');
     platform.onTranscript = null;
     probe.down = false;
-    // If every release attempt met the outage the lease stayed; once it expires the loop takes the
-    // channel again (if a retry got through, the channel is due at once anyway).
-    timing.advance(60_000);
+    // One pause (1 s) later the loop finds the store back, takes its own leftover lease back and
+    // finishes the channel, long before the lease would have expired.
+    timing.advance(1000);
     await until('the channel complete', async () => (await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length === 30);
     await until('released', () => released());
+    expect(lines.find((l) => l.msg === 'store is back; resuming')).to.deep.include({ reclaimed: 1 });
+    expect((await ts.store.getChannel(CH))!).to.deep.include({ consecutiveFailures: 0, lastOutcome: 'ok' });
   });
 
   it('a release that meets a briefly unavailable store is tried again, not left to expire', async () => {

@@ -1,10 +1,13 @@
-// Turns the driver errors that mean "no server to talk to" into StoreUnavailableError (the API
-// answers 500, the crawler retries later). Server-side errors (bad query, duplicate key) are
-// bugs or handled by the caller and are rethrown as is.
+// Turns the driver errors that mean "the database cannot serve right now" into StoreUnavailableError
+// (the API answers 500, the crawler pauses and retries, keeping the channel's failure count): no
+// server to talk to, and the transient errors of a replica set during a failover or a shutdown.
+// Server-side errors (bad query, duplicate key) are bugs or handled by the caller and are rethrown
+// as they are.
 
 import {
   MongoBulkWriteError,
   MongoClientClosedError,
+  MongoError,
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
@@ -12,6 +15,7 @@ import {
   MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
+  MongoWriteConcernError,
   type WriteError,
 } from 'mongodb';
 import { StoreUnavailableError } from '../types';
@@ -24,7 +28,39 @@ const UNAVAILABLE_CLASSES = [
   MongoClientClosedError,
   MongoServerClosedError,
   MongoOperationTimeoutError,
+  // A write the primary applied but could not replicate in time (wtimeout) or at all: sending
+  // the idempotent write again later is the cure, not counting a failure against the channel.
+  MongoWriteConcernError,
 ];
+
+/**
+ * Error labels a server or the driver puts on errors that a retry later may cure: a write during a
+ * failover (RetryableWriteError), a pool cleared after a network error (ResetPool), a transaction
+ * that met either (TransientTransactionError).
+ */
+const TRANSIENT_LABELS = ['RetryableWriteError', 'ResetPool', 'TransientTransactionError'];
+
+/**
+ * Server codes of a replica set changing primaries or shutting down, and of the network between its
+ * members (the retryable-writes specification's list): HostUnreachable 6, HostNotFound 7,
+ * NetworkTimeout 89, ShutdownInProgress 91, PrimarySteppedDown 189, ExceededTimeLimit 262,
+ * SocketException 9001, NotWritablePrimary 10107, InterruptedAtShutdown 11600,
+ * InterruptedDueToReplStateChange 11602, NotPrimaryNoSecondaryOk 13435, NotPrimaryOrSecondary 13436.
+ */
+const TRANSIENT_CODES = new Set([6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
+
+/** The driver classes not exported by name: a full pool's wait queue timing out, a closed pool. */
+const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError', 'MongoPoolClearedError']);
+
+function isTransient(err: unknown): boolean {
+  if (!(err instanceof MongoError)) return false;
+  if (UNAVAILABLE_CLASSES.some((cls) => err instanceof cls) || UNAVAILABLE_NAMES.has(err.name)) return true;
+  if (TRANSIENT_LABELS.some((label) => err.hasErrorLabel(label))) return true;
+  if (typeof err.code === 'number' && TRANSIENT_CODES.has(err.code)) return true;
+  // A bulk write's write concern error comes inside the MongoBulkWriteError (its write errors, if
+  // any, are judged by the caller).
+  return err instanceof MongoBulkWriteError && err.result?.getWriteConcernError() !== undefined && [err.writeErrors].flat().length === 0;
+}
 
 const DUPLICATE_KEY = 11000;
 
@@ -41,7 +77,7 @@ function unwrapBulk(err: unknown): unknown {
 export function toStoreError(err: unknown): unknown {
   if (err instanceof StoreUnavailableError) return err;
   const cause = unwrapBulk(err);
-  if (UNAVAILABLE_CLASSES.some((cls) => cause instanceof cls)) {
+  if (isTransient(cause)) {
     return new StoreUnavailableError(`MongoDB store unavailable: ${(cause as Error).message}`, { cause });
   }
   if (cause instanceof Error && /client was closed|topology is closed/i.test(cause.message)) {

@@ -6,7 +6,7 @@
 import { MongoClient } from 'mongodb';
 import type { Logger } from '../../logger';
 import { assembleStore, type BackendMethods } from '../call';
-import type { Store } from '../types';
+import { StoreUnavailableError, type Store } from '../types';
 import { channelAdmin, channelAdminIndexes } from './channel-admin';
 import { channelsCollection, channelsIndexes } from './channels';
 import { heartbeatsCollection } from './heartbeats';
@@ -29,6 +29,14 @@ export interface MongoStoreOptions {
   serverSelectionTimeoutMS?: number;
   /** Database to use; default: the one named in the URL, else `transcript-feed`. */
   dbName?: string;
+  /**
+   * The most any store call waits for its answer (server selection, a free connection, the reply)
+   * before it fails with StoreUnavailableError; unset = the driver's own waits. The API sets it
+   * (API_STORE_BUSY_TIMEOUT_MS) so that no request hangs while the server is unreachable.
+   */
+  operationTimeoutMs?: number;
+  /** After a call found the store unavailable, fail every call at once for this long (0 = off). */
+  failFastMs?: number;
 }
 
 export const DEFAULT_DB_NAME = 'transcript-feed';
@@ -83,5 +91,21 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     },
   };
   opts.logger.debug({ db: db.databaseName }, 'mongodb store open');
-  return assembleStore({ kind: 'mongodb', logger: opts.logger, isOpen: () => !closed, toStoreError }, methods);
+  const failFastMs = opts.failFastMs ?? 0;
+  let unavailableUntil = 0;
+  return assembleStore(
+    {
+      kind: 'mongodb',
+      logger: opts.logger,
+      isOpen: () => !closed,
+      deadlineMs: opts.operationTimeoutMs,
+      refuseNow: () => (Date.now() < unavailableUntil ? 'MongoDB store unavailable (failing fast after the last failure)' : null),
+      toStoreError(err) {
+        const mapped = toStoreError(err);
+        if (failFastMs > 0 && mapped instanceof StoreUnavailableError) unavailableUntil = Date.now() + failFastMs;
+        return mapped;
+      },
+    },
+    methods,
+  );
 }
