@@ -20,6 +20,7 @@ import argparse
 import copy
 import datetime
 import itertools
+import operator
 import os
 import pickle
 import signal
@@ -27,6 +28,7 @@ import socket
 import sys
 import threading
 import time
+import traceback
 import weakref
 
 import bson
@@ -194,6 +196,29 @@ def _expr_min_max(pick):
     return handler
 
 
+def _compare(a, b):
+    """-1, 0 or 1 in the order aggregation expressions compare values: a missing field below
+    everything (null included), then BSON's order of types, then the values."""
+    if a is MISSING or b is MISSING:
+        return (a is not MISSING) - (b is not MISSING)
+    if mm_filtering.bson_compare(operator.lt, a, b):
+        return -1
+    if mm_filtering.bson_compare(operator.gt, a, b):
+        return 1
+    return 0
+
+
+def _expr_comparison(test):
+    def handler(parser, args):
+        a, b = (_operand(parser, x) for x in args)
+        if test is None:
+            return _compare(a, b)
+        if a is MISSING or b is MISSING or isinstance(a, (dict, list)) or isinstance(b, (dict, list)):
+            return test(_compare(a, b))
+        return test(0 if a == b else _compare(a, b))
+    return handler
+
+
 def _gt(a, b):
     return a > b
 
@@ -213,6 +238,13 @@ EXPRESSIONS = {
     '$toDate': _expr_to_date,
     '$min': _expr_min_max(_lt),
     '$max': _expr_min_max(_gt),
+    '$eq': _expr_comparison(lambda c: c == 0),
+    '$ne': _expr_comparison(lambda c: c != 0),
+    '$lt': _expr_comparison(lambda c: c < 0),
+    '$lte': _expr_comparison(lambda c: c <= 0),
+    '$gt': _expr_comparison(lambda c: c > 0),
+    '$gte': _expr_comparison(lambda c: c >= 0),
+    '$cmp': _expr_comparison(None),
 }
 
 SYSTEM_VARIABLES = {
@@ -339,6 +371,12 @@ def _fast_match(spec, doc):
                 r = True if True in results else (_UNSURE if _UNSURE in results else False)
             else:
                 r = False if False in results else (_UNSURE if _UNSURE in results else True)
+        elif key == '$expr':
+            # As mongomock's matcher decides it, without its per-document overhead.
+            try:
+                r = bool(mm_aggregate._parse_expression(cond, doc, ignore_missing_keys=True))
+            except Exception:  # noqa: BLE001 - mongomock's own matcher reports it
+                return _UNSURE
         elif key.startswith('$') or '.' in key:
             return _UNSURE
         else:
@@ -482,6 +520,9 @@ class Emulator:
             request.replies({'ok': 0, 'code': err.code or 2, 'codeName': 'BadValue', 'errmsg': str(err)})
         except NotImplementedError as err:
             request.replies({'ok': 0, 'code': 115, 'codeName': 'CommandNotSupported', 'errmsg': 'emulator: %s' % err})
+        except Exception as err:  # noqa: BLE001 - an emulator bug answers as an error, never as silence
+            traceback.print_exc()
+            request.replies({'ok': 0, 'code': 1, 'codeName': 'InternalError', 'errmsg': 'emulator: %s: %s' % (type(err).__name__, err)})
         finally:
             _command_now[0] = None
         return True

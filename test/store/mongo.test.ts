@@ -24,9 +24,11 @@ describe('mongodb store without a server', function () {
   });
 });
 
+// The contract fixes time through each call's `now`, so the store reads that instead of the server's
+// clock here; test/store/mongo-clock.test.ts shows the server's clock, which deployments use.
 storeContract('mongodb', async () => {
   const db = await mongoTestDatabase();
-  const store = await connectMongoStore(db.url, { logger: silentLogger(), serverSelectionTimeoutMS: 3000 });
+  const store = await connectMongoStore(db.url, { logger: silentLogger(), serverSelectionTimeoutMS: 3000, clock: 'caller' });
   return {
     store,
     async cleanup() {

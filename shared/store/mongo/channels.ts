@@ -1,5 +1,6 @@
 // The channels collection: the crawler's work queue. Every write is one single-document atomic
-// operation (findOneAndUpdate / updateOne), so no transactions are needed. Updates that depend on
+// operation (findOneAndUpdate / updateOne), so no transactions are needed. Due times and leases are
+// on the server's clock (clock.ts), so hosts with skewed clocks agree on them. Updates that depend on
 // the document's own fields use update pipelines; values from callers go in as $literal so a
 // string starting with `$` is never read as a field path (and no value is read as an operator).
 
@@ -7,6 +8,7 @@ import type { Collection, Db, Filter } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { normalizeHandle, refreshCutoff } from '../rules';
 import type { ChannelRecord, WorkKind } from '../types';
+import { lit, type StoreClock } from './clock';
 import { retryOnDuplicateKey } from './errors';
 
 export interface ChannelDoc {
@@ -34,7 +36,6 @@ export interface ChannelDoc {
   askedAt?: Date | null;
 }
 
-const lit = (value: unknown) => ({ $literal: value });
 /** The field's current value, or `fallback` on a document being inserted by an upsert. */
 const keep = (field: string, fallback: unknown) => ({ $ifNull: [`$${field}`, lit(fallback)] });
 
@@ -71,7 +72,7 @@ export async function channelsIndexes(db: Db): Promise<void> {
   ]);
 }
 
-export function channelsCollection(db: Db) {
+export function channelsCollection(db: Db, clock: StoreClock) {
   const col: Collection<ChannelDoc> = db.collection<ChannelDoc>('channels');
   return {
     /**
@@ -82,6 +83,7 @@ export function channelsCollection(db: Db) {
      */
     async registerChannel(input, now) {
       const title = input.title ?? null;
+      const present = clock.now(now);
       const isInsert = { $eq: [{ $type: '$createdAt' }, 'missing'] };
       const grew = { $gt: [lit(input.wanted), '$wanted'] };
       const doc = await retryOnDuplicateKey(() =>
@@ -90,7 +92,7 @@ export function channelsCollection(db: Db) {
           [
             {
               $set: {
-                dueAt: { $cond: [isInsert, lit(now), { $cond: [grew, { $min: ['$dueAt', lit(now)] }, '$dueAt'] }] },
+                dueAt: { $cond: [isInsert, present, { $cond: [grew, { $min: ['$dueAt', present] }, '$dueAt'] }] },
                 wanted: { $cond: [isInsert, lit(input.wanted), { $max: ['$wanted', lit(input.wanted)] }] },
                 kind: keep('kind', input.kind ?? 'channel'),
                 handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
@@ -102,7 +104,7 @@ export function channelsCollection(db: Db) {
                 lastOutcome: keep('lastOutcome', null),
                 lastError: keep('lastError', null),
                 consecutiveFailures: keep('consecutiveFailures', 0),
-                createdAt: keep('createdAt', now),
+                createdAt: { $ifNull: ['$createdAt', present] },
                 coveredWanted: keep('coveredWanted', null),
                 followed: keep('followed', false),
                 askedAt: { $max: [keep('askedAt', now), lit(now)] },
@@ -121,10 +123,15 @@ export function channelsCollection(db: Db) {
       return doc ? toRecord(doc) : null;
     },
 
+    /** Due and lease free or expired by the server's clock, so a host whose clock runs ahead takes no live lease. */
     async claimDueChannel(owner, leaseMs, now) {
+      const present = clock.now(now);
       const doc = await col.findOneAndUpdate(
-        { dueAt: { $lte: now }, $and: [{ $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] }, refreshedFilter(now)] },
-        [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: lit(new Date(now.getTime() + leaseMs)), claimedWanted: '$wanted' } }],
+        {
+          $expr: { $lte: ['$dueAt', present] },
+          $and: [{ $or: [{ leaseOwner: null }, { $expr: { $lte: ['$leaseExpiresAt', present] } }] }, refreshedFilter(now)],
+        },
+        [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: clock.after(now, leaseMs), claimedWanted: '$wanted' } }],
         { sort: { dueAt: 1, _id: 1 }, returnDocument: 'after' },
       );
       return doc ? toRecord(doc) : null;
@@ -132,24 +139,24 @@ export function channelsCollection(db: Db) {
 
     /** Succeeds while nobody took the channel over, even a little after the lease expired. */
     async renewLease(channelId, owner, leaseMs, now) {
-      const res = await col.updateOne(
-        { _id: channelId, leaseOwner: owner },
-        { $set: { leaseExpiresAt: new Date(now.getTime() + leaseMs) } },
-      );
+      const res = await col.updateOne({ _id: channelId, leaseOwner: owner }, [{ $set: { leaseExpiresAt: clock.after(now, leaseMs) } }]);
       return res.matchedCount === 1;
     },
 
     async releaseChannel(channelId, owner, result, now) {
       const title = result.title ?? null;
       const grewDuringLease = { $gt: ['$wanted', { $ifNull: ['$claimedWanted', '$wanted'] }] };
+      // The caller chose the next due time on its own clock: the same delay, on the server's.
+      const nextDue = clock.shift(result.nextDueAt, now);
+      const present = clock.now(now);
       const res = await col.updateOne({ _id: channelId, leaseOwner: owner }, [
         {
           $set: {
-            dueAt: { $cond: [grewDuringLease, { $min: [lit(result.nextDueAt), lit(now)] }, lit(result.nextDueAt)] },
+            dueAt: { $cond: [grewDuringLease, { $min: [nextDue, present] }, nextDue] },
             leaseOwner: lit(null),
             leaseExpiresAt: lit(null),
             claimedWanted: lit(null),
-            lastCrawlAt: lit(now),
+            lastCrawlAt: present,
             lastOutcome: lit(result.outcome),
             lastError: lit(result.error ?? null),
             consecutiveFailures: lit(result.consecutiveFailures),
@@ -163,7 +170,7 @@ export function channelsCollection(db: Db) {
 
     async reclaimLeases(owner, now) {
       const res = await col.updateMany({ leaseOwner: owner }, [
-        { $set: { leaseOwner: lit(null), leaseExpiresAt: lit(null), claimedWanted: lit(null), dueAt: { $min: ['$dueAt', lit(now)] } } },
+        { $set: { leaseOwner: lit(null), leaseExpiresAt: lit(null), claimedWanted: lit(null), dueAt: { $min: ['$dueAt', clock.now(now)] } } },
       ]);
       return res.modifiedCount;
     },
@@ -171,7 +178,8 @@ export function channelsCollection(db: Db) {
     /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
     async markAllDue(now) {
       // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
-      const res = await col.updateMany({ dueAt: { $gt: now }, consecutiveFailures: 0, ...refreshedFilter(now) }, { $set: { dueAt: now } });
+      const present = clock.now(now);
+      const res = await col.updateMany({ $expr: { $gt: ['$dueAt', present] }, consecutiveFailures: 0, ...refreshedFilter(now) }, [{ $set: { dueAt: present } }]);
       return res.modifiedCount;
     },
   } satisfies Partial<BackendMethods>;

@@ -12,6 +12,7 @@ import { channelsCollection, channelsIndexes } from './channels';
 import { heartbeatsCollection } from './heartbeats';
 import { hourlyCountsCollection } from './hourly-counts';
 import { runsCollection, runsIndexes } from './runs';
+import { storeClock, type ClockSource } from './clock';
 import { toStoreError } from './errors';
 import { handlesCollection, handlesIndexes } from './handles';
 import { platformCheckCollection } from './platform-check';
@@ -37,6 +38,11 @@ export interface MongoStoreOptions {
   operationTimeoutMs?: number;
   /** After a call found the store unavailable, fail every call at once for this long (0 = off). */
   failFastMs?: number;
+  /**
+   * Whose clock leases, due times and rate-limit windows read (clock.ts): the server's (default,
+   * what every deployment uses) or the `now` each call is given (the store contract, to fix time).
+   */
+  clock?: ClockSource;
 }
 
 export const DEFAULT_DB_NAME = 'transcript-feed';
@@ -54,6 +60,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     appName: 'transcript-feed',
   });
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
+  const clock = storeClock(opts.clock ?? 'server');
   try {
     await client.connect();
     await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), searchIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db), platformPacingIndexes(db), channelAdminIndexes(db), runsIndexes(db)]);
@@ -67,14 +74,14 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const videos = videosCollection(db);
   const transcripts = transcriptsCollection(db);
   const methods: BackendMethods = {
-    ...channelsCollection(db),
+    ...channelsCollection(db, clock),
     ...videos,
     ...transcripts,
     ...searchCollection(db, { getVideos: videos.getVideos, getTranscripts: transcripts.getTranscripts }),
     ...handlesCollection(db),
     ...playlistsCollection(db),
     ...platformCheckCollection(db),
-    ...rateLimitsCollection(db),
+    ...rateLimitsCollection(db, clock),
     ...platformPacingCollection(db),
     ...subscriptionsCollection(db),
     ...channelAdmin(db),
