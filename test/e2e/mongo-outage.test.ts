@@ -82,7 +82,8 @@ describe('mongodb outage under a running API and crawler', function () {
       expect(await res.json()).to.have.property('error');
     }
     expect((await fetch(`${base}/health`, { signal: AbortSignal.timeout(4000) })).status).to.equal(200);
-    await waitFor('the crawler to pause', () => (crawler.logs.some((l) => l.msg === 'store unavailable; pausing') ? true : undefined), 30_000);
+    // A crawler caught in a run first tries to hand its channel back (each try waits for a server).
+    await waitFor('the crawler to pause', () => (crawler.logs.some((l) => l.msg === 'store unavailable; pausing') ? true : undefined), 90_000);
     expect(api.child.exitCode, 'the API is still running').to.equal(null);
     expect(crawler.child.exitCode, 'the crawler is still running').to.equal(null);
   });
