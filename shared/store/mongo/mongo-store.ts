@@ -1,28 +1,29 @@
 // The scale-out store: MongoDB 6+ through the official driver, made of one file per collection
-// (channels, videos, handles, rate limits, subscriptions). This file owns the client and creates the indexes at
-// start; store/call.ts maps "cannot reach the server" (and any call after close) to
-// StoreUnavailableError.
+// (channels, videos, handles, rate limits, subscriptions). This file owns the client and brings the
+// database to the code's schema version at start (schema.ts); store/call.ts maps "cannot reach the
+// server" (and any call after close) to StoreUnavailableError.
 
 import { MongoClient } from 'mongodb';
 import type { Logger } from '../../logger';
 import { assembleStore, type BackendMethods } from '../call';
 import { StoreUnavailableError, type Store } from '../types';
-import { channelAdmin, channelAdminIndexes } from './channel-admin';
-import { channelsCollection, channelsIndexes } from './channels';
+import { channelAdmin } from './channel-admin';
+import { channelsCollection } from './channels';
 import { heartbeatsCollection } from './heartbeats';
 import { hourlyCountsCollection } from './hourly-counts';
-import { runsCollection, runsIndexes } from './runs';
+import { runsCollection } from './runs';
 import { storeClock, type ClockSource } from './clock';
 import { toStoreError } from './errors';
-import { handlesCollection, handlesIndexes } from './handles';
+import { handlesCollection } from './handles';
 import { platformCheckCollection } from './platform-check';
 import { playlistsCollection } from './playlists';
-import { platformPacingCollection, platformPacingIndexes } from './platform-pacing';
-import { rateLimitsCollection, rateLimitsIndexes } from './rate-limits';
-import { subscriptionsCollection, subscriptionsIndexes } from './subscriptions';
-import { searchCollection, searchIndexes } from './search';
-import { transcriptsCollection, transcriptsIndexes } from './transcripts';
-import { videosCollection, videosIndexes } from './videos';
+import { platformPacingCollection } from './platform-pacing';
+import { rateLimitsCollection } from './rate-limits';
+import { migrateSchema } from './schema';
+import { subscriptionsCollection } from './subscriptions';
+import { searchCollection } from './search';
+import { transcriptsCollection } from './transcripts';
+import { videosCollection } from './videos';
 
 export interface MongoStoreOptions {
   logger: Logger;
@@ -63,7 +64,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   const clock = storeClock(opts.clock ?? 'server');
   try {
     await client.connect();
-    await Promise.all([channelsIndexes(db), videosIndexes(db), transcriptsIndexes(db), searchIndexes(db), handlesIndexes(db), rateLimitsIndexes(db), subscriptionsIndexes(db), platformPacingIndexes(db), channelAdminIndexes(db), runsIndexes(db)]);
+    await migrateSchema(db, opts.logger);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);

@@ -6,6 +6,7 @@
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { asksNothing, readableTranscript } from '../rules';
+import { retryOnDuplicateKey } from './errors';
 import type { TranscriptRecord, TranscriptRecordKind } from '../types';
 
 export interface TranscriptDoc {
@@ -55,12 +56,11 @@ export function transcriptsCollection(db: Db) {
     },
     async askLanguages(channelId, languages, now) {
       if (asksNothing(languages)) return;
-      await langs.bulkWrite(
-        languages.map((language) => ({
-          updateOne: { filter: { _id: `${channelId}\n${language}` }, update: { $set: { channelId, language }, $max: { askedAt: now } }, upsert: true },
-        })),
-        { ordered: false },
-      );
+      const ops = languages.map((language) => ({
+        updateOne: { filter: { _id: `${channelId}\n${language}` }, update: { $set: { channelId, language }, $max: { askedAt: now } }, upsert: true },
+      }));
+      // Two API processes asking for a new language at once race to insert it (see retryOnDuplicateKey).
+      await retryOnDuplicateKey(() => langs.bulkWrite(ops, { ordered: false }));
     },
     async wantedLanguages(channelId, limit) {
       if (asksNothing(limit)) return [];
