@@ -373,8 +373,9 @@ export interface Store {
   // ── videos ────────────────────────────────────────────────────────────────
   /**
    * Insert or replace the videos (keyed by videoId), and their transcripts (keyed by video and
-   * language), in one atomic write. Replaying is harmless. (SQLite: one transaction. MongoDB:
-   * unordered bulkWrites, transcripts first, each write atomic, not the batch.)
+   * language), visible to readers all at once. Replaying is harmless. (SQLite: one transaction.
+   * MongoDB: one transaction on a replica set; on a standalone server, writes ordered so that the
+   * channel's feed version moves last, mongo/batch.ts.)
    */
   upsertVideos(videos: readonly VideoRecord[], transcripts?: readonly TranscriptRecord[]): Promise<void>;
   /** Every stored language of these videos, by video id then language. */

@@ -447,6 +447,7 @@ class Emulator:
         self.tuned = weakref.WeakSet()
         self.fail_point = None  # the failCommand fail point: {'mode': …, 'data': …}
         self.transactions = {}  # lsid id → snapshot taken at startTransaction
+        self.transaction_counts = {'started': 0, 'committed': 0, 'aborted': 0}
         self.commands = {
             'hello': self.cmd_hello,
             'ismaster': self.cmd_hello,
@@ -480,6 +481,7 @@ class Emulator:
             'commitTransaction': self.cmd_commit_transaction,
             'abortTransaction': self.cmd_abort_transaction,
             'configureFailPoint': self.cmd_configure_fail_point,
+            'emulatorStatus': lambda db, cmd: {'transactions': dict(self.transaction_counts)},
         }
 
     # ── dispatch ──
@@ -546,6 +548,9 @@ class Emulator:
         if name not in data.get('failCommands', []):
             return None
         mode = fp['mode']
+        if isinstance(mode, dict) and mode.get('skip', 0) > 0:
+            mode['skip'] -= 1
+            return None
         if isinstance(mode, dict) and 'times' in mode:
             mode['times'] -= 1
             if mode['times'] <= 0:
@@ -601,14 +606,16 @@ class Emulator:
             raise CommandError(20, 'IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos')
         if cmd.get('startTransaction'):
             self.transactions[self.session_key(cmd)] = self.snapshot()
+            self.transaction_counts['started'] += 1
 
     @staticmethod
     def session_key(cmd):
-        lsid = cmd.get('lsid', {}).get('id')
-        return bytes(lsid) if lsid is not None else None
+        lsid = cmd.get('lsid', {}).get('id')  # a UUID or a Binary, as the driver sent it
+        return repr(lsid) if lsid is not None else None
 
     def cmd_commit_transaction(self, db, cmd):
-        self.transactions.pop(self.session_key(cmd), None)
+        if self.transactions.pop(self.session_key(cmd), None) is not None:
+            self.transaction_counts['committed'] += 1
         return {}
 
     def cmd_abort_transaction(self, db, cmd):
@@ -616,6 +623,7 @@ class Emulator:
         if snapshot is None:
             raise CommandError(251, 'NoSuchTransaction', 'Transaction was aborted or never started')
         self.restore(snapshot)
+        self.transaction_counts['aborted'] += 1
         return {}
 
     # ── cursors ──

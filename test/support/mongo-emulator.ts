@@ -102,7 +102,7 @@ export class MongoEmulator {
  * offers too): e.g. `{ mode: { times: 1 }, data: { failCommands: ['update'], errorCode: 10107 } }`.
  * `{ mode: 'off' }` clears it. A real server needs `enableTestCommands=1` for this.
  */
-export async function failCommand(url: string, spec: { mode: 'off' | 'alwaysOn' | { times: number }; data?: Document }): Promise<void> {
+export async function failCommand(url: string, spec: { mode: 'off' | 'alwaysOn' | { times: number } | { skip: number }; data?: Document }): Promise<void> {
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 3000 });
   try {
     await client.db('admin').command({ configureFailPoint: 'failCommand', ...spec });

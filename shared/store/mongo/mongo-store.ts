@@ -8,6 +8,7 @@ import type { Logger } from '../../logger';
 import { assembleStore, type BackendMethods } from '../call';
 import { StoreUnavailableError, type Store } from '../types';
 import { channelAdmin } from './channel-admin';
+import { batchWriter, type BatchWriter } from './batch';
 import { channelsCollection } from './channels';
 import { heartbeatsCollection } from './heartbeats';
 import { hourlyCountsCollection } from './hourly-counts';
@@ -62,9 +63,11 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   });
   const db = client.db(opts.dbName ?? dbNameFromUrl(url) ?? DEFAULT_DB_NAME);
   const clock = storeClock(opts.clock ?? 'server');
+  let batch: BatchWriter;
   try {
     await client.connect();
     await migrateSchema(db, opts.logger);
+    batch = await batchWriter(client, db);
   } catch (err) {
     await client.close().catch(() => undefined);
     throw toStoreError(err);
@@ -72,7 +75,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   // Driver 7 refuses a closed client itself (MongoNotConnectedError, mapped too); the flag keeps a
   // closed store closed without a driver round trip and with a plain message.
   let closed = false;
-  const videos = videosCollection(db);
+  const videos = videosCollection(db, batch);
   const transcripts = transcriptsCollection(db);
   const methods: BackendMethods = {
     ...channelsCollection(db, clock),
@@ -98,7 +101,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
       await client.close();
     },
   };
-  opts.logger.debug({ db: db.databaseName }, 'mongodb store open');
+  opts.logger.debug({ db: db.databaseName, transactions: batch.transactional }, 'mongodb store open');
   const failFastMs = opts.failFastMs ?? 0;
   let unavailableUntil = 0;
   return assembleStore(

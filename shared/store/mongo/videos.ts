@@ -6,6 +6,7 @@ import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, inInputOrder, inRetryWindow, isFeedEntry, needsWork, recordsInInputOrder, retryEdgeOffset } from '../rules';
 import { UNKNOWN_PUBLISHED_MS, type TranscriptKind, type TranscriptRecord, type VideoKind, type VideoRecord, type VideoState } from '../types';
+import type { BatchWriter } from './batch';
 import { retryOnDuplicateKey } from './errors';
 import { searchDocUpdates, type SearchDoc } from './search';
 import { transcriptRecordOf, transcriptUpserts, type TranscriptDoc } from './transcripts';
@@ -82,36 +83,70 @@ export async function videosIndexes(db: Db): Promise<void> {
   ]);
 }
 
-export function videosCollection(db: Db) {
+/** A channel's feed version: moved by the last write of each batch (batch.ts). */
+interface FeedVersionDoc {
+  _id: string;
+  version: Date;
+}
+
+/**
+ * Per channel of the batch: a version of at least the newest fetchedAt of its feed entries (created
+ * if missing); a batch with no feed entry of a channel still moves a version the channel already
+ * has, since it may have taken an entry out of the feed.
+ */
+function feedVersionMoves(videos: readonly VideoRecord[]): AnyBulkWriteOperation<FeedVersionDoc>[] {
+  const byChannel = new Map<string, { newest: Date; entry: boolean }>();
+  for (const v of videos) {
+    const entry = isFeedEntry(v.state, v.nextAttemptAt);
+    const seen = byChannel.get(v.channelId);
+    if (!seen) byChannel.set(v.channelId, { newest: v.fetchedAt, entry });
+    else byChannel.set(v.channelId, { newest: v.fetchedAt > seen.newest ? v.fetchedAt : seen.newest, entry: seen.entry || entry });
+  }
+  return [...byChannel].map(([channelId, { newest, entry }]) => ({
+    updateOne: { filter: { _id: channelId }, update: { $max: { version: newest } }, upsert: entry },
+  }));
+}
+
+export function videosCollection(db: Db, batch: BatchWriter) {
   const col: Collection<VideoDoc> = db.collection<VideoDoc>('videos');
   const transcriptCol = db.collection<TranscriptDoc>('transcripts');
   const searchCol = db.collection<SearchDoc>('search');
+  const versions: Collection<FeedVersionDoc> = db.collection<FeedVersionDoc>('feed_versions');
   return {
     /**
-     * Without transactions the batch is not all-or-nothing, but each write is idempotent, so the
-     * whole batch may be sent again after a lost insert race.
+     * One batch, visible to readers at once (batch.ts): in a transaction where the deployment has
+     * them, else written in an order whose last write moves the feed version. Every write is
+     * idempotent, so the whole batch may be sent again after a failure or a lost insert race.
      */
     async upsertVideos(videos, transcripts = []) {
-      // Transcripts first: a crash in between leaves a video not yet ready, fetched again, rather
-      // than a ready video whose languages were never stored.
-      if (!asksNothing(transcripts)) {
-        const tops = transcriptUpserts(transcripts);
-        await retryOnDuplicateKey(() => transcriptCol.bulkWrite(tops, { ordered: false }));
-      }
-      if (!asksNothing(videos)) {
-        const ops = videos.map(toUpsert);
-        await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
-      }
-      // The search documents last, rebuilt from what is now stored (every language of each video),
-      // so a replayed batch rebuilds them the same way.
-      const affected = [...new Set([...videos.map((v) => v.videoId), ...transcripts.map((t) => t.videoId)])];
-      const [stored, texts] = await Promise.all([col.find({ _id: { $in: affected } }).toArray(), transcriptCol.find({ videoId: { $in: affected } }).toArray()]);
-      const present = new Set(stored.map((d) => d._id));
-      const updates = [
-        ...searchDocUpdates(stored.map(toRecord), texts.map(transcriptRecordOf).filter((t): t is TranscriptRecord => t !== null)),
-        ...affected.filter((id) => !present.has(id)).map((id): AnyBulkWriteOperation<SearchDoc> => ({ deleteOne: { filter: { _id: id } } })),
-      ];
-      if (updates.length > 0) await retryOnDuplicateKey(() => searchCol.bulkWrite(updates, { ordered: false }));
+      await batch.run(async (session) => {
+        // Transcripts first: a crash in between leaves a video not yet ready, fetched again, rather
+        // than a ready video whose languages were never stored.
+        if (!asksNothing(transcripts)) {
+          const tops = transcriptUpserts(transcripts);
+          await retryOnDuplicateKey(() => transcriptCol.bulkWrite(tops, { ordered: false, session }));
+        }
+        if (!asksNothing(videos)) {
+          const ops = videos.map(toUpsert);
+          await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false, session }));
+        }
+        // The search documents next, rebuilt from what is now stored (every language of each
+        // video), so a replayed batch rebuilds them the same way.
+        const affected = [...new Set([...videos.map((v) => v.videoId), ...transcripts.map((t) => t.videoId)])];
+        const [stored, texts] = await Promise.all([
+          col.find({ _id: { $in: affected } }, { session }).toArray(),
+          transcriptCol.find({ videoId: { $in: affected } }, { session }).toArray(),
+        ]);
+        const present = new Set(stored.map((d) => d._id));
+        const updates = [
+          ...searchDocUpdates(stored.map(toRecord), texts.map(transcriptRecordOf).filter((t): t is TranscriptRecord => t !== null)),
+          ...affected.filter((id) => !present.has(id)).map((id): AnyBulkWriteOperation<SearchDoc> => ({ deleteOne: { filter: { _id: id } } })),
+        ];
+        if (updates.length > 0) await retryOnDuplicateKey(() => searchCol.bulkWrite(updates, { ordered: false, session }));
+        // The feed versions last.
+        const moves = feedVersionMoves(videos);
+        if (moves.length > 0) await retryOnDuplicateKey(() => versions.bulkWrite(moves, { ordered: false, session }));
+      });
     },
 
     async listFeedEntries(channelId, limit, kinds = DEFAULT_FEED_KINDS) {
@@ -122,7 +157,10 @@ export function videosCollection(db: Db) {
       return docs.map(toRecord);
     },
 
+    /** The version the last batch set; for a channel stored before versions were, its newest entry's fetchedAt. */
     async feedVersion(channelId) {
+      const version = await versions.findOne({ _id: channelId });
+      if (version) return version.version;
       const doc = await col.findOne({ channelId, inFeed: true }, { sort: { fetchedAt: -1 }, projection: { fetchedAt: 1 } });
       return doc ? doc.fetchedAt : null;
     },
