@@ -31,6 +31,8 @@ export interface ChannelWork {
   pending: ListedVideo[];
   /** The channel's coveredWanted once every pending video is stored. */
   coverage: number;
+  /** How many listed videos were not stored at all before this run: new uploads (on a first run, every one). */
+  fresh: number;
 }
 
 /** A stored record as something to fetch again; an unknown publish date is left for the fetch to learn. */
@@ -81,5 +83,6 @@ export async function listChannel(deps: ChannelListingDeps, channel: ChannelReco
     listed,
     pending: [...listed.filter((v) => needingWork.has(v.videoId)), ...retries.map(asListed)],
     coverage: coverageAfter({ ...listing, videos: listed }, reason !== null, feed, storedIds, channel.coveredWanted),
+    fresh: listed.length - storedListed.length,
   };
 }

@@ -53,6 +53,8 @@ export interface ChannelRunResult {
   error: string | null;
   title: string | null;
   listed: number;
+  /** Listed videos never stored before this run (new uploads). */
+  fresh: number;
   pending: number;
   stored: number;
   skipped: number;
@@ -71,7 +73,7 @@ export interface ChannelRunResult {
 /** A run's result before it starts: filled in as the run goes, so a run that throws still tells what it stored. */
 export function newRunResult(channel: ChannelRecord): ChannelRunResult {
   return {
-    outcome: 'ok', error: null, title: channel.title, listed: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
+    outcome: 'ok', error: null, title: channel.title, listed: 0, fresh: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
     listing: null, coveredWanted: channel.coveredWanted,
   };
 }
@@ -120,6 +122,7 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   result.title = work.title ?? channel.title;
   result.listing = work.mode;
   result.listed = work.listed.length;
+  result.fresh = work.fresh;
   // Until every pending video is stored, the store may hold a gap: coverage is unknown.
   result.coveredWanted = null;
 

@@ -348,6 +348,17 @@ export interface Store {
    * a key, or asked for within KEEP_REFRESHING_MS). Returns null when there is no such channel.
    */
   claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null>;
+  /**
+   * Like claimDueChannel, among the due channels a reader is waiting for that no run has served
+   * yet (registered new, or whose `wanted` grew): the one waiting longest first. The crawler claims
+   * these before the rhythm's backlog and outside the listing share.
+   */
+  claimAskedChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null>;
+  /**
+   * How far behind the listing schedule is: channels due, not leased and still refreshed, and the
+   * earliest due time among them.
+   */
+  listingBacklog(now: Date): Promise<{ due: number; oldestDueAt: Date | null }>;
   /** Extend a lease this owner still holds. False when the lease was lost. */
   renewLease(channelId: string, owner: string, leaseMs: number, now: Date): Promise<boolean>;
   /**
@@ -362,9 +373,9 @@ export interface Store {
    */
   reclaimLeases(owner: string, now: Date): Promise<number>;
   /**
-   * The scheduled refresh: make every known channel that is not backing off (consecutiveFailures
-   * 0) due no later than `now`. A channel in a failure backoff (blocked, error, not found) keeps
-   * its later due time, so the cron never cancels a backoff; a channel no longer refreshed
+   * Make every known channel that is not backing off (consecutiveFailures 0) due no later than
+   * `now` (tests and benchmarks use it to make a refresh happen). A channel in a failure backoff
+   * (blocked, error, not found) keeps its later due time, so this never cancels a backoff; a channel no longer refreshed
    * (rules.ts isRefreshed) is left alone. Returns how many were moved earlier;
    * channels already due are left as they are and not counted.
    */
@@ -404,6 +415,11 @@ export interface Store {
    * state whose nextAttemptAt <= now. Order of the input is kept.
    */
   videosNeedingWork(videoIds: readonly string[], now: Date): Promise<string[]>;
+  /**
+   * The publish times of the channel's `limit` newest stored videos (any state; unknown dates left
+   * out), newest first: the channel's upload rhythm.
+   */
+  recentPublishTimes(channelId: string, limit: number): Promise<Date[]>;
   /** Stored records for these ids (any state), for the crawler's attempt counting. */
   getVideos(videoIds: readonly string[]): Promise<VideoRecord[]>;
   /**

@@ -251,6 +251,42 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         for (let i = 0; i < 3; i++) claimed.push((await store.claimDueChannel('w', MIN, at(10 * MIN)))?.channelId ?? 'none');
         expect(claimed.sort()).to.deep.equal(['UC_early', 'UC_future', 'UC_late']);
       });
+
+      it('claims what a reader asked for (new, or wanted grew) before the backlog, earliest asked first, until a run served it', async function () {
+        // UC_future was served (released); UC_late and UC_early are new, not yet served.
+        const first = await store.claimAskedChannel('w1', MIN, at(5000));
+        expect(first?.channelId, 'asked at 1000, before UC_late at 2000').to.equal('UC_early');
+        expect(first?.leaseOwner).to.equal('w1');
+        expect((await store.claimAskedChannel('w1', MIN, at(5000)))?.channelId).to.equal('UC_late');
+        expect(await store.claimAskedChannel('w1', MIN, at(5000)), 'a served channel is not asked for').to.equal(null);
+        await store.releaseChannel('UC_early', 'w1', { nextDueAt: at(2 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(6000));
+        await store.releaseChannel('UC_late', 'w1', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(6000));
+        expect(await store.claimAskedChannel('w2', MIN, at(3 * MIN)), 'served: due again by its schedule only').to.equal(null);
+        expect((await store.claimDueChannel('w2', MIN, at(3 * MIN)))?.channelId).to.equal('UC_early');
+        // A larger wanted asks again; an equal one does not.
+        await store.registerChannel({ channelId: 'UC_future', wanted: 1 }, at(7000));
+        expect(await store.claimAskedChannel('w3', MIN, at(7000))).to.equal(null);
+        await store.registerChannel({ channelId: 'UC_future', wanted: 5 }, at(8000));
+        expect((await store.claimAskedChannel('w3', MIN, at(8000)))?.channelId).to.equal('UC_future');
+      });
+
+      it('keeps a channel asked for when wanted grew during its lease', async function () {
+        await store.claimAskedChannel('w1', MIN, at(5000)); // UC_early
+        await store.releaseChannel('UC_early', 'w1', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(6000));
+        await store.claimAskedChannel('other', 120 * MIN, at(6000)); // UC_late
+        expect((await store.claimDueChannel('w1', MIN, at(60 * MIN)))?.channelId).to.equal('UC_early');
+        await store.registerChannel({ channelId: 'UC_early', wanted: 20 }, at(60 * MIN + 1));
+        await store.releaseChannel('UC_early', 'w1', { nextDueAt: at(120 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(60 * MIN + 2));
+        expect((await store.claimAskedChannel('w2', MIN, at(60 * MIN + 3)))?.channelId).to.equal('UC_early');
+      });
+
+      it('says how far behind the listing schedule is: channels due and free, and the earliest due time', async function () {
+        expect(await store.listingBacklog(at(0))).to.deep.equal({ due: 0, oldestDueAt: null });
+        expect(await store.listingBacklog(at(5000))).to.deep.equal({ due: 2, oldestDueAt: at(1000) });
+        await store.claimDueChannel('w1', MIN, at(5000)); // UC_early, leased: not behind, being worked
+        expect(await store.listingBacklog(at(5000))).to.deep.equal({ due: 1, oldestDueAt: at(2000) });
+        expect(await store.listingBacklog(at(60 * MIN))).to.deep.equal({ due: 3, oldestDueAt: at(1000) });
+      });
     });
 
     describe('videos', function () {
@@ -422,6 +458,21 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(ids(await store.videosDueForRetry('UC_a', at(MIN), 2))).to.deep.equal(['undated-a', 'undated-b']);
         expect(ids(await store.videosDueForRetry('UC_a', at(MIN), 3))).to.deep.equal(['old1', 'undated-a', 'undated-b']);
         expect(ids(await store.listFeedEntries('UC_a', 10)), 'never shown').to.deep.equal(['r3', 'r2']);
+      });
+    });
+
+    describe('upload rhythm', function () {
+      it('gives the newest publish times of the channel, any state, unknown dates left out, at most `limit`', async function () {
+        await store.upsertVideos([
+          video({ videoId: 'r1', publishedAt: at(1 * MIN) }),
+          video({ videoId: 'r2', publishedAt: at(3 * MIN), state: 'no_transcript' }),
+          video({ videoId: 'r3', publishedAt: at(2 * MIN), state: 'failed' }),
+          video({ videoId: 'r4', publishedAt: new Date(UNKNOWN_PUBLISHED_MS), state: 'unavailable' }),
+          video({ videoId: 'r5', channelId: 'UC_b', publishedAt: at(9 * MIN) }),
+        ]);
+        expect(await store.recentPublishTimes('UC_a', 10)).to.deep.equal([at(3 * MIN), at(2 * MIN), at(1 * MIN)]);
+        expect(await store.recentPublishTimes('UC_a', 2)).to.deep.equal([at(3 * MIN), at(2 * MIN)]);
+        expect(await store.recentPublishTimes('UC_none', 10)).to.deep.equal([]);
       });
     });
 

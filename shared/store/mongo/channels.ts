@@ -34,6 +34,8 @@ export interface ChannelDoc {
   followed?: boolean;
   /** Last time a reader asked for it; absent on documents written before it was kept (rules.ts). */
   askedAt?: Date | null;
+  /** Since when a reader waits for what no run has served yet (new channel, larger wanted); absent = none. */
+  awaitedAt?: Date | null;
 }
 
 /** The field's current value, or `fallback` on a document being inserted by an upsert. */
@@ -69,6 +71,7 @@ export async function channelsIndexes(db: Db): Promise<void> {
   await db.collection<ChannelDoc>('channels').createIndexes([
     { key: { dueAt: 1, _id: 1 }, name: 'due' },
     { key: { followed: 1, _id: 1 }, name: 'followed' },
+    { key: { awaitedAt: 1, _id: 1 }, name: 'awaited' },
   ]);
 }
 
@@ -93,6 +96,7 @@ export function channelsCollection(db: Db, clock: StoreClock) {
             {
               $set: {
                 dueAt: { $cond: [isInsert, present, { $cond: [grew, { $min: ['$dueAt', present] }, '$dueAt'] }] },
+                awaitedAt: { $cond: [isInsert, present, { $cond: [grew, { $ifNull: ['$awaitedAt', present] }, { $ifNull: ['$awaitedAt', lit(null)] }] }] },
                 wanted: { $cond: [isInsert, lit(input.wanted), { $max: ['$wanted', lit(input.wanted)] }] },
                 kind: keep('kind', input.kind ?? 'channel'),
                 handle: keep('handle', input.handle ? normalizeHandle(input.handle) : null),
@@ -137,6 +141,25 @@ export function channelsCollection(db: Db, clock: StoreClock) {
       return doc ? toRecord(doc) : null;
     },
 
+    /** What a reader is waiting for runs before the rhythm's backlog: the one waiting longest first. */
+    async claimAskedChannel(owner, leaseMs, now) {
+      const doc = await col.findOneAndUpdate(
+        { awaitedAt: { $ne: null }, dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] },
+        [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: lit(new Date(now.getTime() + leaseMs)), claimedWanted: '$wanted' } }],
+        { sort: { awaitedAt: 1, _id: 1 }, returnDocument: 'after' },
+      );
+      return doc ? toRecord(doc) : null;
+    },
+
+    async listingBacklog(now) {
+      const filter: Filter<ChannelDoc> = { dueAt: { $lte: now }, $and: [{ $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] }, refreshedFilter(now)] };
+      const [due, oldest] = await Promise.all([
+        col.countDocuments(filter),
+        col.find(filter, { projection: { dueAt: 1 } }).sort({ dueAt: 1, _id: 1 }).limit(1).next(),
+      ]);
+      return { due, oldestDueAt: oldest?.dueAt ?? null };
+    },
+
     /** Succeeds while nobody took the channel over, even a little after the lease expired. */
     async renewLease(channelId, owner, leaseMs, now) {
       const res = await col.updateOne({ _id: channelId, leaseOwner: owner }, [{ $set: { leaseExpiresAt: clock.after(now, leaseMs) } }]);
@@ -153,6 +176,7 @@ export function channelsCollection(db: Db, clock: StoreClock) {
         {
           $set: {
             dueAt: { $cond: [grewDuringLease, { $min: [nextDue, present] }, nextDue] },
+            awaitedAt: { $cond: [grewDuringLease, { $ifNull: ['$awaitedAt', lit(null)] }, lit(null)] },
             leaseOwner: lit(null),
             leaseExpiresAt: lit(null),
             claimedWanted: lit(null),

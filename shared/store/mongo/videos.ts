@@ -182,6 +182,16 @@ export function videosCollection(db: Db, batch: BatchWriter) {
       return inInputOrder(videoIds, (id) => stored.has(id));
     },
 
+    async recentPublishTimes(channelId, limit) {
+      if (asksNothing(limit)) return [];
+      const docs = await col
+        .find({ channelId, publishedAt: { $gt: new Date(UNKNOWN_PUBLISHED_MS) } }, { projection: { _id: 0, publishedAt: 1 } })
+        .sort({ publishedAt: -1 })
+        .limit(limit)
+        .toArray();
+      return docs.map((d) => d.publishedAt);
+    },
+
     async videosDueForRetry(channelId, now, limit) {
       if (asksNothing(limit)) return [];
       // The publish time of the window's edge, read from the channel_published index alone.

@@ -23,6 +23,7 @@ export interface ChannelRow {
   covered_wanted: number | null;
   followed: number;
   asked_at: number | null;
+  awaited_at?: number | null;
 }
 
 const date = (ms: number | null): Date | null => (ms === null ? null : new Date(ms));
@@ -57,10 +58,11 @@ function prepare(db: Database.Database) {
     { channelId: string; kind: string; handle: string | null; title: string | null; wanted: number; now: number },
     ChannelRow
   >(`
-    INSERT INTO channels (channel_id, kind, handle, title, wanted, due_at, consecutive_failures, created_at, asked_at)
-    VALUES (@channelId, @kind, @handle, @title, @wanted, @now, 0, @now, @now)
+    INSERT INTO channels (channel_id, kind, handle, title, wanted, due_at, consecutive_failures, created_at, asked_at, awaited_at)
+    VALUES (@channelId, @kind, @handle, @title, @wanted, @now, 0, @now, @now, @now)
     ON CONFLICT (channel_id) DO UPDATE SET
       due_at = CASE WHEN excluded.wanted > wanted THEN MIN(due_at, excluded.due_at) ELSE due_at END,
+      awaited_at = CASE WHEN excluded.wanted > wanted THEN COALESCE(awaited_at, excluded.awaited_at) ELSE awaited_at END,
       asked_at = MAX(COALESCE(asked_at, 0), excluded.asked_at),
       wanted = MAX(wanted, excluded.wanted),
       handle = COALESCE(handle, excluded.handle),
@@ -90,6 +92,7 @@ function prepare(db: Database.Database) {
   }>(`
     UPDATE channels SET
       due_at = CASE WHEN wanted > COALESCE(claimed_wanted, wanted) THEN MIN(@nextDueAt, @now) ELSE @nextDueAt END,
+      awaited_at = CASE WHEN wanted > COALESCE(claimed_wanted, wanted) THEN awaited_at ELSE NULL END,
       lease_owner = NULL, lease_expires_at = NULL, claimed_wanted = NULL,
       last_crawl_at = @now, last_outcome = @outcome, last_error = @error,
       consecutive_failures = @failures, title = COALESCE(@title, title), covered_wanted = @covered
@@ -104,7 +107,22 @@ function prepare(db: Database.Database) {
     `UPDATE channels SET due_at = @now WHERE due_at > @now AND consecutive_failures = 0 AND ${REFRESHED_SQL}`,
   );
 
-  return { register, get, claimTx, renew, release, reclaim, allDue };
+  // What a reader is waiting for (a new channel, a larger max_items) runs before the rhythm's
+  // backlog and whatever the listing share says: the one waiting longest first.
+  const claimAwaited = db.prepare<{ owner: string; until: number; now: number }, ChannelRow>(`
+    UPDATE channels SET lease_owner = @owner, lease_expires_at = @until, claimed_wanted = wanted
+    WHERE channel_id = (
+      SELECT channel_id FROM channels
+      WHERE awaited_at IS NOT NULL AND due_at <= @now AND (lease_owner IS NULL OR lease_expires_at <= @now)
+      ORDER BY awaited_at, channel_id LIMIT 1)
+    RETURNING ${COLUMNS}`);
+  const claimAwaitedTx = db.transaction((owner: string, until: number, now: number) => claimAwaited.get({ owner, until, now }));
+
+  const backlog = db.prepare<{ now: number; refreshCutoff: number }, { due: number; oldest: number | null }>(`
+    SELECT COUNT(*) AS due, MIN(due_at) AS oldest FROM channels
+    WHERE due_at <= @now AND (lease_owner IS NULL OR lease_expires_at <= @now) AND ${REFRESHED_SQL}`);
+
+  return { register, get, claimTx, renew, release, reclaim, allDue, claimAwaitedTx, backlog };
 }
 
 export function channelsTable(db: Database.Database) {
@@ -134,6 +152,16 @@ export function channelsTable(db: Database.Database) {
     claimDueChannel(owner, leaseMs, now) {
       const row = sql.claimTx.immediate(owner, now.getTime() + leaseMs, now.getTime());
       return row ? toRecord(row) : null;
+    },
+
+    claimAskedChannel(owner, leaseMs, now) {
+      const row = sql.claimAwaitedTx.immediate(owner, now.getTime() + leaseMs, now.getTime());
+      return row ? toRecord(row) : null;
+    },
+
+    listingBacklog(now) {
+      const row = sql.backlog.get({ now: now.getTime(), refreshCutoff: refreshCutoff(now).getTime() });
+      return { due: row?.due ?? 0, oldestDueAt: row?.oldest == null ? null : new Date(row.oldest) };
     },
 
     /** Succeeds while nobody took the channel over, even a little after the lease expired. */

@@ -230,6 +230,12 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   `
   CREATE INDEX playlists_changed ON playlists (changed_at);
   `,
+  // 15: since when a reader has been waiting for a channel no run has served yet (new, or a larger
+  // max_items): such a channel runs before the rhythm's backlog. Cleared by the run that serves it.
+  `
+  ALTER TABLE channels ADD COLUMN awaited_at INTEGER;
+  CREATE INDEX channels_awaited ON channels (awaited_at, channel_id) WHERE awaited_at IS NOT NULL;
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

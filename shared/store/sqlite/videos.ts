@@ -129,7 +129,12 @@ function prepare(db: Database.Database) {
     WHERE channel_id = @channelId AND ${RETRY_SQL} AND next_attempt_at <= @now AND state <> 'ready'
     ORDER BY published_at DESC, video_id`);
 
-  return { upsertAll, feed, version, states, byIds, storedIds, windowEdge, dueRetries };
+  // The channel's rhythm (crawler/rhythm.ts), from videos_channel_published alone; unknown dates (0) left out.
+  const publishTimes = db.prepare<[string, number], number>(`
+    SELECT published_at FROM videos WHERE channel_id = ? AND published_at > 0
+    ORDER BY published_at DESC LIMIT ?`).pluck();
+
+  return { upsertAll, feed, version, states, byIds, storedIds, windowEdge, dueRetries, publishTimes };
 }
 
 export function videosTable(db: Database.Database) {
@@ -173,6 +178,11 @@ export function videosTable(db: Database.Database) {
         .all({ channelId, now: now.getTime() })
         .map(toRecord)
         .filter((v) => inRetryWindow(v.publishedAt, edge, UNKNOWN_PUBLISHED_MS));
+    },
+
+    recentPublishTimes(channelId, limit) {
+      if (asksNothing(limit)) return [];
+      return sql.publishTimes.all(channelId, limit).map((ms) => new Date(ms));
     },
 
     getVideos(videoIds) {
