@@ -8,6 +8,7 @@ import type { Store } from '../shared/store/types';
 import { createChallengeProxy, createPlatformClient } from '../shared/platform';
 import type { Unblocker } from '../shared/platform/types';
 import { createBrowserFallback } from './browser-fallback';
+import { ListingShare, listingShareOf } from './listing-share';
 import { RequestBudget } from './request-budget';
 import { Scheduler } from './scheduler';
 import { Heartbeat } from './heartbeat';
@@ -71,7 +72,9 @@ async function main(): Promise<void> {
       owner,
       leaseMs: config.crawlLeaseSeconds * 1000,
       pollMs: config.crawlPollSeconds * 1000,
-      refreshCron: config.crawlRefreshCron,
+      listingBounds: config.crawlListingInterval,
+      // Listings take at most half of the hourly budget, so transcripts always have room.
+      listingShare: new ListingShare(listingShareOf(config.crawlRequestsPerHour), () => Date.now()),
     });
     if (ctx.config.crawlerMetricsPort !== null) {
       try {

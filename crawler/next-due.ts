@@ -1,5 +1,5 @@
-// When a channel is due again after a run (miniflux ScheduleNextCheck): a good run waits the
-// refresh interval, failures back off exponentially up to a cap so a blocked IP or a broken channel
+// When a channel is due again after a run (miniflux ScheduleNextCheck): a good run is listed again
+// by the channel's upload rhythm (rhythm.ts; the scheduler asks it), failures back off exponentially up to a cap so a blocked IP or a broken channel
 // is not hammered, and a run cut short (shutdown, lost lease) hands the channel back at once.
 
 export type RunOutcome = 'ok' | 'blocked' | 'error' | 'not_found' | 'stopped';
@@ -7,7 +7,7 @@ export type RunOutcome = 'ok' | 'blocked' | 'error' | 'not_found' | 'stopped';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** A good run: the cron re-marks every channel due anyway; this is the floor between two runs. */
+/** A good run, when its rhythm is not asked: the shortest listing interval (the scheduler asks the rhythm). */
 export const REFRESH_INTERVAL_MS = 30 * MINUTE;
 /** Blocks are about our IP, not the channel: start long so the platform forgets us. */
 export const BLOCKED_BACKOFF = { baseMs: 30 * MINUTE, capMs: 12 * HOUR } as const;

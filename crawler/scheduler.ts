@@ -1,6 +1,9 @@
-// The crawler's main loop. It only selects work: claim the earliest due channel (one store query),
-// run it under a renewed lease, release it with the next due time, and immediately look for the
-// next; with nothing due it sleeps CRAWL_POLL_SECONDS (a refresh or wake() cuts that short).
+// The crawler's main loop. It only selects work: claim a channel a reader just asked for, else the
+// most overdue one while listings are within their share of the hourly budget (listing-share.ts),
+// run it under a renewed lease, release it with the next due time (its upload rhythm after a good
+// run, rhythm.ts; a backoff after a failure, next-due.ts), and immediately look for the next; with
+// nothing due it sleeps CRAWL_POLL_SECONDS (wake() cuts that short). Once an hour it logs how far
+// behind the listing schedule is.
 // A store outage pauses the loop with backoff; any other failure is logged and the loop goes on.
 // stop() is the drain: no new claims, the current run ends after its request in flight, its
 // finished batch is stored and its lease released. Calling stop() twice is harmless.
@@ -11,20 +14,29 @@ import { newRunResult, runChannel, type ChannelRunDeps, type ChannelRunResult } 
 import { keepLease, type Every } from './lease-keeper';
 import { resolveFollowedHandles } from './handle-resolver';
 import { crawlerMetrics } from './metrics';
+import { ListingShare } from './listing-share';
 import { backoffMs, failuresAfter, nextDueAt, type RunOutcome } from './next-due';
-import { nodeCronSchedule, type CronHandle, type ScheduleCron } from './refresh-cron';
+import { nodeCronSchedule, type CronHandle, type ScheduleCron } from './hourly-cron';
+import { DEFAULT_LISTING_BOUNDS, RHYTHM_SAMPLE, rhythmIntervalMs, type ListingBounds } from './rhythm';
 
 export interface SchedulerOptions {
   readonly runDeps: ChannelRunDeps;
   readonly owner: string;
   readonly leaseMs: number;
   readonly pollMs: number;
-  readonly refreshCron: string;
+  /** CRAWL_LISTING_INTERVAL: the bounds of a polled channel's rhythm. */
+  readonly listingBounds?: ListingBounds;
+  /** Listings allowed in any hour (half the request budget); left out: no cap. */
+  readonly listingShare?: ListingShare;
+  /** Runs the hourly schedule report; injected so tests trigger it by hand. */
   readonly scheduleCron?: ScheduleCron;
   readonly every?: Every;
   /** Pause after a store outage: base · 2^(n−1), capped. */
   readonly storeBackoff?: { readonly baseMs: number; readonly capMs: number };
 }
+
+/** The schedule report: at the top of every hour. */
+const HOURLY = '0 * * * *';
 
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -41,9 +53,13 @@ export class Scheduler {
   private wakeController = new AbortController();
   private cron: CronHandle | null = null;
   private loopDone: Promise<void> | null = null;
+  private readonly share: ListingShare;
+  /** Whether the last claim attempt found the listing share used up (logged once per stretch). */
+  private shareFull = false;
 
   constructor(private readonly o: SchedulerOptions) {
     this.log = categoryLogger(o.runDeps.logger, 'crawler.scheduler');
+    this.share = o.listingShare ?? new ListingShare(0, () => this.now().getTime());
   }
 
   private get store(): Store {
@@ -58,10 +74,10 @@ export class Scheduler {
     return this.stopController.signal.aborted;
   }
 
-  /** Starts the loop and the refresh schedule. */
+  /** Starts the loop and the hourly schedule report. */
   start(): void {
     if (this.loopDone || this.stopping) return;
-    this.cron = (this.o.scheduleCron ?? nodeCronSchedule)(this.o.refreshCron, () => this.refresh());
+    this.cron = (this.o.scheduleCron ?? nodeCronSchedule)(HOURLY, () => this.reportSchedule());
     this.loopDone = this.loop();
   }
 
@@ -86,15 +102,53 @@ export class Scheduler {
     this.wakeController.abort();
   }
 
-  /** The scheduled refresh: every known channel becomes due, and the loop looks at once. */
-  async refresh(): Promise<void> {
+  /** Once an hour: how far behind the listing schedule is, and how much of the share listings used. */
+  async reportSchedule(): Promise<void> {
     try {
-      const count = await this.store.markAllDue(this.now());
-      this.log.info({ count }, 'channels marked due for refresh');
-      this.wake();
+      const now = this.now();
+      const { due, oldestDueAt } = await this.store.listingBacklog(now);
+      const behindMinutes = oldestDueAt === null ? 0 : Math.round((now.getTime() - oldestDueAt.getTime()) / 60_000);
+      const listings = this.share.usedInLastHour();
+      const share = this.share.perHour === 0 ? 'no cap' : this.share.perHour;
+      if (due === 0) this.log.info({ due, behindMinutes, listings, share }, 'listing schedule on time');
+      else this.log.info({ due, behindMinutes, listings, share }, `listing schedule ${behindMinutes} min behind: ${due} channel(s) due`);
     } catch (err) {
-      this.log.warning({ err: message(err) }, 'refresh failed; the next scheduled one will try again');
+      this.log.warning({ err: message(err) }, 'could not read the listing schedule; the next hourly report will try again');
     }
+  }
+
+  /**
+   * The next channel to run: one a reader just asked for (whatever the share says: a reader waits
+   * for it), else the most overdue one while listings are within their share of the budget.
+   */
+  private async claimNext(): Promise<ChannelRecord | null> {
+    const now = this.now();
+    const asked = await this.store.claimAskedChannel(this.o.owner, this.o.leaseMs, now);
+    if (asked) {
+      this.share.note();
+      return asked;
+    }
+    if (!this.share.hasRoom()) {
+      if (!this.shareFull) {
+        this.log.info(
+          { share: this.share.perHour, resumeAt: new Date(this.share.roomAtMs()).toISOString() },
+          'listings used their half of the hourly request budget; the schedule waits, transcripts keep the other half',
+        );
+      }
+      this.shareFull = true;
+      return null;
+    }
+    this.shareFull = false;
+    const channel = await this.store.claimDueChannel(this.o.owner, this.o.leaseMs, now);
+    if (channel) this.share.note();
+    return channel;
+  }
+
+  /** When a channel is listed next after a good run: by its upload rhythm, from its stored publish dates. */
+  private async nextListingAt(channelId: string, foundNew: boolean, now: Date): Promise<Date> {
+    const times = await this.store.recentPublishTimes(channelId, RHYTHM_SAMPLE);
+    const ms = rhythmIntervalMs(times.map((t) => t.getTime()), now.getTime(), this.o.listingBounds ?? DEFAULT_LISTING_BOUNDS, foundNew);
+    return new Date(now.getTime() + ms);
   }
 
   private async loop(): Promise<void> {
@@ -110,7 +164,7 @@ export class Scheduler {
           this.log.info({ failures: storeFailures, reclaimed }, 'store is back; resuming');
           storeFailures = 0;
         }
-        const channel = await this.store.claimDueChannel(this.o.owner, this.o.leaseMs, this.now());
+        const channel = await this.claimNext();
         if (channel) {
           await this.work(channel);
           // Handles from imports get a round between runs now and then, not only when nothing is due.
@@ -218,9 +272,10 @@ export class Scheduler {
     crawlerMetrics.runEnded(outcome);
     const consecutiveFailures = failuresAfter(outcome, channel.consecutiveFailures, channel.lastOutcome);
     const now = this.now();
-    const due = nextDueAt(outcome, consecutiveFailures, now);
     const ms = now.getTime() - started;
+    let due = nextDueAt(outcome, consecutiveFailures, now);
     try {
+      if (outcome === 'ok') due = await this.nextListingAt(channelId, (result?.fresh ?? 0) > 0, now);
       // A run that threw may have stored part of its work: what the store covers is then unknown.
       const coveredWanted = result?.coveredWanted ?? null;
       const released = await this.release(channelId, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title, coveredWanted }, now);

@@ -3,6 +3,7 @@
 // half-starts and an operator reading `pm2 logs` sees every cause at once.
 
 import { ConfigError, describeConfig, loadConfig, type Config } from './config/load';
+import { RETIRED_SETTINGS } from './config/settings';
 import { categoryLogger, createLogger, type Logger } from './logger';
 import { openStore } from './store';
 import type { Store } from './store/types';
@@ -25,6 +26,9 @@ export async function bootstrap(name: ProcessName, env: NodeJS.ProcessEnv = proc
   const config = loadConfig(env);
   const logger = createLogger({ level: config.logLevel, format: config.logFormat, base: { process: name } });
   categoryLogger(logger, name).info({ config: describeConfig(config) }, `${name} starting with this configuration`);
+  for (const retired of config.retiredSet) {
+    categoryLogger(logger, name).warning({ setting: retired }, `${retired} is no longer used and is ignored: ${RETIRED_SETTINGS[retired]}`);
+  }
   let store: Store;
   try {
     const storeLog = categoryLogger(logger, 'store');

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { ConfigError, SETTINGS, type RawSettings, type SettingKey } from './settings';
+import { ConfigError, RETIRED_SETTINGS, SETTINGS, type RawSettings, type SettingKey } from './settings';
 import { resolveCrawlProfile, type CrawlProfile } from './crawl-profile';
 
 export { ConfigError } from './settings';
@@ -17,6 +17,8 @@ export interface Config extends RawSettings {
   readonly rootDir: string;
   /** Where the settings file was read from, if one existed. */
   readonly settingsFile: string | null;
+  /** Retired settings that are still set (environment or file): the processes warn about them. */
+  readonly retiredSet: readonly string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -38,7 +40,7 @@ function readSettingsFile(file: string, problems: string[]): Record<string, unkn
   const known = new Set(Object.values(SETTINGS).filter((s) => !s.envOnly).map((s) => s.name));
   for (const k of Object.keys(doc)) {
     if (k === SETTINGS.configFile.name) problems.push(`CONFIG_FILE ${file}: CONFIG_FILE can only be set in the environment`);
-    else if (!known.has(k)) problems.push(`CONFIG_FILE ${file}: unknown setting "${k}"`);
+    else if (!known.has(k) && !(k in RETIRED_SETTINGS)) problems.push(`CONFIG_FILE ${file}: unknown setting "${k}"`);
   }
   return doc as Record<string, unknown>;
 }
@@ -75,6 +77,7 @@ export function loadConfig(env: Env = process.env, rootDir: string = process.cwd
     crawl: resolveCrawlProfile(raw),
     rootDir,
     settingsFile: found ? candidate : null,
+    retiredSet: Object.keys(RETIRED_SETTINGS).filter((name) => env[name] !== undefined || fromFile[name] !== undefined),
   };
   return deepFreeze(config);
 }

@@ -1,7 +1,6 @@
 // Every setting of the service, declared once: name, default, how to parse and validate it, and
 // whether it is secret. The environment wins over config/settings.yaml; see README "Configuration".
 
-import { validate as validateCron } from 'node-cron';
 import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides, type IdentityOverride } from '../platform/client-identities';
 import { isLanguageCode } from '../transcript/languages';
 import { isVideoId } from '../ids';
@@ -94,11 +93,19 @@ function parseDatabaseUrl(raw: string): string {
   return fail('must be sqlite:<path>, mongodb://… or mongodb+srv://…, got an unknown scheme');
 }
 
-function parseCron(raw: string): string {
-  // node-cron's own validator, so what passes here is exactly what the scheduler accepts.
-  if (!validateCron(raw.trim())) fail(`must be a cron expression of 5 or 6 fields, got "${raw}"`);
-  return raw.trim();
+function parseListingInterval(raw: string): { readonly minMs: number; readonly maxMs: number } {
+  const [minMs, maxMs] = parseSecondsRange(raw);
+  if (minMs < 1000) fail(`the shortest interval must be at least 1 second, got "${raw}"`);
+  return { minMs, maxMs };
 }
+
+/**
+ * Settings the service no longer reads, with what replaced them: accepted (a settings file from an
+ * older version still loads) and named in a WARNING at start.
+ */
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  CRAWL_REFRESH_CRON: 'no cron re-lists every channel any more: each channel is listed by its own upload rhythm within CRAWL_LISTING_INTERVAL',
+};
 
 function parseLanguages(raw: string): readonly string[] {
   const langs = raw.split(',').map((s) => s.trim()).filter(Boolean);
@@ -199,7 +206,7 @@ export const SETTINGS = {
   crawlRequestsPerHour: setting({ name: 'CRAWL_REQUESTS_PER_HOUR', default: '500', secret: false, help: 'platform requests the crawler makes in any hour, all channels together; 0 = no limit (the guest quota is ~1,000 page/player requests an hour)', parse: parseInteger(0, 1000000) }),
   crawlCoolDown: setting({ name: 'CRAWL_COOL_DOWN', default: '1800', secret: false, help: 'seconds without platform requests after "try again later" (the session rate limit lasts up to an hour), "1800" or "1500-2100"', parse: parseSecondsRange }),
   crawlPollSeconds: setting({ name: 'CRAWL_POLL_SECONDS', default: '5', secret: false, help: 'how often the crawler looks for due work', parse: parseInteger(1, 3600) }),
-  crawlRefreshCron: setting({ name: 'CRAWL_REFRESH_CRON', default: '*/30 * * * *', secret: false, help: 'when known channels are re-listed for new uploads', parse: parseCron }),
+  crawlListingInterval: setting({ name: 'CRAWL_LISTING_INTERVAL', default: '1800-86400', secret: false, help: 'seconds between two listings of a polled channel, "min-max": each channel\'s own upload rhythm picks within them (30 min to 24 h)', parse: parseListingInterval }),
   crawlLeaseSeconds: setting({ name: 'CRAWL_LEASE_SECONDS', default: '300', secret: false, help: 'how long a claimed channel stays reserved without renewal', parse: parseInteger(10, 86400) }),
   crawlerId: setting({ name: 'CRAWLER_ID', default: '', secret: false, help: 'lease owner name, unique per running crawler (under PM2 :crawler-<instance> is appended); empty = hostname-<machine id>:crawler-<PM2 instance> under PM2 (a restart takes its own leases back at once), else hostname-<machine id>:pid', parse: str }),
   transcriptLanguages: setting({ name: 'TRANSCRIPT_LANGUAGES', default: 'en', secret: false, help: 'preferred caption languages, in order', parse: parseLanguages }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigError, describeConfig, loadConfig, maskSecret } from '../../shared/config/load';
-import { SETTINGS } from '../../shared/config/settings';
+import { RETIRED_SETTINGS, SETTINGS } from '../../shared/config/settings';
 
 describe('configuration', () => {
   let dir: string;
@@ -24,7 +24,8 @@ describe('configuration', () => {
     expect(c.challengeProxyUrl).to.equal(null);
     expect(c.crawlProfile).to.equal('gentle');
     expect(c.crawlPollSeconds).to.equal(5);
-    expect(c.crawlRefreshCron).to.equal('*/30 * * * *');
+    expect(c.crawlListingInterval).to.deep.equal({ minMs: 1_800_000, maxMs: 86_400_000 });
+    expect(c.retiredSet).to.deep.equal([]);
     expect(c.transcriptLanguages).to.deep.equal(['en']);
     expect(c.browserExecutablePath).to.equal(null);
     expect(c.logLevel).to.equal('info');
@@ -78,7 +79,8 @@ describe('configuration', () => {
     [{ CRAWL_BATCH_WAIT: '90-60' }, /^CRAWL_BATCH_WAIT: range/],
     [{ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL: must be one of/],
     [{ PLATFORM_BASE_URL: 'ftp://x' }, /^PLATFORM_BASE_URL: must use http: or https:/],
-    [{ CRAWL_REFRESH_CRON: 'every minute' }, /^CRAWL_REFRESH_CRON: must be a cron expression/],
+    [{ CRAWL_LISTING_INTERVAL: '0-60' }, /^CRAWL_LISTING_INTERVAL: the shortest interval must be at least 1 second/],
+    [{ CRAWL_LISTING_INTERVAL: 'hourly' }, /^CRAWL_LISTING_INTERVAL: must be seconds/],
     [{ TRANSCRIPT_LANGUAGES: ' , ' }, /^TRANSCRIPT_LANGUAGES: must be a comma-separated list/],
     // The feed's `lang` rule (shared/transcript/languages.ts): at most two subtags after the language.
     [{ TRANSCRIPT_LANGUAGES: 'en,en-US-x-foo' }, /^TRANSCRIPT_LANGUAGES: must be a comma-separated list/],
@@ -154,6 +156,15 @@ describe('configuration', () => {
     mkdirSync(path.join(dir, 'config'));
     writeFileSync(path.join(dir, 'config/settings.yaml'), 'PROT: 6000\n');
     expect(() => load()).to.throw(ConfigError, /unknown setting "PROT"/);
+  });
+
+  it('accepts a retired setting (file or environment), ignores its value and names it for the start-up warning', () => {
+    mkdirSync(path.join(dir, 'config'));
+    writeFileSync(path.join(dir, 'config/settings.yaml'), 'CRAWL_REFRESH_CRON: "*/30 * * * *"\n');
+    expect(load().retiredSet).to.deep.equal(['CRAWL_REFRESH_CRON']);
+    rmSync(path.join(dir, 'config/settings.yaml'));
+    expect(load({ CRAWL_REFRESH_CRON: 'anything' }).retiredSet).to.deep.equal(['CRAWL_REFRESH_CRON']);
+    expect(RETIRED_SETTINGS.CRAWL_REFRESH_CRON).to.contain('CRAWL_LISTING_INTERVAL');
   });
 
   it('config/settings.example.yaml lists every setting with its default', () => {

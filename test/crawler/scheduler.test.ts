@@ -1,10 +1,13 @@
-// The crawler loop over a real SQLite store: claim → run → release with the next due time,
-// refresh, store outage pause and resume, unexpected errors, lease loss, the drain on stop, and
+// The crawler loop over a real SQLite store: claim → run → release with the next due time (the
+// channel's upload rhythm), the listing share and what a reader asked for, the hourly schedule
+// report, store outage pause and resume, unexpected errors, lease loss, the drain on stop, and
 // two loops sharing one store.
 
 import { expect } from 'chai';
 import type { ChannelRunDeps } from '../../crawler/channel-run';
-import { NOT_FOUND_RETIRED_MS, REFRESH_INTERVAL_MS } from '../../crawler/next-due';
+import { ListingShare } from '../../crawler/listing-share';
+import { NOT_FOUND_RETIRED_MS } from '../../crawler/next-due';
+import { DEFAULT_LISTING_BOUNDS, RHYTHM_SAMPLE, rhythmIntervalMs } from '../../crawler/rhythm';
 import { Scheduler, type SchedulerOptions } from '../../crawler/scheduler';
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
@@ -45,7 +48,7 @@ describe('crawler scheduler', () => {
       store: o.store ?? probe.store, platform, unblockers: [], timing, logger: o.logger ?? silentLogger(),
       profile: { ...PROFILES.fast, batchWaitMs: [0, 0], blockedWaitMs: [10, 20] },
     };
-    const s = new Scheduler({ runDeps, owner: 'test-a', leaseMs: 60_000, pollMs: 1000, refreshCron: '*/30 * * * *', scheduleCron: noCron, ...o });
+    const s = new Scheduler({ runDeps, owner: 'test-a', leaseMs: 60_000, pollMs: 1000, scheduleCron: noCron, ...o });
     schedulers.push(s);
     s.start();
     return s;
@@ -56,7 +59,11 @@ describe('crawler scheduler', () => {
     return c !== null && c.lastCrawlAt !== null && c.leaseOwner === null;
   };
 
-  it('claims a due channel, runs it, and releases it due again after the refresh interval', async () => {
+  /** The interval the rhythm gives the channel's stored publish dates at `at`. */
+  const rhythmAt = async (at: Date, foundNew: boolean, id = CH) =>
+    rhythmIntervalMs((await ts.store.recentPublishTimes(id, RHYTHM_SAMPLE)).map((d) => d.getTime()), at.getTime(), DEFAULT_LISTING_BOUNDS, foundNew);
+
+  it('claims a due channel, runs it, and releases it due again after its upload rhythm', async () => {
     const { logger, lines } = captureLogs();
     const platform = new ScriptedPlatform(makeVideos(30), events);
     await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
@@ -65,7 +72,7 @@ describe('crawler scheduler', () => {
 
     const c = (await channel())!;
     expect(c).to.deep.include({ lastOutcome: 'ok', consecutiveFailures: 0, leaseOwner: null, lastError: null, title: 'Scripted Channel' });
-    expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(REFRESH_INTERVAL_MS);
+    expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime(), 'the rhythm after a run that found new uploads').to.equal(await rhythmAt(c.lastCrawlAt!, true));
     expect((await ts.store.listFeedEntries(CH, 100)).length).to.equal(30);
     const runLines = lines.filter((l) => l.category === 'crawler.scheduler' && l.channelId === CH);
     expect(runLines.map((l) => [l.level, l.msg])).to.deep.equal([['INFO', 'run started'], ['INFO', 'run ended']]);
@@ -111,34 +118,92 @@ describe('crawler scheduler', () => {
     expect((await channel())!.consecutiveFailures).to.equal(0);
   });
 
-  it('the scheduled refresh marks channels due so new uploads are listed', async () => {
+  it('lists the channel again when its rhythm says; a new upload found brings the next look closer', async () => {
     const platform = new ScriptedPlatform(makeVideos(3), events);
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
-    let refresh: (() => Promise<void>) | null = null;
-    start(platform, { scheduleCron: (expr, task) => { expect(expr).to.equal('*/30 * * * *'); refresh = task; return { stop: () => undefined }; } });
+    const s = start(platform);
     await until('the first run', () => released());
+    const first = (await channel())!;
+    const nothingNew = async () => {
+      timing.advance(Math.max(0, (await channel())!.dueAt.getTime() - timing.now().getTime()));
+      const before = (await channel())!.lastCrawlAt!.getTime();
+      s.wake();
+      await until('the next run', async () => (await released()) && (await channel())!.lastCrawlAt!.getTime() > before);
+      return (await channel())!;
+    };
+    const quiet = await nothingNew();
+    expect(platform.count('list:'), 'listed again once due').to.equal(2);
+    expect(quiet.dueAt.getTime() - quiet.lastCrawlAt!.getTime(), 'nothing new: the plain rhythm').to.equal(await rhythmAt(quiet.lastCrawlAt!, false));
+    expect(quiet.dueAt.getTime() > first.dueAt.getTime()).to.equal(true);
+
     platform.videos = [{ videoId: 'vnew', title: 'New upload', listedAt: timing.now(), watchDate: timing.now() }, ...platform.videos];
-    await refresh!();
-    await until('the new upload stored', async () => (await ts.store.getVideos(['vnew'])).length === 1);
-    expect(platform.count('list:')).to.equal(2);
+    const found = await nothingNew();
+    expect((await ts.store.getVideos(['vnew'])).length, 'the new upload is stored').to.equal(1);
+    const after = found.dueAt.getTime() - found.lastCrawlAt!.getTime();
+    expect(after).to.equal(await rhythmAt(found.lastCrawlAt!, true));
+    expect(after, 'closer than the quiet run\'s interval').to.be.below(quiet.dueAt.getTime() - quiet.lastCrawlAt!.getTime());
   });
 
-  it('the scheduled refresh keeps backoffs; a channel not found three times in a row is retired', async () => {
+  it('listings stay within their share of the hour; a channel a reader asked for runs anyway', async () => {
     const { logger, lines } = captureLogs();
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    const share = new ListingShare(1, () => timing.now().getTime());
+    const s = start(platform, { logger, listingShare: share });
+    await until('the first run', () => released());
+    expect(share.usedInLastHour()).to.equal(1);
+
+    // A second channel, new: asked for by a reader, it runs although the share is used up.
+    await ts.store.registerChannel({ channelId: CH2, wanted: 3 }, timing.now());
+    s.wake();
+    await until('the asked-for channel', () => released(CH2));
+    expect(share.usedInLastHour()).to.equal(2);
+
+    // Both due again by the rhythm within the hour: no listing until the share has room.
+    await ts.store.markAllDue(timing.now());
+    const listed = platform.count('list:');
+    s.wake();
+    await until('the share to be found full', async () => lines.some((l) => l.msg.startsWith('listings used their half of the hourly request budget')));
+    expect(platform.count('list:'), 'nothing listed while the share is used up').to.equal(listed);
+    const due = (await ts.store.listingBacklog(timing.now())).due;
+    expect(due).to.equal(2);
+    // An hour on, the share has room for one listing: the most overdue channel goes, the other waits.
+    timing.advance(3_600_000);
+    s.wake();
+    await until('one listed an hour later', async () => platform.count('list:') === listed + 1 && (await ts.store.listingBacklog(timing.now())).due === 1);
+    expect(platform.count('list:')).to.equal(listed + 1);
+  });
+
+  it('reports once an hour how far behind the listing schedule is', async () => {
+    const { logger, lines } = captureLogs();
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    let report: (() => Promise<void>) | null = null;
+    const s = start(platform, {
+      logger, scheduleCron: (expr, task) => { expect(expr).to.equal('0 * * * *'); report = task; return { stop: () => undefined }; },
+    });
+    await report!();
+    const reports = () => lines.filter((l) => l.category === 'crawler.scheduler' && String(l.msg).startsWith('listing schedule'));
+    expect(reports().map((l) => l.msg)).to.deep.equal(['listing schedule on time']);
+    // With the loop stopped, two channels fall behind: due 90 and 30 minutes ago.
+    await s.stop();
+    const ago = (min: number) => new Date(timing.now().getTime() - min * 60_000);
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, ago(90));
+    await ts.store.registerChannel({ channelId: CH2, wanted: 3 }, ago(30));
+    await report!();
+    expect(reports()[1]).to.deep.include({ msg: 'listing schedule 90 min behind: 2 channel(s) due', due: 2, behindMinutes: 90 });
+  });
+
+  it('keeps backoffs; a channel not found three times in a row is retired', async () => {
     const platform = new ScriptedPlatform(makeVideos(3), events);
     const notFound = () => new PlatformError('not_found', 'This channel does not exist.');
     platform.listScript = [notFound(), notFound(), notFound()];
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
-    let refresh: (() => Promise<void>) | null = null;
-    const s = start(platform, { logger, scheduleCron: (_expr, task) => { refresh = task; return { stop: () => undefined }; } });
+    const s = start(platform);
     const runs = async (n: number) => until(`run ${n}`, async () => (await channel())!.consecutiveFailures === n && (await released()));
 
     await runs(1);
     const backingOff = (await channel())!;
     expect(backingOff.dueAt.getTime() - backingOff.lastCrawlAt!.getTime()).to.equal(24 * 3_600_000);
-    await refresh!();
-    expect((await channel())!.dueAt, 'the refresh did not cancel the 24 h backoff').to.deep.equal(backingOff.dueAt);
-    expect(lines.filter((l) => l.msg === 'channels marked due for refresh').map((l) => l.count)).to.deep.equal([0]);
 
     for (const n of [2, 3]) {
       timing.advance((await channel())!.dueAt.getTime() - timing.now().getTime());
@@ -148,8 +213,6 @@ describe('crawler scheduler', () => {
     const retired = (await channel())!;
     expect(retired.lastOutcome).to.equal('not_found');
     expect(retired.dueAt.getTime() - retired.lastCrawlAt!.getTime(), 'retired: looked at again in a month').to.equal(NOT_FOUND_RETIRED_MS);
-    await refresh!();
-    expect((await channel())!.dueAt).to.deep.equal(retired.dueAt);
     expect(platform.count('list:'), 'three listings in all').to.equal(3);
   });
 

@@ -51,8 +51,9 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`end to end on ${
       CRAWL_BATCH_WAIT: '0.05',
       CRAWL_BLOCKED_WAIT: '0.05-0.1',
       CRAWL_POLL_SECONDS: '1',
-      // Every 2 seconds, so a new upload is seen within the test; the default is every 30 minutes.
-      CRAWL_REFRESH_CRON: '*/2 * * * * *',
+      // Each channel listed again every 2 seconds, so a new upload is seen within the test; by
+      // default its upload rhythm picks between 30 minutes and 24 hours.
+      CRAWL_LISTING_INTERVAL: '2',
       BROWSER_EXECUTABLE_PATH: 'off',
       LOG_LEVEL: 'info',
     };

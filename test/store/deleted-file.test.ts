@@ -36,7 +36,7 @@ describe('database file deleted under running processes', function () {
     const env = {
       CONFIG_FILE: path.join(dir, 'settings.yaml'), PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${db}`,
       SECURITY_CONFIG: path.join(dir, 'security.yaml'), PLATFORM_BASE_URL: 'http://127.0.0.1:9', BROWSER_EXECUTABLE_PATH: 'off',
-      CRAWL_REFRESH_CRON: '0 0 1 1 *', NODE_APP_INSTANCE: '0',
+      NODE_APP_INSTANCE: '0',
     };
     const startBoth = async (): Promise<[Started, Started]> => {
       const api = startEntry('api', env, dir);

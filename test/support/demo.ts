@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     PLATFORM_BASE_URL: fake.url,
     CRAWL_PROFILE: 'fast',
     CRAWL_POLL_SECONDS: '1',
-    CRAWL_REFRESH_CRON: '* * * * *',
+    CRAWL_LISTING_INTERVAL: '60',
     BROWSER_EXECUTABLE_PATH: process.env.BROWSER_EXECUTABLE_PATH ?? 'off',
     LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
   };

@@ -22,7 +22,7 @@ export function startCrawlerProcess(dir: string, env: Record<string, string>): C
   const p = startEntry('crawler', {
     CONFIG_FILE: settings,
     CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1', CRAWL_POLL_SECONDS: '1',
-    CRAWL_REFRESH_CRON: '0 0 1 1 *', BROWSER_EXECUTABLE_PATH: 'off', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env,
+    BROWSER_EXECUTABLE_PATH: 'off', LOG_FORMAT: 'json', LOG_LEVEL: 'info', ...env,
   });
   return { child: p.child, logs: p.logs, stderr: p.stderr, exited: p.exited, kill: (signal) => p.stop(signal) };
 }

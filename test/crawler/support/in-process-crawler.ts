@@ -1,6 +1,7 @@
 // The crawler in this process against the fake platform, configured through the real loader as an
 // operator would configure it: the fast profile without batch waits, a short blocked wait, no
-// browser, a refresh cron that never fires by itself (tests make refreshes happen), a 50 ms poll.
+// browser, a 50 ms poll; a channel is due again by its rhythm (30 min at least), so tests make
+// refreshes happen (store.markAllDue).
 
 import { Scheduler } from '../../../crawler/scheduler';
 import type { Timing } from '../../../crawler/timing';
@@ -26,12 +27,12 @@ export interface InProcessCrawlerOptions {
 export function startInProcessCrawler(o: InProcessCrawlerOptions): Scheduler {
   const config = loadConfig({
     PLATFORM_BASE_URL: o.fakeUrl, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
-    BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', CRAWL_REFRESH_CRON: '0 0 1 1 *', ...o.env,
+    BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', ...o.env,
   }, o.configDir);
   const platform = createPlatformClient(config, silentLogger());
   const scheduler = new Scheduler({
     runDeps: { store: o.store, platform, unblockers: [], profile: config.crawl, timing: o.timing, logger: o.logger },
-    owner: o.owner ?? 'in-process', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, refreshCron: config.crawlRefreshCron,
+    owner: o.owner ?? 'in-process', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, listingBounds: config.crawlListingInterval,
   });
   scheduler.start();
   return scheduler;
