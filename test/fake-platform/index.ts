@@ -22,3 +22,4 @@ export { INNERTUBE_API_KEY } from './routes-pages';
 export { FEED_SIZE } from './feed-xml';
 export { PAGE_SIZE } from './browse-json';
 export { TAB_PARAMS } from './channel-json';
+export { HUB_MAX_LEASE_SECONDS, startFakeHub, topicOf, type FakeHub, type HubCounters, type HubRequest, type HubSubscription, type NotifiedVideo } from './hub';
