@@ -308,6 +308,50 @@ export interface StoreSize {
   /** The database's size on disk (SQLite: pages × page size; MongoDB: data + indexes); null when not known. */
   bytes: number | null;
 }
+/**
+ * Where a channel's push subscription at the platform's WebSub hub stands: asked for and waiting for
+ * the hub's verification, verified (push is on while the lease runs), denied by the hub, or failed
+ * (the hub refused or never verified; tried again later). The channel is polled unless verified
+ * with a lease that has not lapsed.
+ */
+export type WebSubStatus = 'requested' | 'verified' | 'denied' | 'failed';
+
+export interface WebSubRecord {
+  channelId: string;
+  /** The hub topic asked for (`…/xml/feeds/videos.xml?channel_id=UC…`). */
+  topic: string;
+  /** The callback's unguessable last path segment (`/websub/<token>`). */
+  token: string;
+  /** hub.secret: the notifications' HMAC key. */
+  secret: string;
+  status: WebSubStatus;
+  /** When the last subscribe request was sent. */
+  requestedAt: Date | null;
+  verifiedAt: Date | null;
+  /** The lease the hub granted at its last verification. */
+  leaseSeconds: number | null;
+  leaseExpiresAt: Date | null;
+  /** When the crawler's subscriber looks at it next: the verification deadline, the renewal, or the retry. */
+  nextActionAt: Date;
+  /** Failed subscribe attempts in a row. */
+  failures: number;
+  lastError: string | null;
+  updatedAt: Date;
+}
+
+/** A video the hub notified: due for a fetch without a listing. */
+export interface PushedVideo {
+  videoId: string;
+  channelId: string;
+  /** From the notification (titles lag; the fetch takes the platform's). */
+  title: string;
+  publishedAt: Date | null;
+  dueAt: Date;
+  /** Fetch attempts so far (a notification can come before the video is ready). */
+  attempts: number;
+}
+
+export type PushedVideoInput = Pick<PushedVideo, 'videoId' | 'channelId' | 'title' | 'publishedAt'>;
 
 /** A store operation failed because the backing database is closed or unreachable. */
 export class StoreUnavailableError extends Error {
@@ -559,6 +603,30 @@ export interface Store {
   /** Running, due-now and next-due channels at `now`. */
   queueSummary(now: Date): Promise<QueueSummary>;
   storeSize(): Promise<StoreSize>;
+  // ── push (WebSub) ──────────────────────────────────────────────────────────
+  /** Create or replace the channel's push subscription record. */
+  putWebSub(record: WebSubRecord): Promise<void>;
+  /**
+   * The push state of these channels (null: of every channel, by channel id), at most `limit`: the
+   * one read an operator's view needs.
+   */
+  webSubStates(channelIds: readonly string[] | null, limit: number): Promise<WebSubRecord[]>;
+  webSubByToken(token: string): Promise<WebSubRecord | null>;
+  /** Subscriptions whose nextActionAt <= now (verification deadline, renewal, retry), earliest first. */
+  webSubDue(now: Date, limit: number): Promise<WebSubRecord[]>;
+  /**
+   * Videos the hub notified become due now (kept once per video; a repeat makes it due again). A
+   * notification is a ping: the crawler decides whether it is worth a fetch.
+   */
+  pushVideos(videos: readonly PushedVideoInput[], now: Date): Promise<void>;
+  /** Atomically claim the earliest due pushed video whose lease is free or expired. */
+  claimPushedVideo(owner: string, leaseMs: number, now: Date): Promise<PushedVideo | null>;
+  /** Done with a claimed pushed video: forget it (null), or try again at `nextAt` (one more attempt counted). */
+  finishPushedVideo(videoId: string, owner: string, nextAt: Date | null): Promise<void>;
+  /** The platform deleted these videos: they leave every feed (state unavailable, no retry). Returns how many were stored. */
+  removeFromFeeds(videoIds: readonly string[], now: Date): Promise<number>;
+  /** Make the channel due no later than `now` (push fell back to polling): a listing happens soon. */
+  pollChannelNow(channelId: string, now: Date): Promise<void>;
 
   /** Cheap liveness probe; throws StoreUnavailableError when the database cannot be reached. */
   ping(): Promise<void>;

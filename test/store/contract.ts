@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import { videoRecord } from '../support/factories';
-import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type FeedKind, type RateLimitResult, type Store, type VideoKind, type VideoRecord, type VideoState } from '../../shared/store';
+import { StoreUnavailableError, UNKNOWN_PUBLISHED_MS, type FeedKind, type RateLimitResult, type Store, type VideoKind, type VideoRecord, type VideoState, type WebSubRecord } from '../../shared/store';
 import { subscriptionCases } from './contract-subscriptions';
 import { isFeedEntry, isShownKind, UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 import { searchCases } from './contract-search';
@@ -458,6 +458,60 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(ids(await store.videosDueForRetry('UC_a', at(MIN), 2))).to.deep.equal(['undated-a', 'undated-b']);
         expect(ids(await store.videosDueForRetry('UC_a', at(MIN), 3))).to.deep.equal(['old1', 'undated-a', 'undated-b']);
         expect(ids(await store.listFeedEntries('UC_a', 10)), 'never shown').to.deep.equal(['r3', 'r2']);
+      });
+    });
+
+    describe('push (WebSub)', function () {
+      const sub = (channelId: string, overrides: Partial<WebSubRecord> = {}): WebSubRecord => ({
+        channelId, topic: `https://www.youtube.com/xml/feeds/videos.xml?channel_id=${channelId}`, token: `tok_${channelId}_0123456789`, secret: `secret_${channelId}_0123`,
+        status: 'requested', requestedAt: at(0), verifiedAt: null, leaseSeconds: null, leaseExpiresAt: null, nextActionAt: at(15 * MIN),
+        failures: 0, lastError: null, updatedAt: at(0), ...overrides,
+      });
+
+      it('keeps one subscription record per channel, found by token, by channel and when due', async function () {
+        await store.putWebSub(sub('UC_a'));
+        await store.putWebSub(sub('UC_b', { nextActionAt: at(5 * MIN) }));
+        const verified = sub('UC_a', { status: 'verified', verifiedAt: at(MIN), leaseSeconds: 432000, leaseExpiresAt: at(MIN + 432000_000), nextActionAt: at(4 * 24 * 60 * MIN) });
+        await store.putWebSub(verified);
+        expect(await store.webSubByToken('tok_UC_a_0123456789')).to.deep.equal(verified);
+        expect(await store.webSubByToken('tok_unknown')).to.equal(null);
+        expect((await store.webSubStates(null, 10)).map((r) => r.channelId)).to.deep.equal(['UC_a', 'UC_b']);
+        expect(await store.webSubStates(['UC_b', 'UC_none'], 10)).to.deep.equal([sub('UC_b', { nextActionAt: at(5 * MIN) })]);
+        expect(await store.webSubStates([], 10)).to.deep.equal([]);
+        expect((await store.webSubDue(at(10 * MIN), 10)).map((r) => r.channelId)).to.deep.equal(['UC_b']);
+        expect(await store.webSubDue(at(MIN), 10)).to.deep.equal([]);
+      });
+
+      it('keeps each pushed video once, due at the earliest ping; claims, retries and forgets it', async function () {
+        await store.pushVideos([{ videoId: 'pushed00001', channelId: 'UC_a', title: 'One', publishedAt: at(0) }], at(MIN));
+        await store.pushVideos([{ videoId: 'pushed00001', channelId: 'UC_a', title: 'One (edited)', publishedAt: null }], at(2 * MIN));
+        expect(await store.claimPushedVideo('w1', MIN, at(0)), 'not due yet').to.equal(null);
+        const claimed = await store.claimPushedVideo('w1', MIN, at(3 * MIN));
+        expect(claimed).to.deep.equal({ videoId: 'pushed00001', channelId: 'UC_a', title: 'One (edited)', publishedAt: at(0), dueAt: at(MIN), attempts: 0 });
+        expect(await store.claimPushedVideo('w2', MIN, at(3 * MIN)), 'leased').to.equal(null);
+        await store.finishPushedVideo('pushed00001', 'w2', null); // not the owner: nothing happens
+        await store.finishPushedVideo('pushed00001', 'w1', at(10 * MIN));
+        expect(await store.claimPushedVideo('w2', MIN, at(9 * MIN))).to.equal(null);
+        const again = await store.claimPushedVideo('w2', MIN, at(10 * MIN));
+        expect(again).to.deep.include({ attempts: 1, dueAt: at(10 * MIN) });
+        await store.finishPushedVideo('pushed00001', 'w2', null);
+        expect(await store.claimPushedVideo('w3', MIN, at(60 * MIN))).to.equal(null);
+      });
+
+      it('takes deleted videos out of feeds and drops their pending pushes; brings a channel due now', async function () {
+        await store.upsertVideos([video({ videoId: 'del00000001', publishedAt: at(0) }), video({ videoId: 'del00000002', publishedAt: at(MIN) })]);
+        await store.pushVideos([{ videoId: 'del00000002', channelId: 'UC_a', title: 'x', publishedAt: null }], at(0));
+        expect(await store.removeFromFeeds(['del00000002', 'unknown0001'], at(5 * MIN))).to.equal(1);
+        expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['del00000001']);
+        expect((await store.getVideos(['del00000002']))[0]).to.deep.include({ state: 'unavailable', nextAttemptAt: null });
+        expect(await store.claimPushedVideo('w', MIN, at(10 * MIN))).to.equal(null);
+        await store.registerChannel({ channelId: 'UC_a', wanted: 5 }, at(0));
+        await store.claimDueChannel('w', MIN, at(0));
+        await store.releaseChannel('UC_a', 'w', { nextDueAt: at(24 * 60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(0));
+        await store.pollChannelNow('UC_a', at(10 * MIN));
+        expect((await store.getChannel('UC_a'))!.dueAt).to.deep.equal(at(10 * MIN));
+        await store.pollChannelNow('UC_a', at(20 * MIN));
+        expect((await store.getChannel('UC_a'))!.dueAt, 'never later').to.deep.equal(at(10 * MIN));
       });
     });
 

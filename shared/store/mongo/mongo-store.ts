@@ -25,6 +25,7 @@ import { subscriptionsCollection } from './subscriptions';
 import { searchCollection } from './search';
 import { transcriptsCollection } from './transcripts';
 import { videosCollection } from './videos';
+import { webSubCollection } from './websub';
 
 export interface MongoStoreOptions {
   logger: Logger;
@@ -92,6 +93,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...runsCollection(db),
     ...heartbeatsCollection(db),
     ...hourlyCountsCollection(db),
+    ...webSubCollection(db),
     ping: async () => {
       await client.db('admin').command({ ping: 1 });
     },

@@ -23,6 +23,7 @@ import { searchIndexes } from './search';
 import { subscriptionsIndexes } from './subscriptions';
 import { transcriptsIndexes } from './transcripts';
 import { videosIndexes } from './videos';
+import { webSubIndexes } from './websub';
 
 export interface SchemaStep {
   /** What the step does, for the log line. */
@@ -58,6 +59,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     name: 'indexes of the operators\' views (runs, failing channels) and of followed playlists',
     run: async (db) => {
       await Promise.all([channelAdminIndexes(db), runsIndexes(db), subscriptionsIndexes(db)]);
+    },
+  },
+  {
+    name: 'push (WebSub) subscriptions and the channels readers wait for',
+    run: async (db) => {
+      await Promise.all([webSubIndexes(db), channelsIndexes(db)]);
     },
   },
 ];

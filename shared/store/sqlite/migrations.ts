@@ -236,6 +236,37 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   ALTER TABLE channels ADD COLUMN awaited_at INTEGER;
   CREATE INDEX channels_awaited ON channels (awaited_at, channel_id) WHERE awaited_at IS NOT NULL;
   `,
+  // 10: push (WebSub): one subscription record per channel, and the videos the hub notified, due for
+  // a fetch without a listing.
+  `
+  CREATE TABLE websub (
+    channel_id       TEXT PRIMARY KEY,
+    topic            TEXT NOT NULL,
+    token            TEXT NOT NULL UNIQUE,
+    secret           TEXT NOT NULL,
+    status           TEXT NOT NULL,
+    requested_at     INTEGER,
+    verified_at      INTEGER,
+    lease_seconds    INTEGER,
+    lease_expires_at INTEGER,
+    next_action_at   INTEGER NOT NULL,
+    failures         INTEGER NOT NULL DEFAULT 0,
+    last_error       TEXT,
+    updated_at       INTEGER NOT NULL
+  );
+  CREATE INDEX websub_next ON websub (next_action_at);
+  CREATE TABLE pushed_videos (
+    video_id         TEXT PRIMARY KEY,
+    channel_id       TEXT NOT NULL,
+    title            TEXT NOT NULL,
+    published_at     INTEGER,
+    due_at           INTEGER NOT NULL,
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    lease_owner      TEXT,
+    lease_expires_at INTEGER
+  );
+  CREATE INDEX pushed_videos_due ON pushed_videos (due_at);
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

@@ -24,6 +24,7 @@ import { searchTable } from './search';
 import { subscriptionsTable } from './subscriptions';
 import { transcriptsTable } from './transcripts';
 import { videosTable } from './videos';
+import { webSubTable } from './websub';
 
 export interface SqliteOptions {
   /**
@@ -78,6 +79,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...runsTable(open),
     ...heartbeatsTable(open),
     ...hourlyCountsTable(open),
+    ...webSubTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
       stopWatch();
