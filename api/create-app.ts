@@ -26,6 +26,8 @@ import { adminChannels } from './routes/admin-channels';
 import { adminCrawlers } from './routes/admin-crawlers';
 import { adminStatus } from './routes/admin-status';
 import { feed } from './routes/feed';
+import { webSubRoutes } from './routes/websub';
+import { renewAtMs } from '../shared/push-schedule';
 import { search } from './routes/search';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { combinedFeed } from './routes/subscriptions-feed';
@@ -119,6 +121,10 @@ export function createApp(deps: AppDeps): App {
   app.get('/subscriptions/feed', k(subscriptionsFeed));
   app.delete('/subscriptions/:ref', k(subscriptions.remove));
   app.get('/transcripts/:file', k(transcriptFile({ store: deps.store })));
+  // The platform's hub: the one keyless route besides /health (its token and HMAC authenticate it).
+  const webSub = webSubRoutes({ store: deps.store, logger: deps.logger, clock, renewAt: renewAtMs });
+  app.get('/websub/:token', webSub.verify);
+  app.post('/websub/:token', ...webSub.notify);
   // The operator's routes: admin keys only (api/http/admin.ts).
   const op = (handler: Handler): RequestHandler => admin(deps.keys, deps.store, clock, handler);
   const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
@@ -130,7 +136,7 @@ export function createApp(deps: AppDeps): App {
   app.post('/admin/channels/:id/refresh', op(channels.refresh));
   app.get('/admin/platform-check', op(platformCheck({ store: deps.store, clock })));
   app.get('/metrics', deps.metricsLoopbackOnly ? loopbackOnly(metricsRoute(metrics)) : op(metricsRoute(metrics)));
-  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/crawlers', '/admin/channels', '/admin/platform-check', '/metrics'], methodNotAllowed);
+  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/crawlers', '/admin/channels', '/admin/platform-check', '/metrics', '/websub/:token'], methodNotAllowed);
   app.all('/admin/channels/:id', methodsAllowed('GET, HEAD, DELETE'));
   app.all('/admin/channels/:id/refresh', methodsAllowed('POST'));
   app.use(pathNotFound);

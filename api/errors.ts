@@ -253,6 +253,11 @@ export const CATALOGUE = {
     channelId: true,
   },
   badRequest: { status: 400, error: text('Geçersiz istek'), message: text('İstek çözümlenemedi') },
+  notificationTooLarge: {
+    status: 413,
+    error: text('Bildirim çok büyük'),
+    message: text('Bir WebSub bildirimi en fazla 1 MB olabilir'),
+  },
 
   // ── subscriptions (POST/GET/DELETE /subscriptions, GET /subscriptions/feed) ──
   // The import entries' message says what was wrong with the file (ctx.detail), with its line.
