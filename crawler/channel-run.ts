@@ -19,7 +19,7 @@ import { videosLackingLanguages } from './language-backfill';
 import type { RunOutcome } from './next-due';
 import { RequestBudget, DEFAULT_COOL_DOWN_MS } from './request-budget';
 import { RequestPacer } from './request-pacer';
-import type { VideoFetchDeps } from './video-fetch';
+import type { PlatformCall, VideoFetchDeps } from './video-fetch';
 import { pickMs, type Timing } from './timing';
 import { firstCrawlProgress } from './progress';
 import type { CrawlerStatus } from './status';
@@ -69,23 +69,13 @@ export interface ChannelRunResult {
   coveredWanted: number | null;
 }
 
-/** Runs the channel until done, blocked for good, or `signal` aborts (then after the current request). */
-/** A run's result before it starts: filled in as the run goes, so a run that throws still tells what it stored. */
-export function newRunResult(channel: ChannelRecord): ChannelRunResult {
-  return {
-    outcome: 'ok', error: null, title: channel.title, listed: 0, fresh: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
-    listing: null, coveredWanted: channel.coveredWanted,
-  };
-}
-
 /**
- * Runs the channel, filling `result` (the scheduler's, so that when a store failure throws out of
- * the run, its summary still counts the batches stored before it).
+ * How a run (a channel's, or a pushed video's) makes platform requests: the process's hourly
+ * budget and any cool-down first, then the profile's wait between requests, all inside the
+ * blocked path (docs/crawler.md §4).
  */
-export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, signal: AbortSignal, result: ChannelRunResult = newRunResult(channel)): Promise<ChannelRunResult> {
-  const { store, platform, profile, timing } = deps;
-  const { channelId } = channel;
-  const batchLog = categoryLogger(deps.logger, 'crawler.batch');
+export function platformCall(deps: ChannelRunDeps, signal: AbortSignal): { call: PlatformCall; pacer: RequestPacer } {
+  const { profile, timing } = deps;
   const budget = deps.budget ?? new RequestBudget({
     perHour: 0, coolDownMs: DEFAULT_COOL_DOWN_MS, timing, sent: () => 0, logger: categoryLogger(deps.logger, 'crawler.pacing'),
   });
@@ -105,6 +95,27 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
         budget.noteSent();
       }
     });
+  return { call, pacer };
+}
+
+/** Runs the channel until done, blocked for good, or `signal` aborts (then after the current request). */
+/** A run's result before it starts: filled in as the run goes, so a run that throws still tells what it stored. */
+export function newRunResult(channel: ChannelRecord): ChannelRunResult {
+  return {
+    outcome: 'ok', error: null, title: channel.title, listed: 0, fresh: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
+    listing: null, coveredWanted: channel.coveredWanted,
+  };
+}
+
+/**
+ * Runs the channel, filling `result` (the scheduler's, so that when a store failure throws out of
+ * the run, its summary still counts the batches stored before it).
+ */
+export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, signal: AbortSignal, result: ChannelRunResult = newRunResult(channel)): Promise<ChannelRunResult> {
+  const { store, platform, profile, timing } = deps;
+  const { channelId } = channel;
+  const batchLog = categoryLogger(deps.logger, 'crawler.batch');
+  const { call, pacer } = platformCall(deps, signal);
 
   const end = (outcome: RunOutcome, error: string | null): ChannelRunResult => Object.assign(result, { outcome, error });
 

@@ -20,6 +20,7 @@ import { startPlatformCheckWorker, type Worker } from './platform-check-worker';
 import type { PlatformCheckReport } from '../shared/platform/platform-check';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
+import { WebSubSubscriber } from './websub-subscriber';
 
 /** Extra time beyond one platform request for the drain (storing the batch, releasing the lease). */
 const DRAIN_MARGIN_MS = 10_000;
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   let owner: string;
   let metricsListener: MetricsListener | null = null;
   let checkPlatform: () => Promise<PlatformCheckReport>;
+  let subscriber: WebSubSubscriber | null;
   try {
     ctx = await bootstrap('crawler');
     const { config, logger, store } = ctx;
@@ -60,6 +62,11 @@ async function main(): Promise<void> {
       store, owner, status, budget, requestCount: () => platform.requestCount(), proxies: () => platform.egress?.states() ?? [],
       browserRuns: () => browser.runs, now: () => new Date(), logger,
     });
+    // Push needs an address the hub can reach (PUBLIC_BASE_URL) and a hub.
+    const pushOn = config.publicBaseUrl !== null && config.webSubHubUrl !== null;
+    subscriber = pushOn
+      ? new WebSubSubscriber({ store, hubUrl: config.webSubHubUrl!, publicBaseUrl: config.publicBaseUrl!, timing: realTiming, logger, timeoutMs: config.platformTimeoutMs })
+      : null;
     scheduler = new Scheduler({
       runDeps: {
         store, platform, unblockers, profile: config.crawl, timing: realTiming, logger, budget, status,
@@ -73,6 +80,7 @@ async function main(): Promise<void> {
       leaseMs: config.crawlLeaseSeconds * 1000,
       pollMs: config.crawlPollSeconds * 1000,
       listingBounds: config.crawlListingInterval,
+      push: pushOn ? { safetyPollMs: config.webSubSafetyPoll * 1000 } : undefined,
       // Listings take at most half of the hourly budget, so transcripts always have room.
       listingShare: new ListingShare(listingShareOf(config.crawlRequestsPerHour), () => Date.now()),
     });
@@ -98,6 +106,7 @@ async function main(): Promise<void> {
   handleShutdown({
     logger: log,
     drain: async () => {
+      await subscriber?.stop();
       await Promise.all([scheduler.stop(), checks.stop()]);
       await heartbeat.stop();
     },
@@ -111,7 +120,11 @@ async function main(): Promise<void> {
   await reclaimOwnLeases(store, owner, log);
   scheduler.start();
   heartbeat.start();
-  log.info({ owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name) }, 'crawler started');
+  subscriber?.start();
+  log.info(
+    { owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name), push: subscriber !== null },
+    subscriber !== null ? 'crawler started; push (WebSub) on' : 'crawler started; push (WebSub) off (PUBLIC_BASE_URL or WEBSUB_HUB_URL not set): channels are polled by their rhythm',
+  );
 }
 
 /**

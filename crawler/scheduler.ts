@@ -15,6 +15,8 @@ import { keepLease, type Every } from './lease-keeper';
 import { resolveFollowedHandles } from './handle-resolver';
 import { crawlerMetrics } from './metrics';
 import { ListingShare } from './listing-share';
+import { runPushedVideo } from './pushed-video';
+import { pushActive } from './websub-subscriber';
 import { backoffMs, failuresAfter, nextDueAt, type RunOutcome } from './next-due';
 import { nodeCronSchedule, type CronHandle, type ScheduleCron } from './hourly-cron';
 import { DEFAULT_LISTING_BOUNDS, RHYTHM_SAMPLE, rhythmIntervalMs, type ListingBounds } from './rhythm';
@@ -28,6 +30,11 @@ export interface SchedulerOptions {
   readonly listingBounds?: ListingBounds;
   /** Listings allowed in any hour (half the request budget); left out: no cap. */
   readonly listingShare?: ListingShare;
+  /**
+   * Push (WebSub) is on (PUBLIC_BASE_URL and WEBSUB_HUB_URL set): pushed videos are fetched
+   * without a listing, and a pushed channel is listed only every `safetyPollMs`. Left out: off.
+   */
+  readonly push?: { readonly safetyPollMs: number };
   /** Runs the hourly schedule report; injected so tests trigger it by hand. */
   readonly scheduleCron?: ScheduleCron;
   readonly every?: Every;
@@ -144,8 +151,24 @@ export class Scheduler {
     return channel;
   }
 
-  /** When a channel is listed next after a good run: by its upload rhythm, from its stored publish dates. */
+  /** One pushed video, when one is due: fetched without a listing (pushed-video.ts). False when none was due. */
+  private async workPushed(): Promise<boolean> {
+    const video = await this.store.claimPushedVideo(this.o.owner, this.o.leaseMs, this.now());
+    if (video === null) return false;
+    const outcome = await runPushedVideo(this.o.runDeps, video, this.o.owner, this.stopController.signal);
+    this.log.debug({ channelId: video.channelId, videoId: video.videoId, outcome }, 'pushed video handled');
+    return true;
+  }
+
+  /**
+   * When a channel is listed next after a good run: with push on for it, the safety listing;
+   * else by its upload rhythm, from its stored publish dates.
+   */
   private async nextListingAt(channelId: string, foundNew: boolean, now: Date): Promise<Date> {
+    if (this.o.push) {
+      const [push] = await this.store.webSubStates([channelId], 1);
+      if (pushActive(push, now)) return new Date(now.getTime() + this.o.push.safetyPollMs);
+    }
     const times = await this.store.recentPublishTimes(channelId, RHYTHM_SAMPLE);
     const ms = rhythmIntervalMs(times.map((t) => t.getTime()), now.getTime(), this.o.listingBounds ?? DEFAULT_LISTING_BOUNDS, foundNew);
     return new Date(now.getTime() + ms);
@@ -164,6 +187,7 @@ export class Scheduler {
           this.log.info({ failures: storeFailures, reclaimed }, 'store is back; resuming');
           storeFailures = 0;
         }
+        if (this.o.push && (await this.workPushed())) continue;
         const channel = await this.claimNext();
         if (channel) {
           await this.work(channel);

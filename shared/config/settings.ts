@@ -224,6 +224,12 @@ export const SETTINGS = {
     help: 'the address readers use, e.g. https://feeds.example.org: feeds\' self links use it and ignore Host / X-Forwarded-Host; empty = taken from each request',
     parse: parsePublicBaseUrl,
   }),
+  webSubHubUrl: setting({
+    name: 'WEBSUB_HUB_URL', default: 'https://pubsubhubbub.appspot.com/subscribe', secret: false,
+    help: 'the platform\'s WebSub hub; push is on when PUBLIC_BASE_URL is set too (the hub calls <PUBLIC_BASE_URL>/websub/<token>); empty = push off',
+    parse: (raw: string) => (raw.trim() === '' ? null : parseUrl(['http:', 'https:'])(raw)),
+  }),
+  webSubSafetyPoll: setting({ name: 'WEBSUB_SAFETY_POLL', default: '86400', secret: false, help: 'seconds between two safety listings of a channel whose push is on (hubs lose notifications; premieres are not notified again)', parse: parseInteger(3600, 604800) }),
   trustProxy: setting({ name: 'TRUST_PROXY', default: '', secret: false, help: 'reverse proxies whose X-Forwarded-* headers are believed (Express trust proxy): empty = none', parse: parseTrustProxy }),
   apiStoreBusyTimeoutMs: setting({
     name: 'API_STORE_BUSY_TIMEOUT_MS', default: '', secret: false,
