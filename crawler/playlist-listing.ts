@@ -52,5 +52,6 @@ export async function listPlaylistWork(deps: PlaylistListingDeps, work: ChannelR
     listed,
     pending: listed.filter((v) => needingWork.has(v.videoId)),
     coverage: listed.length,
+    fresh: needingWork.size,
   };
 }

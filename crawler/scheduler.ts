@@ -164,14 +164,23 @@ export class Scheduler {
    * When a channel is listed next after a good run: with push on for it, the safety listing;
    * else by its upload rhythm, from its stored publish dates.
    */
-  private async nextListingAt(channelId: string, foundNew: boolean, now: Date): Promise<Date> {
-    if (this.o.push) {
+  private async nextListingAt(channel: ChannelRecord, foundNew: boolean, now: Date): Promise<Date> {
+    const { channelId } = channel;
+    if (this.o.push && channel.kind !== 'playlist') {
       const [push] = await this.store.webSubStates([channelId], 1);
       if (pushActive(push, now)) return new Date(now.getTime() + this.o.push.safetyPollMs);
     }
-    const times = await this.store.recentPublishTimes(channelId, RHYTHM_SAMPLE);
+    const times = channel.kind === 'playlist' ? await this.playlistPublishTimes(channelId) : await this.store.recentPublishTimes(channelId, RHYTHM_SAMPLE);
     const ms = rhythmIntervalMs(times.map((t) => t.getTime()), now.getTime(), this.o.listingBounds ?? DEFAULT_LISTING_BOUNDS, foundNew);
     return new Date(now.getTime() + ms);
+  }
+
+  /** A playlist's rhythm: the publish dates of the videos it listed last (they are filed under their channels). */
+  private async playlistPublishTimes(playlistId: string): Promise<Date[]> {
+    const playlist = await this.store.getPlaylist(playlistId);
+    if (playlist === null || playlist.videoIds.length === 0) return [];
+    const videos = await this.store.getVideos(playlist.videoIds.slice(0, 100));
+    return videos.map((v) => v.publishedAt).sort((a, b) => b.getTime() - a.getTime()).slice(0, RHYTHM_SAMPLE);
   }
 
   private async loop(): Promise<void> {
@@ -299,7 +308,7 @@ export class Scheduler {
     const ms = now.getTime() - started;
     let due = nextDueAt(outcome, consecutiveFailures, now);
     try {
-      if (outcome === 'ok') due = await this.nextListingAt(channelId, (result?.fresh ?? 0) > 0, now);
+      if (outcome === 'ok') due = await this.nextListingAt(channel, (result?.fresh ?? 0) > 0, now);
       // A run that threw may have stored part of its work: what the store covers is then unknown.
       const coveredWanted = result?.coveredWanted ?? null;
       const released = await this.release(channelId, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title, coveredWanted }, now);
