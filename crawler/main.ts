@@ -121,10 +121,9 @@ async function main(): Promise<void> {
   scheduler.start();
   heartbeat.start();
   subscriber?.start();
-  log.info(
-    { owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name), push: subscriber !== null },
-    subscriber !== null ? 'crawler started; push (WebSub) on' : 'crawler started; push (WebSub) off (PUBLIC_BASE_URL or WEBSUB_HUB_URL not set): channels are polled by their rhythm',
-  );
+  log.info({ owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name), push: subscriber !== null }, 'crawler started');
+  if (subscriber === null) log.info({}, 'push (WebSub) off: PUBLIC_BASE_URL or WEBSUB_HUB_URL not set; channels are polled by their rhythm');
+  else log.info({ hub: config.webSubHubUrl, callback: `${config.publicBaseUrl}/websub/…` }, 'push (WebSub) on: followed channels are subscribed at the hub');
 }
 
 /**

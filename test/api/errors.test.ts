@@ -53,7 +53,7 @@ describe('error catalogue (spec, Errors table)', () => {
     const statuses = new Set(Object.values(CATALOGUE).map((e) => e.status));
     for (const s of statuses) expect([400, 401, 403, 404, 405, 413, 429, 500]).to.include(s);
     const tooLarge = Object.entries(CATALOGUE).flatMap(([name, e]) => (e.status === 413 ? [name] : []));
-    expect(tooLarge).to.have.members(['importTooMany', 'bodyTooLarge']);
+    expect(tooLarge).to.have.members(['importTooMany', 'bodyTooLarge', 'notificationTooLarge']);
     expect(Object.entries(CATALOGUE).filter(([, e]) => e.status === 403).map(([n]) => n)).to.deep.equal(['adminOnly']);
   });
 
