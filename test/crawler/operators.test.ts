@@ -154,7 +154,7 @@ describe('crawler: what the operator sees', () => {
       const status = new CrawlerStatus();
       const scheduler = new Scheduler({
         runDeps: { ...deps(new ScriptedPlatform(makeVideos(5)), { status }), profile: PROFILES.fast },
-        owner: 'host:crawler-7', leaseMs: 60_000, pollMs: 50, refreshCron: '0 0 1 1 *', scheduleCron: () => ({ stop: async () => undefined }),
+        owner: 'host:crawler-7', leaseMs: 60_000, pollMs: 50, scheduleCron: () => ({ stop: async () => undefined }),
       });
       scheduler.start();
       try {

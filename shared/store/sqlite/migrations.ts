@@ -236,7 +236,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   ALTER TABLE channels ADD COLUMN awaited_at INTEGER;
   CREATE INDEX channels_awaited ON channels (awaited_at, channel_id) WHERE awaited_at IS NOT NULL;
   `,
-  // 14: push (WebSub): one subscription record per channel, and the videos the hub notified, due for
+  // 16: push (WebSub): one subscription record per channel, and the videos the hub notified, due for
   // a fetch without a listing.
   `
   CREATE TABLE websub (
