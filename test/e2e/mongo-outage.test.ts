@@ -45,7 +45,7 @@ describe('mongodb outage under a running API and crawler', function () {
       DATABASE_URL: emulator.url('tf_outage'), SECURITY_CONFIG: path.join(dir, 'security.yaml'), PLATFORM_BASE_URL: fake.url,
       API_STORE_BUSY_TIMEOUT_MS: '300',
       CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0.05', CRAWL_BLOCKED_WAIT: '0.05-0.1', CRAWL_POLL_SECONDS: '1',
-      CRAWL_REFRESH_CRON: '*/2 * * * * *', BROWSER_EXECUTABLE_PATH: 'off', LOG_LEVEL: 'info',
+      CRAWL_LISTING_INTERVAL: '2', BROWSER_EXECUTABLE_PATH: 'off', LOG_LEVEL: 'info',
     };
     api = startEntry('api', env, dir);
     crawler = startEntry('crawler', env, dir);
