@@ -17,7 +17,8 @@ export interface ChannelFeed {
   dropped: string[];
 }
 
-const parser = new XMLParser({
+/** The platform's Atom feeds (channel and playlist feeds share the shape): entities never expanded. */
+export const feedXmlParser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@_',
   parseTagValue: false,
@@ -27,9 +28,11 @@ const parser = new XMLParser({
   isArray: (name) => name === 'entry' || name === 'link',
 });
 
-type Node = Record<string, unknown>;
-const node = (v: unknown): Node => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : {});
-const textOf = (v: unknown): string | null => {
+export type FeedNode = Record<string, unknown>;
+type Node = FeedNode;
+export const node = (v: unknown): Node => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : {});
+/** An element's text, XML-decoded (fast-xml-parser leaves entities alone: processEntities is off). */
+export const feedText = (v: unknown): string | null => {
   if (typeof v === 'string') return decodeXml(v);
   const t = node(v)['#text'];
   return typeof t === 'string' ? decodeXml(t) : null;
@@ -46,7 +49,7 @@ function isShortLink(links: unknown): boolean {
 export function parseChannelFeed(xml: string): ChannelFeed {
   let doc: Node;
   try {
-    doc = node(parser.parse(xml, true));
+    doc = node(feedXmlParser.parse(xml, true));
   } catch (err) {
     throw new PlatformError('transient', 'channel feed: unparsable XML', { cause: err });
   }
@@ -56,21 +59,21 @@ export function parseChannelFeed(xml: string): ChannelFeed {
   const videos: ListedVideo[] = [];
   const dropped: string[] = [];
   for (const e of entries.map(node)) {
-    const videoId = textOf(e['yt:videoId']);
+    const videoId = feedText(e['yt:videoId']);
     if (!videoId || !isVideoId(videoId)) {
       dropped.push(String(videoId ?? '(none)').slice(0, 40));
       continue;
     }
-    const published = textOf(e.published);
+    const published = feedText(e.published);
     const t = published ? Date.parse(published) : NaN;
     videos.push({
       videoId,
-      title: textOf(e.title) ?? textOf(node(e['media:group'])['media:title']) ?? '',
+      title: feedText(e.title) ?? feedText(node(e['media:group'])['media:title']) ?? '',
       publishedAt: Number.isNaN(t) ? null : new Date(t),
       ...(isShortLink(e.link) ? { short: true } : {}),
     });
   }
-  return { title: textOf(feed.title), videos, dropped };
+  return { title: feedText(feed.title), videos, dropped };
 }
 
 /** The feed, or the reason to list through browse instead (ENDPOINTS.channelFeed); refusals are thrown. */

@@ -5,11 +5,10 @@
 // videos inside (`isPlayable: false`, no uploader) are skipped and counted. A private or deleted
 // playlist is a PlaylistUnavailableError once browse has said so.
 
-import { XMLParser } from 'fast-xml-parser';
 import { CHANNEL_ID, isVideoId } from '../ids';
 import type { Logger } from '../logger';
 import { continuationToken, fromLockup, fromVideoRenderer } from './browse';
-import { decodeXml } from './entities';
+import { feedText, feedXmlParser, node, type FeedNode } from './channel-feed';
 import { ENDPOINTS, readJson, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { WEB_IDENTITY, innertubeRequest } from './innertube';
@@ -31,32 +30,15 @@ export interface PlaylistFeed {
   dropped: string[];
 }
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@_',
-  parseTagValue: false,
-  parseAttributeValue: false,
-  processEntities: false,
-  trimValues: true,
-  isArray: (name) => name === 'entry' || name === 'link',
-});
-
-type Node = Record<string, unknown>;
-const node = (v: unknown): Node => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : {});
-const xmlText = (v: unknown): string | null => {
-  if (typeof v === 'string') return decodeXml(v);
-  const t = node(v)['#text'];
-  return typeof t === 'string' ? decodeXml(t) : null;
-};
 const channelIdIn = (v: string | null): string | null => {
   const id = v === null ? null : (/\/channel\/(UC[A-Za-z0-9_-]{22})$/.exec(v)?.[1] ?? v);
   return id !== null && CHANNEL_ID.test(id) ? id : null;
 };
 
 export function parsePlaylistFeed(xml: string): PlaylistFeed {
-  let doc: Node;
+  let doc: FeedNode;
   try {
-    doc = node(parser.parse(xml, true));
+    doc = node(feedXmlParser.parse(xml, true));
   } catch (err) {
     throw new PlatformError('transient', 'playlist feed: unparsable XML', { cause: err });
   }
@@ -66,22 +48,22 @@ export function parsePlaylistFeed(xml: string): PlaylistFeed {
   const videos: ListedVideo[] = [];
   const dropped: string[] = [];
   for (const e of (Array.isArray(feed.entry) ? feed.entry : []).map(node)) {
-    const videoId = xmlText(e['yt:videoId']);
+    const videoId = feedText(e['yt:videoId']);
     if (!videoId || !isVideoId(videoId)) {
       dropped.push(String(videoId ?? '(none)').slice(0, 40));
       continue;
     }
-    const published = xmlText(e.published);
+    const published = feedText(e.published);
     const t = published ? Date.parse(published) : NaN;
-    const channelId = channelIdIn(xmlText(e['yt:channelId']));
+    const channelId = channelIdIn(feedText(e['yt:channelId']));
     videos.push({
       videoId,
-      title: xmlText(e.title) ?? xmlText(node(e['media:group'])['media:title']) ?? '',
+      title: feedText(e.title) ?? feedText(node(e['media:group'])['media:title']) ?? '',
       publishedAt: Number.isNaN(t) ? null : new Date(t),
       ...(channelId ? { channelId } : {}),
     });
   }
-  return { title: xmlText(feed.title), owner: xmlText(author.name), ownerChannelId: channelIdIn(xmlText(author.uri)), videos, dropped };
+  return { title: feedText(feed.title), owner: feedText(author.name), ownerChannelId: channelIdIn(feedText(author.uri)), videos, dropped };
 }
 
 /** The feed, or the reason to read the playlist page instead (the channel feed's rule: outages are not answers). */
