@@ -53,6 +53,8 @@ export interface WrkLoad {
   connections: number;
   threads?: number;
   headers?: Readonly<Record<string, string>>;
+  /** wrk's --timeout in seconds (default wrk's 2): a slower answer counts as a socket error. */
+  timeoutSeconds?: number;
   /** A Lua script (wrk -s) and the arguments its init() receives. */
   script?: { file: string; args?: readonly string[] };
 }
@@ -65,6 +67,7 @@ export async function wrk(load: WrkLoad): Promise<WrkResult> {
     '-c', String(load.connections),
     '-d', `${Math.max(1, Math.round(load.seconds))}s`,
     '--latency',
+    ...(load.timeoutSeconds === undefined ? [] : ['--timeout', `${load.timeoutSeconds}s`]),
     ...Object.entries(load.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
     ...(load.script ? ['-s', load.script.file] : []),
     load.url,

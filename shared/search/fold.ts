@@ -1,7 +1,13 @@
 // How text becomes searchable words, written once for the reader's query, the SQLite and MongoDB
-// indexes and the highlighter, so all of them agree on what a word is: runs of letters and digits,
-// lower-cased, diacritics removed, and Turkish İ/ı/I/i all one `i` (Unicode's own case mapping
-// keeps dotless ı apart, and engines' diacritic folding does not join it to i).
+// indexes and the highlighter, so all of them agree on what a word is: after folding (lower case,
+// compatibility forms decomposed, diacritics dropped, Turkish İ/ı/I/i all one `i` — Unicode's own
+// case mapping keeps dotless ı apart, and engines' diacritic folding does not join it to i — and
+// final sigma as sigma), a word is a run of letters and digits.
+//
+// Folding works code point by code point (no step looks at a neighbour: marks are dropped, and
+// the one context rule of lower-casing, final sigma, is undone), so folding a whole text gives the
+// same words as folding each character: wordsOf folds whole texts fast, tokenize keeps each word's
+// place in the original for <mark>.
 
 /** One searchable word and where it came from in the original text (UTF-16 offsets). */
 export interface Token {
@@ -10,32 +16,39 @@ export interface Token {
   readonly end: number;
 }
 
-// A word as written: letters and digits with the combining marks that decorate them.
-const WRITTEN_WORD = /[\p{L}\p{N}\p{M}]+/gu;
-// A folded word: letters and digits only (compatibility forms such as ½ fold into several).
-const FOLDED_WORD = /[\p{L}\p{N}]+/gu;
+const WORD = /[\p{L}\p{N}]+/gu;
 const MARKS = /\p{M}+/gu;
 const DOTLESS_I = /ı/g;
+const FINAL_SIGMA = /ς/g;
 
-/** Lower-case, compatibility-decompose, drop diacritics, Turkish dotless ı → i. */
+/** Lower-case, compatibility-decompose, drop diacritics, Turkish dotless ı → i, final ς → σ. */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(DOTLESS_I, 'i');
+  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(DOTLESS_I, 'i').replace(FINAL_SIGMA, 'σ');
 }
 
-/** The searchable words of `text`, each with its span in `text`. */
+/** The searchable words of `text`. */
+export function wordsOf(text: string): string[] {
+  return fold(text).match(WORD) ?? [];
+}
+
+/** The searchable words of `text`, each with the span of the original characters it came from. */
 export function tokenize(text: string): Token[] {
+  let folded = '';
+  const origin: number[] = []; // folded UTF-16 index → original index of its code point
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    const f = fold(text.slice(i, i + width));
+    for (let k = 0; k < f.length; k++) origin.push(i);
+    folded += f;
+    i += width;
+  }
+  origin.push(text.length);
   const out: Token[] = [];
-  for (const m of text.matchAll(WRITTEN_WORD)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    const folded = fold(m[0]);
-    // Most words fold to one word; a ligature or fraction may give several, all at the same span.
-    for (const w of folded.matchAll(FOLDED_WORD)) out.push({ word: w[0], start, end });
+  for (const m of folded.matchAll(WORD)) {
+    const lastStart = origin[m.index + m[0].length - 1]!;
+    const lastCp = text.codePointAt(lastStart)!;
+    out.push({ word: m[0], start: origin[m.index]!, end: lastStart + (lastCp > 0xffff ? 2 : 1) });
   }
   return out;
-}
-
-/** Just the words of `text`. */
-export function wordsOf(text: string): string[] {
-  return tokenize(text).map((t) => t.word);
 }

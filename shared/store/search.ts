@@ -28,8 +28,11 @@ export interface CandidateSource {
   load(videoIds: readonly string[]): Promise<{ videos: readonly VideoRecord[]; transcripts: readonly TranscriptRecord[] }> | { videos: readonly VideoRecord[]; transcripts: readonly TranscriptRecord[] };
 }
 
-/** Candidates read per page: enough that a selective query needs one, few enough to stay cheap. */
-export const CANDIDATE_PAGE = 64;
+/**
+ * Candidates beyond `limit` read in the first page: an engine that decides nearly everything itself
+ * (FTS5) then needs one page; each further page is twice as large.
+ */
+export const CANDIDATE_SLACK = 8;
 
 export const publishedSecondOf = (publishedAt: Date): number => Math.max(0, Math.floor(publishedAt.getTime() / 1000));
 
@@ -44,7 +47,7 @@ export function inScope(v: VideoRecord, scope: SearchScope): boolean {
 export async function collectHits(query: SearchQuery, scope: SearchScope, limit: number, source: CandidateSource): Promise<SearchHit[]> {
   const hits: SearchHit[] = [];
   let edge: number | null = null; // publish second of the limit-th hit, once there are that many
-  for (let size = Math.max(CANDIDATE_PAGE, limit); ; size = Math.min(size * 2, 1024)) {
+  for (let size = limit + CANDIDATE_SLACK; ; size = Math.min(size * 2, 1024)) {
     const page = await source.next(size);
     if (page.length === 0) break;
     const wanted = edge === null ? page : page.filter((c) => c.publishedSecond >= edge!);

@@ -43,6 +43,11 @@ export interface SqliteOptions {
    * process should report it and exit. Not watched when left out, or for `:memory:`.
    */
   onFileLost?: (reason: string) => void;
+  /**
+   * Keep the search index in step with every write (default true). False only to measure what the
+   * index costs a batch write (bench/search.ts): searches then miss what is written.
+   */
+  indexSearch?: boolean;
 }
 
 const isBusy = (err: unknown): boolean => err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY');
@@ -62,7 +67,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
   const failFastMs = opts.busyFailFastMs ?? 0;
   const stopWatch = opts.onFileLost && file !== ':memory:' ? watchDatabaseFile(file, opts.onFileLost) : () => undefined;
   let lockedUntil = 0;
-  const videos = videosTable(open);
+  const videos = videosTable(open, { indexSearch: opts.indexSearch });
   const transcripts = transcriptsTable(open);
   const methods: BackendMethods = {
     ...channelsTable(open),

@@ -73,7 +73,7 @@ function toParams(v: VideoRecord): VideoParams {
   };
 }
 
-function prepare(db: Database.Database) {
+function prepare(db: Database.Database, indexSearch: boolean) {
   const upsert = db.prepare<VideoParams>(`
     INSERT INTO videos (${COLUMNS})
     VALUES (@video_id, @channel_id, @title, @published_at, @language, @kind, @state, @attempts,
@@ -92,7 +92,7 @@ function prepare(db: Database.Database) {
     for (const t of transcripts) upsertTranscript.run(toTranscriptRow(t));
     // The search index moves with the batch: same transaction, so it never shows a state the
     // videos table does not have.
-    for (const id of new Set([...rows.map((r) => r.video_id), ...transcripts.map((t) => t.videoId)])) search.reindex(id);
+    if (indexSearch) for (const id of new Set([...rows.map((r) => r.video_id), ...transcripts.map((t) => t.videoId)])) search.reindex(id);
   });
 
   // The kinds travel as one JSON array; a record without a kind counts as regular (rules.ts isShownKind).
@@ -137,8 +137,9 @@ function prepare(db: Database.Database) {
   return { upsertAll, feed, version, states, byIds, storedIds, windowEdge, dueRetries, publishTimes };
 }
 
-export function videosTable(db: Database.Database) {
-  const sql = prepare(db);
+/** `indexSearch: false` only measures what the search index costs a write (bench/search.ts). */
+export function videosTable(db: Database.Database, opts: { indexSearch?: boolean } = {}) {
+  const sql = prepare(db, opts.indexSearch ?? true);
   return {
     upsertVideos(videos, transcripts = []) {
       if (asksNothing(videos) && asksNothing(transcripts)) return;

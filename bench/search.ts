@@ -1,0 +1,344 @@
+// Search benchmark on real SQLite files in a temp dir: 100,000 stored videos with 10 KB transcripts
+// of words drawn from a Zipf-distributed vocabulary (as speech is: a few words everywhere, most
+// rare). Measures, each beside its baseline in the same run:
+//   * search latency (store.searchVideos, 20 hits) for one-, two- and three-word queries and
+//     phrases, median and p99, beside the channel-feed query (listFeedEntries + feedVersion) on the
+//     same store, interleaved so machine noise hits both alike;
+//   * the FTS index's size on disk (dbstat) beside the stored text it indexes;
+//   * batch upserts (500 videos with their transcripts per transaction) with the index kept in step
+//     beside the same writes without it, batches alternating between the two stores;
+//   * GET /search over HTTP (wrk, cache-warm) beside GET / for a channel, same app, same store.
+// SEARCH_BENCH_VIDEOS overrides the store size for a quick look. Run alone: `npx tsx bench/search.ts`.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { createApp } from '../api/create-app';
+import { KeyRing } from '../api/key-ring';
+import { parseSearchText } from '../api/query/search-query';
+import { listen } from '../api/server';
+import { silentLogger } from '../shared/logger';
+import type { SearchQuery, Store, TranscriptRecord, VideoRecord } from '../shared/store';
+import { openSqliteStore } from '../shared/store/sqlite/sqlite-store';
+import { videoRecord } from '../test/support/factories';
+import { makeRng, type Rng } from '../test/support/random';
+import { median, percentile, round, runStandalone } from './support';
+import type { Benchmark, BenchRow, BenchSection } from './types';
+import { wrk, wrkAvailable, WRK_INSTALL } from './wrk';
+
+const VIDEOS = Number(process.env.SEARCH_BENCH_VIDEOS ?? 100_000);
+const VIDEOS_PER_CHANNEL = 100;
+const TRANSCRIPT_BYTES = 10 * 1024;
+const PARAGRAPH_WORDS = 50;
+const VOCABULARY = 30_000;
+const BATCH = 500;
+const UPSERT_VIDEOS = 10_000;
+const QUERIES_PER_KIND = 40;
+const QUERY_ROUNDS = 5;
+const HITS = 20;
+const KEY = 'bench-search-key-0123456789abcdef';
+const T0 = Date.UTC(2025, 0, 1);
+const TITLE = 'Search: 100k stored videos with 10 KB transcripts (SQLite FTS5)';
+
+const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+
+// ── the corpus ─────────────────────────────────────────────────────────────
+
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'si', 'po', 've', 'da', 'gü', 'şe', 'ı', 'ço', 'an', 'er', 'ul', 'is', 'ob', 'ze'];
+
+/** Word r of the vocabulary (rank 0 = the most common): distinct by construction. */
+function wordOf(rank: number): string {
+  let n = rank + 1;
+  let w = '';
+  while (n > 0) {
+    w += SYLLABLES[n % SYLLABLES.length];
+    n = Math.floor(n / SYLLABLES.length);
+  }
+  return w;
+}
+
+const WORDS = Array.from({ length: VOCABULARY }, (_, r) => wordOf(r));
+
+/** Zipf (s = 1) over the vocabulary by inverse CDF. */
+function zipf(rng: Rng): () => string {
+  const cdf = new Float64Array(VOCABULARY);
+  let sum = 0;
+  for (let r = 0; r < VOCABULARY; r++) cdf[r] = sum += 1 / (r + 1);
+  return () => {
+    const x = rng() * sum;
+    let lo = 0;
+    let hi = VOCABULARY - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return WORDS[lo]!;
+  };
+}
+
+interface Corpus {
+  channels: number;
+  /** UTF-8 bytes of every stored title and paragraph: the text the index covers. */
+  textBytes: number;
+  /** A few paragraphs as written, for phrase queries that occur. */
+  samples: string[][];
+}
+
+const channelIdOf = (c: number): string => `UC${String(c).padStart(22, '0')}`;
+
+function* corpusBatches(total: number, seed: string, corpus: Corpus): Generator<{ videos: VideoRecord[]; transcripts: TranscriptRecord[] }> {
+  const rng = makeRng(seed);
+  const word = zipf(rng);
+  const channels = Math.max(1, Math.floor(total / VIDEOS_PER_CHANNEL));
+  corpus.channels = channels;
+  let videos: VideoRecord[] = [];
+  let transcripts: TranscriptRecord[] = [];
+  for (let n = 0; n < total; n++) {
+    const videoId = `s${n.toString(36).padStart(10, '0')}`;
+    const title = `${word()} ${word()} ${word()} ${word()}`;
+    const paragraphs: { startMs: number; text: string }[] = [];
+    let bytes = 0;
+    while (bytes < TRANSCRIPT_BYTES) {
+      const words = Array.from({ length: PARAGRAPH_WORDS }, word);
+      const text = `${words.join(' ')}.`;
+      paragraphs.push({ startMs: paragraphs.length * 20_000, text });
+      bytes += Buffer.byteLength(text);
+      if (corpus.samples.length < 200 && rng() < 0.01) corpus.samples.push(words);
+    }
+    corpus.textBytes += bytes + Buffer.byteLength(title);
+    const published = new Date(T0 + n * 600_000);
+    videos.push(videoRecord({ videoId, channelId: channelIdOf(n % channels), title, publishedAt: published, fetchedAt: published, transcriptHtml: null, language: 'en', kind: 'automatic', description: null }));
+    transcripts.push({ videoId, language: 'en', kind: 'automatic', paragraphs, fetchedAt: published });
+    if (videos.length === BATCH) {
+      yield { videos, transcripts };
+      videos = [];
+      transcripts = [];
+    }
+  }
+  if (videos.length > 0) yield { videos, transcripts };
+}
+
+// ── the queries ────────────────────────────────────────────────────────────
+
+interface QueryKind {
+  label: string;
+  queries: SearchQuery[];
+}
+
+function queriesOf(corpus: Corpus): QueryKind[] {
+  const rng = makeRng('search-queries');
+  // Words across the frequency range: common (in nearly every video), middling, and rare.
+  const anyWord = (): string => WORDS[Math.floor(Math.exp(rng() * Math.log(VOCABULARY))) - 1]!;
+  const parse = (text: string): SearchQuery => {
+    const p = parseSearchText(text);
+    if (!p.ok) throw new Error(`bench query refused: ${text} (${p.error})`);
+    return p.value;
+  };
+  const words = (n: number): SearchQuery[] => Array.from({ length: QUERIES_PER_KIND }, () => parse(Array.from({ length: n }, anyWord).join(' ')));
+  const phrases = Array.from({ length: QUERIES_PER_KIND }, (_, i) => {
+    const sample = corpus.samples[i % corpus.samples.length]!;
+    const len = 2 + (i % 2);
+    const at = Math.floor(rng() * (sample.length - len));
+    return parse(`"${sample.slice(at, at + len).join(' ')}"`);
+  });
+  return [
+    { label: 'one word', queries: words(1) },
+    { label: 'two words', queries: words(2) },
+    { label: 'three words', queries: words(3) },
+    { label: 'phrase of 2–3 words', queries: phrases },
+  ];
+}
+
+// ── measurements ───────────────────────────────────────────────────────────
+
+async function upsertComparison(dir: string): Promise<{ withIndex: number; without: number }> {
+  const indexed = openSqliteStore(path.join(dir, 'upsert-indexed.db'), silentLogger());
+  const plain = openSqliteStore(path.join(dir, 'upsert-plain.db'), silentLogger(), { indexSearch: false });
+  let withMs = 0;
+  let withoutMs = 0;
+  try {
+    const corpus: Corpus = { channels: 0, textBytes: 0, samples: [] };
+    let i = 0;
+    for (const batch of corpusBatches(UPSERT_VIDEOS, 'upsert', corpus)) {
+      // Alternate which store goes first, so neither always writes right after the other.
+      const order: [Store, boolean][] = i++ % 2 === 0 ? [[indexed, true], [plain, false]] : [[plain, false], [indexed, true]];
+      for (const [store, isIndexed] of order) {
+        const start = process.hrtime.bigint();
+        await store.upsertVideos(batch.videos, batch.transcripts);
+        if (isIndexed) withMs += msSince(start);
+        else withoutMs += msSince(start);
+      }
+    }
+  } finally {
+    await indexed.close();
+    await plain.close();
+  }
+  return { withIndex: UPSERT_VIDEOS / (withMs / 1000), without: UPSERT_VIDEOS / (withoutMs / 1000) };
+}
+
+function indexBytes(file: string): { index: number; transcripts: number } {
+  const db = new Database(file, { readonly: true });
+  try {
+    const size = (like: string): number => db.prepare<[string], number>(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name LIKE ?`).pluck().get(like) ?? 0;
+    const docs = size('search_docs') + db.prepare<[], number>(`SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE tbl_name = 'search_docs' AND type = 'index')`).pluck().get()!;
+    return { index: size('search_index%') + docs, transcripts: size('transcripts') };
+  } finally {
+    db.close();
+  }
+}
+
+async function latencies(store: Store, corpus: Corpus, kinds: readonly QueryKind[]): Promise<{ byKind: Map<string, number[]>; feed: number[] }> {
+  const byKind = new Map<string, number[]>(kinds.map((k) => [k.label, []]));
+  const feed: number[] = [];
+  const rng = makeRng('feed-channels');
+  const feedOnce = async (): Promise<number> => {
+    const channelId = channelIdOf(Math.floor(rng() * corpus.channels));
+    const start = process.hrtime.bigint();
+    await store.listFeedEntries(channelId, 10);
+    await store.feedVersion(channelId);
+    return msSince(start);
+  };
+  const scope = { channelIds: null, kinds: ['regular' as const] };
+  for (const k of kinds) for (const q of k.queries) await store.searchVideos(q, scope, HITS); // warm-up
+  for (let round = 0; round < QUERY_ROUNDS; round++) {
+    for (const k of kinds) {
+      for (const q of k.queries) {
+        const start = process.hrtime.bigint();
+        await store.searchVideos(q, scope, HITS);
+        byKind.get(k.label)!.push(msSince(start));
+        feed.push(await feedOnce());
+      }
+    }
+  }
+  return { byKind, feed };
+}
+
+async function overHttp(dir: string, file: string, rows: BenchRow[], notes: string[]): Promise<void> {
+  if (!wrkAvailable()) {
+    notes.push(WRK_INSTALL);
+    return;
+  }
+  const logger = silentLogger();
+  const store = openSqliteStore(file, logger);
+  fs.writeFileSync(path.join(dir, 'security.yaml'), `security:\n  api_keys:\n    ${KEY}:\n      name: bench\n      rate_limit: 1000000000\n      enabled: true\n`);
+  const keys = KeyRing.open(path.join(dir, 'security.yaml'), { defaultRateLimit: 60, logger });
+  const app = createApp({ store, keys, platform: { resolveHandle: async () => null }, logger });
+  const server = await listen(app, 0, '127.0.0.1', { logger });
+  try {
+    const base = `http://127.0.0.1:${server.port}`;
+    const headers = { 'X-API-Key': KEY };
+    const search = `${base}/search?q=${encodeURIComponent(`${WORDS[40]} ${WORDS[300]}`)}`;
+    const channel = `${base}/?channel_id=${channelIdOf(7)}`;
+    for (const url of [search, channel]) {
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(url, { headers });
+        if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+        await res.arrayBuffer();
+      }
+    }
+    const runs = { search: [] as number[], channel: [] as number[], searchP99: [] as number[], channelP99: [] as number[] };
+    for (let round = 0; round < 2; round++) {
+      // A generous timeout: on a loaded machine a search answer queued behind nine others may take
+      // seconds, which is a latency to report, not a failure.
+      const s = await wrk({ url: search, seconds: 3, connections: 10, headers, timeoutSeconds: 30 });
+      const c = await wrk({ url: channel, seconds: 3, connections: 10, headers, timeoutSeconds: 30 });
+      runs.search.push(s.rps);
+      runs.searchP99.push(s.p99);
+      runs.channel.push(c.rps);
+      runs.channelP99.push(c.p99);
+    }
+    const searchRps = median(runs.search);
+    const channelRps = median(runs.channel);
+    rows.push({
+      metric: 'GET /search (two words, 20 hits, Atom), wrk 10 connections, req/s',
+      readme: 'search feed over HTTP (two words, 20 hits, wrk 10 conn.)',
+      value: round(searchRps, 0), unit: 'req/s',
+      baseline: { label: 'channel feed GET /, same app and store', value: round(channelRps, 0) },
+      ratio: round(searchRps / channelRps, 2),
+    });
+    rows.push({
+      metric: 'GET /search p99 latency, wrk 10 connections',
+      value: round(median(runs.searchP99), 2), unit: 'ms',
+      baseline: { label: 'channel feed GET / p99', value: round(median(runs.channelP99), 2) },
+      ratio: round(median(runs.searchP99) / median(runs.channelP99), 2),
+    });
+    notes.push('GET /search runs the search on every request (its validators cover the hits), then serves the rendered body from the cache by ETag; GET / reads one feed version when cache-warm.');
+  } finally {
+    await server.close();
+    keys.close();
+    await store.close();
+  }
+}
+
+const searchBenchmark: Benchmark = async (): Promise<BenchSection> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tf-bench-search-'));
+  const rows: BenchRow[] = [];
+  const notes: string[] = [];
+  try {
+    const file = path.join(dir, 'search.db');
+    const corpus: Corpus = { channels: 0, textBytes: 0, samples: [] };
+    const store = openSqliteStore(file, silentLogger());
+    const loadStart = process.hrtime.bigint();
+    try {
+      for (const batch of corpusBatches(VIDEOS, 'corpus', corpus)) await store.upsertVideos(batch.videos, batch.transcripts);
+      notes.push(`${VIDEOS.toLocaleString('en-US')} videos (${(corpus.textBytes / 1e9).toFixed(2)} GB of stored text, ${corpus.channels} channels) loaded with the index in ${(msSince(loadStart) / 1000).toFixed(0)} s.`);
+      const kinds = queriesOf(corpus);
+      const { byKind, feed } = await latencies(store, corpus, kinds);
+      const feedMedian = median(feed);
+      const all = [...byKind.values()].flat();
+      for (const k of kinds) {
+        const xs = byKind.get(k.label)!;
+        rows.push({
+          metric: `search, ${k.label}, 20 hits, median of ${xs.length}; lower is better`,
+          readme: `search median, ${k.label} (${VIDEOS / 1000}k videos, 10 KB transcripts)`,
+          value: round(median(xs), 3), unit: 'ms',
+          baseline: { label: 'channel-feed query, same store', value: round(feedMedian, 3) },
+          ratio: round(median(xs) / feedMedian, 1),
+          target: '<= 20 ms', met: median(xs) <= 20,
+        });
+      }
+      rows.push({
+        metric: `search p99 over all ${all.length} queries (1–3 words and phrases)`,
+        readme: 'search p99, 1–3 words and phrases',
+        value: round(percentile(all, 99), 2), unit: 'ms',
+        baseline: { label: 'channel-feed query p99', value: round(percentile(feed, 99), 3) },
+        ratio: round(percentile(all, 99) / percentile(feed, 99), 1),
+        target: '<= 100 ms', met: percentile(all, 99) <= 100,
+      });
+    } finally {
+      await store.close();
+    }
+
+    const sizes = indexBytes(file);
+    rows.push({
+      metric: 'FTS index on disk (search_index shadow tables + search_docs), against the stored text it indexes',
+      readme: 'search index size on disk',
+      value: round(sizes.index / 1e6, 0), unit: 'MB',
+      baseline: { label: 'stored text (titles + paragraphs, UTF-8)', value: round(corpus.textBytes / 1e6, 0) },
+      ratio: round(sizes.index / corpus.textBytes, 2),
+      target: '<= 1.0x of the stored text', met: sizes.index <= corpus.textBytes,
+    });
+    notes.push(`The transcripts table itself (paragraphs as JSON) takes ${(sizes.transcripts / 1e6).toFixed(0)} MB.`);
+
+    await overHttp(dir, file, rows, notes);
+
+    const upserts = await upsertComparison(dir);
+    rows.push({
+      metric: `batch upsert with the search index kept in step, 10 KB transcripts, batches of ${BATCH}`,
+      readme: 'batch upsert with the search index',
+      value: round(upserts.withIndex, 0), unit: 'videos/s',
+      baseline: { label: 'the same writes without the index', value: round(upserts.without, 0) },
+      ratio: round(upserts.withIndex / upserts.without, 2),
+      target: '>= 0.6x without', met: upserts.withIndex / upserts.without >= 0.6,
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return { title: TITLE, rows, notes };
+};
+
+export default searchBenchmark;
+
+if (require.main === module) runStandalone(searchBenchmark);
