@@ -109,7 +109,7 @@ function* corpusBatches(total: number, seed: string, corpus: Corpus): Generator<
     }
     corpus.textBytes += bytes + Buffer.byteLength(title);
     const published = new Date(T0 + n * 600_000);
-    videos.push(videoRecord({ videoId, channelId: channelIdOf(n % channels), title, publishedAt: published, fetchedAt: published, transcriptHtml: null, language: 'en', kind: 'automatic', description: null }));
+    videos.push(videoRecord({ videoId, channelId: channelIdOf(n % channels), title, publishedAt: published, fetchedAt: published, language: 'en', kind: 'automatic', description: null }));
     transcripts.push({ videoId, language: 'en', kind: 'automatic', paragraphs, fetchedAt: published });
     if (videos.length === BATCH) {
       yield { videos, transcripts };
