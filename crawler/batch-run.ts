@@ -1,6 +1,7 @@
 // One batch: its videos go through a p-queue of concurrency 1 (one platform request at a time),
-// and whatever completed is written to the store in ONE upsert the moment the batch ends, so a
-// feed request between two batches already sees this one. A run that must end (repeated blocks,
+// and whatever completed is written to the store with one upsertVideos call the moment the batch
+// ends (one transaction; on a standalone MongoDB server, ordered writes whose last moves the feed
+// version), so a feed request between two batches already sees this one, all of it at once. A run that must end (repeated blocks,
 // a stop) still stores the batch's finished videos.
 
 import PQueue from 'p-queue';

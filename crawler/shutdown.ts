@@ -1,7 +1,8 @@
 // SIGTERM/SIGINT handling for the daemon: the first signal drains (no new claims, the request in
 // flight finishes, the finished videos are stored, the lease released), bounded in time, then
-// closes the browser and the store and exits 0. A second signal exits at once: every batch is one
-// atomic write, so nothing stored can be half-written.
+// closes the browser and the store and exits 0. A second signal exits at once: readers never see
+// half a batch (one transaction; on a standalone MongoDB server, ordered writes whose last moves the
+// feed version), and a batch cut short is stored again on the next run.
 
 import type { Logger } from '../shared/logger';
 
