@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import Parser from 'rss-parser';
 import { atomDate, cdataPieces, renderAtom, renderRss, rssDate, xmlSafe } from '../../api/feed/render';
 import { buildFeedModel, NO_TRANSCRIPT_NOTE } from '../../api/feed/state';
 import { videoFactory } from '../support/factories';
@@ -28,6 +27,7 @@ const model = () =>
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', cdataPropName: false, parseTagValue: false, processEntities: true, htmlEntities: false });
 const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
 
+// Read back by a reader library (rss-parser) over HTTP: test/api/feed.test.ts.
 describe('feed renderers', () => {
   describe('Atom', () => {
     const xml = renderAtom(model());
@@ -67,14 +67,6 @@ describe('feed renderers', () => {
       expect(entries[2]!.content['#text']).to.equal(NO_TRANSCRIPT_NOTE);
     });
 
-    it('reads back with rss-parser', async () => {
-      const parsed = await new Parser().parseString(xml);
-      expect(parsed.title).to.equal(`YouTube Transcripts - ${CHANNEL}`);
-      expect(parsed.items[0]!.title).to.equal(NASTY_TITLE);
-      expect(parsed.items[0]!.content).to.equal(NASTY_HTML);
-      expect(parsed.items[0]!.link).to.equal('https://youtube.com/watch?v=vid00000001');
-    });
-
     it('renders a feed without entries as valid XML', () => {
       expect(XMLValidator.validate(renderAtom({ ...model(), entries: [] }))).to.equal(true);
     });
@@ -109,14 +101,6 @@ describe('feed renderers', () => {
       expect(item.pubDate).to.equal('Tue, 09 Jan 2024 12:30:05 +0000');
       expect(item.guid).to.deep.equal({ '#text': 'vid00000001', '@isPermaLink': 'false' });
       expect(xml).to.contain('<content:encoded><![CDATA[<p>5 &lt; 6 &amp; a ]]]]><![CDATA[> b</p>');
-    });
-
-    it('reads back with rss-parser', async () => {
-      const parsed = await new Parser().parseString(xml);
-      expect(parsed.items.map((i) => i.guid)).to.deep.equal(['vid00000001', 'vid00000002', 'vid00000003']);
-      expect(parsed.items[0]!.title).to.equal(NASTY_TITLE);
-      expect((parsed.items[0] as Record<string, unknown>)['content:encoded']).to.equal(NASTY_HTML);
-      expect(parsed.items[2]!['content:encoded' as 'content']).to.equal(NO_TRANSCRIPT_NOTE);
     });
   });
 

@@ -1,5 +1,6 @@
-// A handle the platform does not know costs one platform request per UNKNOWN_HANDLE_TTL_MS, not
-// one per feed request (#11 item 9): junk handles cannot make the API hammer the platform.
+// A handle the platform does not know: the spec's 400 "Channel ID bulunamadı", and one platform
+// request per UNKNOWN_HANDLE_TTL_MS, not one per feed request, so junk handles cannot make the API
+// hammer the platform. A block is no answer about the handle.
 
 import { expect } from 'chai';
 import { PlatformError } from '../../shared/platform/types';
@@ -7,7 +8,7 @@ import { UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 import { startApi, T0, type TestApi } from './support';
 import { DEFAULT_HANDLE_LOOKUP_LIMITS } from '../../api/resolve-channel';
 
-describe('unknown handles are cached negatively', () => {
+describe('unknown handles', () => {
   let api: TestApi;
   beforeEach(async () => {
     api = await startApi({ known: { realone: 'UCuAXFkgsw1L7xaCfnd5JJOw' } });
@@ -15,8 +16,15 @@ describe('unknown handles are cached negatively', () => {
   afterEach(async () => api.close());
 
   it('asks the platform once per TTL about a handle it does not know, answering 400 every time', async () => {
-    for (let i = 0; i < 5; i++) expect((await api.get('/?channel=@Ghost')).status).to.equal(400);
+    for (let i = 0; i < 5; i++) {
+      const res = await api.get('/?channel=@Ghost');
+      expect(res.status).to.equal(400);
+      expect(((await res.json()) as { error: string }).error).to.equal('Channel ID bulunamadı');
+    }
     expect(api.platform.calls).to.deep.equal(['Ghost']);
+    // Remembered as unknown, never as a channel id.
+    expect(await api.store.getHandle('ghost')).to.equal(null);
+    expect(await api.store.isUnknownHandle('ghost', api.now)).to.equal(true);
     api.now = new Date(T0.getTime() + UNKNOWN_HANDLE_TTL_MS - 1);
     expect((await api.get('/?channel=@ghost')).status).to.equal(400);
     expect(api.platform.calls, 'still believed just before the TTL ends').to.have.length(1);
@@ -25,14 +33,16 @@ describe('unknown handles are cached negatively', () => {
     expect(api.platform.calls, 'asked again once the TTL is over').to.deep.equal(['Ghost', 'ghost']);
   });
 
-  it('caches a platform "not_found" the same way, but never a block or a known handle as unknown', async () => {
+  it('caches a platform "not_found" the same way; a block is a 500 naming only the outcome, never cached', async () => {
     api.platform.failWith = new PlatformError('not_found', 'no such handle');
     expect((await api.get('/?channel=@gone')).status).to.equal(400);
     expect((await api.get('/?channel=@gone')).status).to.equal(400);
     expect(api.platform.calls).to.deep.equal(['gone']);
 
     api.platform.failWith = new PlatformError('blocked', 'captcha page');
-    expect((await api.get('/?channel=@maybe')).status).to.equal(500);
+    const blocked = await api.get('/?channel=@maybe');
+    expect(blocked.status).to.equal(500);
+    expect(await blocked.json()).to.deep.equal({ error: 'Feed oluşturucu hatası: kanal adı çözümlenemedi (platform: blocked)', channel_id: '' });
     api.platform.failWith = null;
     // A block starts the platform cool-down for every process: nothing is asked until it is over.
     expect((await api.get('/?channel=@maybe')).status, 'no lookup during the cool-down').to.equal(429);

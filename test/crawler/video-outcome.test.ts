@@ -18,16 +18,6 @@ describe('crawler video outcome', () => {
     expect(r.fetchedAt).to.deep.equal(now);
   });
 
-  it('a Short keeps its kind when its transcript comes on a retry from the store (no /shorts/ link in hand)', () => {
-    const listed = videoRecordFor({ ...facts, short: true }, { kind: 'failure', outcome: 'no_captions', reason: 'no captions' }, undefined, now);
-    expect(listed.videoKind).to.equal('short');
-    const retried = videoRecordFor(facts, { kind: 'transcript', transcript: { html: '<p>hi</p>', language: 'en', kind: 'automatic', cueCount: 1 } }, listed, now);
-    expect(retried).to.deep.include({ state: 'ready', videoKind: 'short' });
-    // A regular video stays regular, and a live stream is recognised from the player as before.
-    const regular = videoRecordFor(facts, { kind: 'transcript', transcript: { html: '<p>hi</p>', language: 'en', kind: 'automatic', cueCount: 1 } }, undefined, now);
-    expect(regular.videoKind).to.equal('regular');
-  });
-
   it('retries missing captions at 1 h, 3 h, 9 h, 24 h, 24 h, then gives up after about three days', () => {
     const schedule = [1, 2, 3, 4, 5, 6, 7].map(noCaptionsRetryDelayMs);
     expect(schedule).to.deep.equal([1 * HOUR, 3 * HOUR, 9 * HOUR, 24 * HOUR, 24 * HOUR, null, null]);

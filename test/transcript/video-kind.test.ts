@@ -20,7 +20,13 @@ describe('video kind, duration and description on the stored record', () => {
   it('isLiveContent makes it live; a /shorts/ link makes it a Short', () => {
     expect(videoRecordFor(facts, transcript({ durationSeconds: 7200, description: null, live: true }), undefined, now).videoKind).to.equal('live');
     expect(videoRecordFor({ ...facts, short: true }, transcript({ durationSeconds: 40, description: null, live: false }), undefined, now)).to.deep.include({ videoKind: 'short', durationSeconds: 40 });
-    expect(videoRecordFor({ ...facts, short: true }, { kind: 'failure', outcome: 'no_captions', reason: 'x' }, undefined, now).videoKind).to.equal('short');
+  });
+
+  it('a Short keeps its kind when its transcript comes on a retry from the store (no /shorts/ link in hand)', () => {
+    const listed = videoRecordFor({ ...facts, short: true }, { kind: 'failure', outcome: 'no_captions', reason: 'x' }, undefined, now);
+    expect(listed.videoKind).to.equal('short');
+    const retried = videoRecordFor(facts, transcript(), listed, now);
+    expect(retried).to.deep.include({ state: 'ready', videoKind: 'short' });
   });
 
   it('the listing flag never reaches the record as a field of its own', () => {
