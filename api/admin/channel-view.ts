@@ -4,9 +4,10 @@
 // from a handful of indexed store reads per channel; a page of many channels yields to other
 // requests every few channels, since the SQLite store answers on the event loop.
 
-import type { ChannelRecord, ChannelRunRecord, ChannelStats, Store, VideoStateCounts } from '../../shared/store/types';
+import { isFeedEntry, noVideos } from '../../shared/store/rules';
+import type { ChannelRecord, ChannelRunRecord, ChannelStats, Store, VideoStateCounts, WebSubRecord } from '../../shared/store/types';
 
-export type ViewStore = Pick<Store, 'channelStats' | 'listRuns' | 'wantedLanguages'>;
+export type ViewStore = Pick<Store, 'channelStats' | 'listRuns' | 'wantedLanguages' | 'getPlaylist' | 'getVideos' | 'webSubStates'>;
 
 /** Languages listed per channel: the crawler fetches at most this many besides the default. */
 const LANGUAGES_SHOWN = 10;
@@ -21,9 +22,20 @@ export interface RunView {
   stored: number;
 }
 
+/** A channel's push subscription as an operator needs it (never its token or secret). */
+export interface PushView {
+  status: WebSubRecord['status'];
+  requested_at: string | null;
+  verified_at: string | null;
+  lease_expires_at: string | null;
+  next_action_at: string;
+  failures: number;
+  error: string | null;
+}
+
 export interface ChannelView {
   id: string;
-  /** `playlist` for a playlist's work item (its videos are counted under their own channels). */
+  /** `playlist` for a playlist's work item: its videos are those its listing names, in its order. */
   kind: ChannelRecord['kind'];
   handle: string | null;
   title: string | null;
@@ -38,6 +50,8 @@ export interface ChannelView {
   running: string | null;
   failures_in_a_row: number;
   languages: string[];
+  /** Push at the platform's hub: null where none was asked for (no public address, or a playlist). */
+  push: PushView | null;
   created_at: string;
 }
 
@@ -52,7 +66,35 @@ export const runView = (r: ChannelRunRecord): RunView => ({
 
 export const percentOf = (shown: number, window: number): number | null => (window === 0 ? null : Math.round((1000 * shown) / window) / 10);
 
-function view(c: ChannelRecord, stats: ChannelStats, last: ChannelRunRecord | undefined, languages: string[], now: Date): ChannelView {
+const iso = (d: Date | null): string | null => (d === null ? null : d.toISOString());
+
+const pushView = (w: WebSubRecord): PushView => ({
+  status: w.status,
+  requested_at: iso(w.requestedAt),
+  verified_at: iso(w.verifiedAt),
+  lease_expires_at: iso(w.leaseExpiresAt),
+  next_action_at: w.nextActionAt.toISOString(),
+  failures: w.failures,
+  error: w.lastError,
+});
+
+/**
+ * A playlist's videos by state and its window (its first `wanted` entries in playlist order), from
+ * its last listing: the store counts a channel's videos by channel id, which a playlist's are not.
+ */
+async function playlistStats(store: ViewStore, c: ChannelRecord, followers: number): Promise<ChannelStats> {
+  const videos = noVideos();
+  const playlist = await store.getPlaylist(c.channelId);
+  const ids = playlist?.videoIds ?? [];
+  const stored = ids.length === 0 ? [] : await store.getVideos(ids);
+  for (const v of stored) if (v.state in videos) videos[v.state] += 1;
+  const wanted = new Set(ids.slice(0, Math.max(0, c.wanted)));
+  const inWindow = stored.filter((v) => wanted.has(v.videoId));
+  const windowShown = inWindow.filter((v) => isFeedEntry(v.state, v.nextAttemptAt)).length;
+  return { channelId: c.channelId, videos, window: inWindow.length, windowShown, followers };
+}
+
+function view(c: ChannelRecord, stats: ChannelStats, last: ChannelRunRecord | undefined, languages: string[], push: WebSubRecord | undefined, now: Date): ChannelView {
   // The run record carries what it stored; a channel released before runs were recorded has only its own fields.
   const lastRun = c.lastCrawlAt === null
     ? null
@@ -71,6 +113,7 @@ function view(c: ChannelRecord, stats: ChannelStats, last: ChannelRunRecord | un
     running: c.leaseOwner !== null && c.leaseExpiresAt !== null && c.leaseExpiresAt > now ? c.leaseOwner : null,
     failures_in_a_row: c.consecutiveFailures,
     languages,
+    push: push === undefined ? null : pushView(push),
     created_at: c.createdAt.toISOString(),
   };
 }
@@ -82,9 +125,12 @@ export async function channelViews(store: ViewStore, channels: readonly ChannelR
     if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     const slice = channels.slice(i, i + YIELD_EVERY);
     const stats = await store.channelStats(slice.map((c) => ({ channelId: c.channelId, wanted: c.wanted })));
+    const channelIds = slice.filter((c) => c.kind === 'channel').map((c) => c.channelId);
+    const pushes = new Map((await store.webSubStates(channelIds, channelIds.length)).map((w) => [w.channelId, w]));
     for (const [j, c] of slice.entries()) {
       const [last] = await store.listRuns(c.channelId, 1);
-      out.push(view(c, stats[j]!, last, await store.wantedLanguages(c.channelId, LANGUAGES_SHOWN), now));
+      const cs = c.kind === 'playlist' ? await playlistStats(store, c, stats[j]!.followers) : stats[j]!;
+      out.push(view(c, cs, last, await store.wantedLanguages(c.channelId, LANGUAGES_SHOWN), pushes.get(c.channelId), now));
     }
   }
   return out;

@@ -56,6 +56,27 @@ describe('admin channel endpoints', () => {
     expect(c2.next_due).to.equal(T0.toISOString());
   });
 
+  it('counts a playlist\'s videos from its listing, in its order, and shows a channel\'s push state without its secret', async () => {
+    const PL = 'PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf';
+    await api.store.registerChannel({ channelId: PL, kind: 'playlist', wanted: 2 }, T0);
+    // The playlist lists videos of two channels: its counts are its own, its window its first `wanted`.
+    await api.store.upsertVideos([video(1, { channelId: CHANNEL }), video(2, { channelId: OTHER_CHANNEL, state: 'failed', transcriptHtml: null, nextAttemptAt: T0 }), video(3, { channelId: CHANNEL })]);
+    await api.store.putPlaylist({ playlistId: PL, title: 'Course', owner: 'Owner', ownerChannelId: CHANNEL, state: 'listed', videoIds: [video(2).videoId, video(1).videoId, video(3).videoId] }, T0);
+    await api.store.registerChannel({ channelId: CHANNEL, wanted: 10 }, T0);
+    const lease = new Date(T0.getTime() + 5 * 86_400_000);
+    await api.store.putWebSub({ channelId: CHANNEL, topic: `https://www.youtube.com/xml/feeds/videos.xml?channel_id=${CHANNEL}`, token: 'tok-secret-path', secret: 'hub-secret-0123456789', status: 'verified', requestedAt: T0, verifiedAt: T0, leaseSeconds: 432_000, leaseExpiresAt: lease, nextActionAt: lease, failures: 0, lastError: null, updatedAt: T0 });
+
+    const playlist = await body<ChannelView>(await admin(`/admin/channels/${PL}`));
+    expect(playlist).to.deep.include({ kind: 'playlist', push: null });
+    expect(playlist.videos).to.deep.equal({ ready: 2, failed: 1, no_transcript: 0, unavailable: 0 });
+    expect(playlist.coverage).to.deep.equal({ window: 2, shown: 1, percent: 50 });
+
+    const res = await admin(`/admin/channels/${CHANNEL}`);
+    const text = await res.text();
+    expect(text).to.not.contain('tok-secret-path').and.not.contain('hub-secret-0123456789');
+    expect((JSON.parse(text) as ChannelView).push).to.deep.equal({ status: 'verified', requested_at: T0.toISOString(), verified_at: T0.toISOString(), lease_expires_at: lease.toISOString(), next_action_at: lease.toISOString(), failures: 0, error: null });
+  });
+
   it('refuses a bad limit, a forged cursor and a repeated parameter with a Turkish 400', async () => {
     for (const q of ['limit=0', 'limit=501', 'limit=ten', 'limit=1.5']) {
       const res = await admin(`/admin/channels?${q}`);
