@@ -86,6 +86,19 @@ export function operatorContract(getStore: () => Store): void {
       expect((await store.claimDueChannel('w', MIN, at(2 * MIN)))?.channelId).to.equal('UC_a');
     });
 
+    it('keeps a channel made due during a run due at that run\'s release', async function () {
+      await store.registerChannel({ channelId: 'UC_a', wanted: 5 }, at(0));
+      await store.registerChannel({ channelId: 'UC_b', wanted: 5 }, at(0));
+      await store.claimDueChannel('w', HOUR, at(0));
+      await store.claimDueChannel('w', HOUR, at(0));
+      expect(await store.makeChannelDue('UC_a', at(MIN))).to.equal(true);
+      await store.releaseChannel('UC_a', 'w', { nextDueAt: at(5 * HOUR), outcome: 'ok', consecutiveFailures: 0 }, at(2 * MIN));
+      await store.releaseChannel('UC_b', 'w', { nextDueAt: at(5 * HOUR), outcome: 'ok', consecutiveFailures: 0 }, at(2 * MIN));
+      expect((await store.getChannel('UC_a'))!.dueAt.getTime()).to.be.at.most(at(2 * MIN).getTime());
+      expect((await store.getChannel('UC_b'))!.dueAt).to.deep.equal(at(5 * HOUR));
+      expect((await store.claimDueChannel('w2', MIN, at(3 * MIN)))?.channelId).to.equal('UC_a');
+    });
+
     it('removes a channel and its asked languages, keeping its videos', async function () {
       await store.registerChannel({ channelId: 'UC_a', wanted: 5 }, at(0));
       await store.askLanguages('UC_a', ['de'], at(0));

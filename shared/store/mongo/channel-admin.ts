@@ -7,6 +7,7 @@ import type { BackendMethods } from '../call';
 import { asksNothing, noVideos } from '../rules';
 import type { ChannelStats, VideoState } from '../types';
 import { toRecord, type ChannelDoc } from './channels';
+import type { StoreClock } from './clock';
 import type { TranscriptDoc } from './transcripts';
 import type { VideoDoc } from './videos';
 
@@ -14,7 +15,7 @@ export async function channelAdminIndexes(db: Db): Promise<void> {
   await db.collection<ChannelDoc>('channels').createIndexes([{ key: { consecutiveFailures: -1, _id: 1 }, name: 'failures' }]);
 }
 
-export function channelAdmin(db: Db) {
+export function channelAdmin(db: Db, clock: StoreClock) {
   const channels = db.collection<ChannelDoc>('channels');
   const videos = db.collection<VideoDoc>('videos');
   const transcripts = db.collection<TranscriptDoc>('transcripts');
@@ -53,8 +54,14 @@ export function channelAdmin(db: Db) {
       );
     },
 
+    /**
+     * Due now on the server's clock. A channel held by a crawler is also marked as asked for less than
+     * is wanted now (claimedWanted 0, the mark a larger max_items leaves), so its release keeps it due
+     * instead of setting the next due time from the run that was already under way.
+     */
     async makeChannelDue(channelId, now) {
-      return (await channels.updateOne({ _id: channelId }, { $set: { dueAt: now } })).matchedCount === 1;
+      const update = [{ $set: { dueAt: clock.now(now), claimedWanted: { $cond: [{ $eq: [{ $ifNull: ['$leaseOwner', null] }, null] }, '$claimedWanted', 0] } } }];
+      return (await channels.updateOne({ _id: channelId }, update)).matchedCount === 1;
     },
 
     async removeChannel(channelId) {

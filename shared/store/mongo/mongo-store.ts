@@ -89,7 +89,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...rateLimitsCollection(db, clock),
     ...platformPacingCollection(db),
     ...subscriptionsCollection(db),
-    ...channelAdmin(db),
+    ...channelAdmin(db, clock),
     ...runsCollection(db),
     ...heartbeatsCollection(db),
     ...hourlyCountsCollection(db),

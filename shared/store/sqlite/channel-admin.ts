@@ -20,7 +20,10 @@ function prepare(db: Database.Database) {
       WHERE channel_id = ? AND coalesce(video_kind, 'regular') = 'regular'
       ORDER BY published_at DESC, video_id LIMIT ?)`);
   const followers = db.prepare<[string], number>('SELECT count(*) FROM subscriptions WHERE channel_id = ?').pluck();
-  const due = db.prepare<[number, string]>('UPDATE channels SET due_at = ? WHERE channel_id = ?');
+  // A channel made due while a crawler holds it: its release would set the next due time from that
+  // run and undo the refresh, so the run is marked as asked for less than is wanted now
+  // (claimed_wanted 0), the same mark a larger max_items leaves, which makes the release keep it due.
+  const due = db.prepare<[number, string]>('UPDATE channels SET due_at = ?, claimed_wanted = CASE WHEN lease_owner IS NULL THEN claimed_wanted ELSE 0 END WHERE channel_id = ?');
   const remove = db.prepare<[string]>('DELETE FROM channels WHERE channel_id = ?');
   const removeLanguages = db.prepare<[string]>('DELETE FROM channel_languages WHERE channel_id = ?');
   const removeTx = db.transaction((channelId: string) => {
