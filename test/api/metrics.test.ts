@@ -12,7 +12,7 @@ import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { platformConfig } from '../platform/support';
-import { labelValues, parseMetrics, sample, type Families } from '../support/prometheus';
+import { hasFamily, histogramSeries, labelValues, parseMetrics, sample, type Families } from '../support/prometheus';
 import { ADMIN_KEY, CHANNEL, KEY, LIMITED_KEY, LIMIT, startApi, video, type TestApi } from './support';
 
 describe('GET /metrics (API)', function () {
@@ -20,12 +20,13 @@ describe('GET /metrics (API)', function () {
   let api: TestApi;
   afterEach(() => api.close());
 
-  const scrape = async (key: string | null = ADMIN_KEY): Promise<Families> => {
+  const scrapeText = async (key: string | null = ADMIN_KEY): Promise<string> => {
     const res = await api.get('/metrics', { key });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
-    return parseMetrics(await res.text());
+    return res.text();
   };
+  const scrape = async (key: string | null = ADMIN_KEY): Promise<Families> => parseMetrics(await scrapeText(key));
 
   it('needs an admin key: 401 without one, 403 with a reader key', async () => {
     api = await startApi();
@@ -46,7 +47,8 @@ describe('GET /metrics (API)', function () {
     expect((await api.get('/no-such-path/UCsecretlookingid000000')).status).to.equal(404);
     for (let i = 0; i <= LIMIT; i++) await api.get('/info', { key: LIMITED_KEY });
 
-    const m = await scrape();
+    const exposition = await scrapeText();
+    const m = parseMetrics(exposition);
     expect(sample(m, 'transcript_feed_http_requests_total', { route: '/', method: 'GET', status: '200' })).to.equal(2);
     expect(sample(m, 'transcript_feed_http_requests_total', { route: '/', status: '304' })).to.equal(1);
     expect(sample(m, 'transcript_feed_http_requests_total', { route: 'other', status: '404' })).to.equal(1);
@@ -55,11 +57,15 @@ describe('GET /metrics (API)', function () {
     expect(sample(m, 'transcript_feed_feed_cache_total', { result: 'hit' })).to.equal(1);
     expect(sample(m, 'transcript_feed_not_modified_total', { route: '/' })).to.equal(1);
     expect(sample(m, 'transcript_feed_rate_limit_refusals_total')).to.equal(1);
-    // The latency histogram is there with observations (this parser keeps a histogram's buckets
-    // but not its labels, so its per-route counts are not compared here).
-    const latency = m.find((f) => f.name === 'transcript_feed_http_request_duration_seconds');
-    expect(latency?.type).to.equal('HISTOGRAM');
-    expect(Math.max(...latency!.metrics.map((x) => Number(x.buckets?.['+Inf'] ?? 0)))).to.be.greaterThan(0);
+    // The latency histogram: one series per route, each counting that route's requests.
+    expect(hasFamily(m, 'transcript_feed_http_request_duration_seconds', 'HISTOGRAM')).to.equal(true);
+    const latency = histogramSeries(exposition, 'transcript_feed_http_request_duration_seconds');
+    const latencyName = 'transcript_feed_http_request_duration_seconds';
+    expect(sample(latency, `${latencyName}_count`, { route: '/' })).to.equal(3);
+    expect(sample(latency, `${latencyName}_bucket`, { route: '/', le: '+Inf' })).to.equal(3);
+    expect(sample(latency, `${latencyName}_count`, { route: '/info' })).to.equal(LIMIT + 1);
+    expect(sample(latency, `${latencyName}_count`, { route: 'other' })).to.equal(1);
+    expect(labelValues(latency, `${latencyName}_count`, 'route').sort()).to.deep.equal(['/', '/info', 'other']);
     expect(labelValues(m, 'transcript_feed_http_requests_total', 'route').sort()).to.deep.equal(['/', '/info', 'other']);
     const text = JSON.stringify(m);
     for (const secret of [KEY, LIMITED_KEY, ADMIN_KEY, CHANNEL, 'UCsecretlookingid000000']) expect(text).not.to.include(secret);

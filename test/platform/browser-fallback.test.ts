@@ -6,6 +6,8 @@
 
 import { expect } from 'chai';
 import { BrowserFallback, createBrowserFallback, findChromium } from '../../crawler/browser-fallback';
+import { crawlerMetrics } from '../../crawler/metrics';
+import { histogramSeries, parseMetrics, sample } from '../support/prometheus';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient, PlatformError, watchPath, type PlatformSession } from '../../shared/platform';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
@@ -96,7 +98,21 @@ describe('browser fallback (real Chromium)', function () {
       expect(blocked).to.be.instanceOf(PlatformError).with.property('outcome', 'blocked');
 
       expect(await browser.available()).to.equal(true);
+      const runs = async () => {
+        const text = await crawlerMetrics.registry.metrics();
+        const series = histogramSeries(text, 'transcript_feed_browser_run_duration_seconds');
+        return {
+          cleared: sample(parseMetrics(text), 'transcript_feed_browser_runs_total', { kind: 'unblock', outcome: 'cleared' }),
+          timed: sample(series, 'transcript_feed_browser_run_duration_seconds_count', { kind: 'unblock' }),
+          seconds: sample(series, 'transcript_feed_browser_run_duration_seconds_sum', { kind: 'unblock' }),
+        };
+      };
+      const before = await runs();
       expect(await browser.unblock(watchPath(videoId))).to.equal(true);
+      // The crawler's metrics count the run and time it, under its kind.
+      const after = await runs();
+      expect([after.cleared - before.cleared, after.timed - before.timed]).to.deep.equal([1, 1]);
+      expect(after.seconds).to.be.greaterThan(before.seconds);
       expect(platform.jar.get('fake_clearance')).to.match(/^[0-9a-f]+\.[0-9a-f]+$/);
       // By default the browser is closed as part of its use: nothing of it is left running.
       expect(chromiumProcesses().map((p) => p.type)).to.deep.equal([]);

@@ -29,3 +29,24 @@ export function labelValues(families: Families, name: string, label: string): st
   const family = families.find((f) => f.name === name);
   return [...new Set((family?.metrics ?? []).map((m) => m.labels?.[label]).filter((v): v is string => v !== undefined))];
 }
+
+/**
+ * A histogram's series one by one. The parser folds a labelled histogram's series into one (it keeps
+ * the buckets of the last series and drops their labels), so the family's `# TYPE` line is left out
+ * and the same parser reads its `_bucket`, `_sum` and `_count` lines as untyped samples, each with
+ * its labels (`le` included): look them up with `sample(…, '<name>_count', {route: '/'})`.
+ */
+export function histogramSeries(text: string, name: string): Families {
+  const typeLine = `# TYPE ${name} histogram`;
+  const lines = text.split('\n');
+  if (!lines.includes(typeLine)) throw new Error(`no histogram ${name} in the exposition`);
+  const parsed = parsePrometheusTextFormat(lines.filter((l) => l !== typeLine && !l.startsWith(`# HELP ${name} `)).join('\n'));
+  // Untyped samples of one name that are not adjacent come back as families of their own: merged.
+  const byName = new Map<string, Families[number]>();
+  for (const f of parsed) {
+    const seen = byName.get(f.name);
+    if (seen) seen.metrics.push(...f.metrics);
+    else byName.set(f.name, { ...f, metrics: [...f.metrics] });
+  }
+  return [...byName.values()];
+}
