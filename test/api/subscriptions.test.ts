@@ -235,6 +235,38 @@ describe('subscriptions: import, export, removal', function () {
       expect((await api.get('/subscriptions?format=Yaml')).status).to.equal(400);
     });
 
+    it('imports by Miniflux\'s and NetNewsWire\'s OPML rules: every channel a subscription, titled, with its page', async function () {
+      await importOk(fixture('takeout-subscriptions.csv'));
+      await importOk('@pending_handle\n');
+      const text = await (await api.get('/subscriptions')).text();
+      const exported = (parser.parse(text) as { opml: { body: { outline: Record<string, string>[] } } }).opml.body.outline;
+      // The two importers' rules, as their code reads a document (an element tree, attribute names
+      // case-sensitive): Miniflux (internal/reader/opml) takes <opml> then body>outline, recursively;
+      // an outline is a subscription when its trimmed xmlUrl is not empty, titled by title, text,
+      // htmlUrl, then xmlUrl; its site is htmlUrl, else xmlUrl. NetNewsWire (RSParser's
+      // RSOPMLParser) refuses a document without "<opml" in its first 4,096 characters, reads every
+      // outline's xmlUrl, title/text and htmlUrl, and takes those with an xmlUrl as feeds.
+      type Outline = Record<string, string | Outline[]> & { outline?: Outline[] };
+      const tree = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'outline' }).parse(text) as { opml?: { body?: { outline?: Outline[] } } };
+      const walk = (outlines: Outline[] = []): Outline[] => outlines.flatMap((o) => [o, ...walk(o.outline)]);
+      const attr = (o: Outline, name: string): string => (typeof o[name] === 'string' ? (o[name] as string) : '');
+      expect(tree.opml, 'Miniflux decodes the document element <opml>').to.be.an('object');
+      const miniflux = walk(tree.opml!.body?.outline).filter((o) => attr(o, 'xmlUrl').trim() !== '')
+        .map((o) => ({ title: attr(o, 'title') || attr(o, 'text') || attr(o, 'htmlUrl') || attr(o, 'xmlUrl'), feed: attr(o, 'xmlUrl'), site: attr(o, 'htmlUrl') || attr(o, 'xmlUrl') }));
+      expect(/<opml/i.test(text.slice(0, 4096)), 'NetNewsWire looks for <opml near the top').to.equal(true);
+      const netNewsWire = walk(tree.opml!.body?.outline).filter((o) => attr(o, 'xmlUrl') !== '')
+        .map((o) => ({ title: attr(o, 'title') || attr(o, 'text'), feed: attr(o, 'xmlUrl'), site: attr(o, 'htmlUrl') }));
+      for (const read of [miniflux, netNewsWire]) {
+        expect(read.map((r) => r.feed)).to.have.members(exported.map((o) => o.xmlUrl!));
+        for (const r of read) {
+          expect(r.title, r.feed).to.not.equal('');
+          expect(new URL(r.feed).protocol, 'an absolute feed URL the reader can fetch').to.equal('https:');
+          expect(r.site).to.match(/^https:\/\/www\.youtube\.com\/(channel\/UC|@)/);
+        }
+      }
+      expect(miniflux.find((r) => r.feed.includes('channel=pending_handle'))?.title).to.equal('@pending_handle');
+    });
+
     it('imports as is into newsboat (-i), whose feed URLs then answer with the channel’s feed', async function () {
       await importOk(fixture('freetube-subscriptions.db'));
       await api.store.upsertVideos([video(1, { channelId: ID.a })]);
