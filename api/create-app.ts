@@ -17,7 +17,8 @@ import type { HandleLookupLimits } from './resolve-channel';
 import { ApiCache } from './cache';
 import { errorHandler, errorSender, methodNotAllowed, methodsAllowed, pathNotFound } from './errors';
 import { door, frontDoor } from './http/front-door';
-import { authorizer, keyed, type Handler, type KeySource } from './http/keyed';
+import { authorizer, keyed, type Handler } from './http/keyed';
+import type { KeySource } from './http/key-source';
 import { redactKeysOf } from './http/key-redaction';
 import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answers';
 

@@ -7,7 +7,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { StoreUnavailableError } from '../shared/store/types';
 import { PlatformError } from '../shared/platform/types';
 import { categoryLogger, type Logger } from '../shared/logger';
-import { withoutApiKey } from './http/front-door';
+import { withoutApiKey } from './http/key-redaction';
 import { channelIdOf, requestUrl } from './http/locals';
 import { USAGE, type Usage } from './service-info';
 

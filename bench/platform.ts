@@ -11,7 +11,7 @@
 import { SETTINGS } from '../shared/config/settings';
 import { silentLogger } from '../shared/logger';
 import { createPlatformClient } from '../shared/platform';
-import { spokenCues } from '../shared/platform/timedtext';
+import { spokenCues } from '../shared/transcript/timedtext';
 import { buildTranscript } from '../shared/transcript/build';
 import { generateCues, makeChannel, startFakePlatform, type FakeCue } from '../test/fake-platform';
 import { json3Transcript, plainTranscript } from '../test/fake-platform/timedtext';

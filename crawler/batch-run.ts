@@ -7,7 +7,7 @@
 import PQueue from 'p-queue';
 import type { ListedVideo } from '../shared/platform/types';
 import type { Store, TranscriptRecord, VideoRecord } from '../shared/store/types';
-import { RunBlockedError, RunStoppedError } from './blocked-path';
+import { RunBlockedError, RunStoppedError } from './run-ending';
 import { crawlerMetrics } from './metrics';
 import { fetchVideo, type VideoFetchDeps } from './video-fetch';
 

@@ -18,16 +18,9 @@ import type { Egress } from '../shared/platform/proxies';
 import { PlatformError, type Unblocker } from '../shared/platform/types';
 import { crawlerMetrics } from './metrics';
 import type { RequestBudget } from './request-budget';
+import { RunBlockedError, RunStoppedError } from './run-ending';
 import type { CrawlerStatus } from './status';
 import { pickMs, type Timing } from './timing';
-
-/** The run must end: the platform keeps blocking us. */
-export class RunBlockedError extends Error {
-  override readonly name = 'RunBlockedError';
-  constructor(readonly reason: string) {
-    super(`blocked: ${reason}`);
-  }
-}
 
 /** This one video request stays blocked after a recovery; the run goes on with the next video. */
 export class RequestBlockedError extends Error {
@@ -36,14 +29,6 @@ export class RequestBlockedError extends Error {
   declare readonly cause: PlatformError;
   constructor(readonly reason: string, last: PlatformError) {
     super(`blocked for this video: ${reason}`, { cause: last });
-  }
-}
-
-/** The run must end: shutdown or a lost lease, noticed while waiting. */
-export class RunStoppedError extends Error {
-  override readonly name = 'RunStoppedError';
-  constructor() {
-    super('run stopped');
   }
 }
 

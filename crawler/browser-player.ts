@@ -7,8 +7,8 @@
 
 import type { Page, Response } from 'playwright';
 import { classifyPlayer, type Verdict } from '../shared/platform/classify';
-import { spokenCues } from '../shared/platform/timedtext';
-import type { Transcript } from '../shared/platform/types';
+import { spokenCuesOf } from '../shared/platform/timed-text-fetch';
+import type { Transcript } from '../shared/transcript/types';
 import { transcriptOf } from '../shared/transcript/build';
 
 /** The video id of a watch path (`/watch?v=<id>`), or null for any other page. */
@@ -42,7 +42,7 @@ export function isTimedText(res: Response, videoId: string): boolean {
  * platform's refusal (an empty body) or holds no spoken cue.
  */
 export function transcriptFromPlayerAnswer(requestUrl: string, body: string): Transcript | null {
-  const spoken = spokenCues(body);
+  const spoken = spokenCuesOf(body);
   if (spoken.length === 0) return null;
   const q = new URL(requestUrl).searchParams;
   const language = q.get('tlang') ?? q.get('lang') ?? 'und';

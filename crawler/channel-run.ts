@@ -12,7 +12,8 @@ import { PlatformError, type PlatformClient, type Unblocker } from '../shared/pl
 import type { ChannelRecord, Store } from '../shared/store/types';
 import { planBatches } from './batch-plan';
 import { runBatch } from './batch-run';
-import { BlockedPath, DEFAULT_MAX_BLOCKS, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
+import { BlockedPath, DEFAULT_MAX_BLOCKS, type RequestContext } from './blocked-path';
+import { RunBlockedError, RunStoppedError } from './run-ending';
 import { listChannel, type ChannelWork } from './channel-listing';
 import { listPlaylistWork } from './playlist-listing';
 import { videosLackingLanguages } from './language-backfill';

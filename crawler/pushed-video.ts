@@ -5,7 +5,7 @@
 // then left to the channel's listings. Only what the platform answered is stored.
 
 import type { PushedVideo } from '../shared/store/types';
-import { RunBlockedError, RunStoppedError } from './blocked-path';
+import { RunBlockedError, RunStoppedError } from './run-ending';
 import { platformCall, type ChannelRunDeps } from './channel-run';
 import { pushedRetryAt } from '../shared/push-schedule';
 import { fetchVideo } from './video-fetch';

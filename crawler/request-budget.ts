@@ -12,7 +12,7 @@
 import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
 import type { Store } from '../shared/store/types';
-import { RunStoppedError } from './blocked-path';
+import { RunStoppedError } from './run-ending';
 import { pickMs, type Timing } from './timing';
 import { crawlerMetrics } from './metrics';
 

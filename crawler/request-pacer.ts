@@ -3,7 +3,7 @@
 // before a request ends the run there: the request in flight finishes, no new one starts.
 
 import type { MsRange } from '../shared/config/crawl-profile';
-import { RunStoppedError } from './blocked-path';
+import { RunStoppedError } from './run-ending';
 import { pickMs, type Timing } from './timing';
 
 export class RequestPacer {

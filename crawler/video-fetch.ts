@@ -4,9 +4,11 @@
 // (repeated blocks, a stop).
 
 import type { Logger } from '../shared/logger';
-import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ListedVideo, type PlatformClient, type Transcript } from '../shared/platform/types';
+import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ListedVideo, type PlatformClient } from '../shared/platform/types';
+import type { Transcript } from '../shared/transcript/types';
 import { isUnknownPublishedAt, type TranscriptRecord, type VideoRecord } from '../shared/store/types';
-import { RequestBlockedError, RunBlockedError, RunStoppedError, type RequestContext } from './blocked-path';
+import { RequestBlockedError, type RequestContext } from './blocked-path';
+import { RunBlockedError, RunStoppedError } from './run-ending';
 import { videoRecordFor, wouldBeShown, type FetchResult } from './video-outcome';
 
 /** Makes one platform request with pacing and the blocked path around it. */

@@ -5,7 +5,8 @@
 // back off and keep trying. A video whose publish date cannot be learned is recorded too (below).
 
 import { STREAM_NOT_STARTED } from '../shared/platform/classify';
-import type { PlatformOutcome, Transcript } from '../shared/platform/types';
+import type { PlatformOutcome } from '../shared/platform/types';
+import type { Transcript } from '../shared/transcript/types';
 import { UNKNOWN_PUBLISHED_MS, type VideoKind, type VideoRecord } from '../shared/store/types';
 
 const HOUR = 3_600_000;

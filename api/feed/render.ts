@@ -9,7 +9,7 @@
 // builder does all escaping (processEntities on), never code here.
 
 import { XMLBuilder } from 'fast-xml-parser';
-import { escapeHtml } from '../../shared/platform/entities';
+import { escapeHtml } from '../../shared/transcript/entities';
 import type { FeedEntry, FeedModel } from './state';
 
 export const ATOM_CONTENT_TYPE = 'application/atom+xml';

@@ -4,7 +4,7 @@
 // feeds with the hits in <mark>, then a link to the whole transcript in the channel's feed; the
 // channel's name as the entry's author. Every text is escaped; the only markup is ours.
 
-import { escapeHtml } from '../../shared/platform/entities';
+import { escapeHtml } from '../../shared/transcript/entities';
 import { highlightsIn } from '../../shared/search/match';
 import type { SearchQuery } from '../../shared/search/query';
 import type { SearchHit, TranscriptRecord, VideoRecord } from '../../shared/store/types';

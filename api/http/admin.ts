@@ -7,7 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors';
-import { authorizer, presentedKey, type Handler, type HitStore, type KeySource } from './keyed';
+import { authorizer, presentedKey, type Handler, type HitStore } from './keyed';
+import type { KeySource } from './key-source';
 import { queryOf } from './locals';
 
 /** The password of an `Authorization: Basic` header, or null when there is none or it is malformed. */

@@ -1,6 +1,6 @@
 // What every request goes through first, as one Express layer: the access-log start, the fixed
-// security and CORS headers, and the CORS preflight answer. Also the one redaction of a request
-// URL (withoutApiKey) that the access log, the error log and anything else printing a URL uses.
+// security and CORS headers, and the CORS preflight answer. The access log records the request URL
+// as key-redaction.ts redacts it (withoutApiKey).
 //
 // Security headers and CORS (spec: nosniff, X-Frame-Options DENY, X-XSS-Protection "1; mode=block";
 // CORS for GET and OPTIONS with Content-Type and X-API-Key). helmet 8 would send
@@ -18,7 +18,7 @@ import type { RequestHandler } from 'express';
 import cors from 'cors';
 import helmet from 'helmet';
 import { categoryLogger, type Logger } from '../../shared/logger';
-import { withoutKeyValues } from './key-redaction';
+import { withoutApiKey } from './key-redaction';
 import type { ApiMetrics } from '../metrics';
 import { requestUrl, wasCut } from './locals';
 
@@ -171,52 +171,4 @@ function accessLogger(root: Logger, metrics: ApiMetrics | undefined): (res: Serv
     r[METRICS] = metrics;
     r.on('close', onClose);
   };
-}
-
-// ── redaction ──────────────────────────────────────────────────────────────
-// A request URL without any parameter that could carry an API key, and without any configured
-// key's value wherever else it appears (another parameter, a path segment): what every log line
-// records. A name is compared after percent-decoding (repeatedly, so `%2561pi_key` is caught too),
-// without case, bracket suffixes (`api_key[]`, `api_key[0]`) or anything but letters and digits,
-// so `%61pi_key`, `ap%69_key`, `API-KEY`, `apikey`, `x-api-key` and `api_key%00` are all dropped:
-// Express decodes `%61pi_key` to `api_key` and accepts the key, and any other spelling may still be
-// a key a client meant to send. The value check (key-redaction.ts) catches the rest: a key sent
-// under a name nobody thought of, or as a path segment, is found by its value.
-
-const KEY_NAME = /^x?apikey$/;
-
-function decodedName(pair: string): string {
-  const eq = pair.indexOf('=');
-  let name = (eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
-  for (let i = 0; i < 4 && name.includes('%'); i++) {
-    try {
-      const next = decodeURIComponent(name);
-      if (next === name) break;
-      name = next;
-    } catch {
-      // Not valid percent-encoding as a whole: decode what is decodable, leave the rest.
-      name = name.replace(/%[0-9A-Fa-f]{2}/g, (h) => String.fromCharCode(parseInt(h.slice(1), 16)));
-    }
-  }
-  return name;
-}
-
-/** True when a parameter name, however spelled, names an API key. */
-export function isKeyParameter(pair: string): boolean {
-  const name = decodedName(pair)
-    .toLowerCase()
-    .replace(/\[[^\]]*\]/g, '')
-    .replace(/[^a-z0-9]/g, '');
-  return KEY_NAME.test(name);
-}
-
-export function withoutApiKey(url: string): string {
-  const q = url.indexOf('?');
-  let named = url;
-  // Cheap exit for the common case: no "api" and no percent-encoding anywhere in the query.
-  if (q >= 0 && /api|%/i.test(url.slice(q + 1))) {
-    const kept = url.slice(q + 1).split('&').filter((pair) => !isKeyParameter(pair));
-    named = kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join('&')}`;
-  }
-  return withoutKeyValues(named);
 }

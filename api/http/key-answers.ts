@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
 import { whenTaken } from './answer-taken';
-import type { KeySource } from './keyed';
+import type { KeySource } from './key-source';
 
 export const DEFAULT_MAX_ANSWERS_PER_KEY = 6;
 

@@ -1,12 +1,14 @@
-// Finding a configured API key's value anywhere in a text about to be logged (a request URL), in
-// whatever parameter or path segment carries it and however it is percent-encoded. The live key
+// The one redaction of a request URL that the access log, the error log and anything else printing
+// a URL uses (withoutApiKey): parameters named like a key go by name, and a configured API key's
+// value is found anywhere in the text (withoutKeyValues), in whatever parameter or path segment
+// carries it and however it is percent-encoded. The live key
 // sets register here; each key contributes its length and a short hash (shared/config/
 // key-fingerprint.ts), so one rolling pass per key length finds every candidate window, and a
 // candidate is confirmed against the key's SHA-256 digest. The process never holds the key text.
 
 import { sha256, type ApiKey } from '../../shared/config/security';
 import { eachCandidate } from '../../shared/config/key-fingerprint';
-import type { KeySource } from './keyed';
+import type { KeySource } from './key-source';
 
 interface Index {
   /** key length → hashes of the keys of that length */
@@ -97,4 +99,52 @@ export function withoutKeyValues(url: string): string {
   const query = q < 0 ? null : url.slice(q + 1).split('&').map((pair) => (containsKey(pair, indexes) ? REDACTED : pair)).join('&');
   const out = query === null ? path : `${path}?${query}`;
   return containsKey(out, indexes) ? REDACTED : out;
+}
+
+// ── redaction ──────────────────────────────────────────────────────────────
+// A request URL without any parameter that could carry an API key, and without any configured
+// key's value wherever else it appears (another parameter, a path segment): what every log line
+// records. A name is compared after percent-decoding (repeatedly, so `%2561pi_key` is caught too),
+// without case, bracket suffixes (`api_key[]`, `api_key[0]`) or anything but letters and digits,
+// so `%61pi_key`, `ap%69_key`, `API-KEY`, `apikey`, `x-api-key` and `api_key%00` are all dropped:
+// Express decodes `%61pi_key` to `api_key` and accepts the key, and any other spelling may still be
+// a key a client meant to send. The value check (withoutKeyValues) catches the rest: a key sent
+// under a name nobody thought of, or as a path segment, is found by its value.
+
+const KEY_NAME = /^x?apikey$/;
+
+function decodedName(pair: string): string {
+  const eq = pair.indexOf('=');
+  let name = (eq < 0 ? pair : pair.slice(0, eq)).replace(/\+/g, ' ');
+  for (let i = 0; i < 4 && name.includes('%'); i++) {
+    try {
+      const next = decodeURIComponent(name);
+      if (next === name) break;
+      name = next;
+    } catch {
+      // Not valid percent-encoding as a whole: decode what is decodable, leave the rest.
+      name = name.replace(/%[0-9A-Fa-f]{2}/g, (h) => String.fromCharCode(parseInt(h.slice(1), 16)));
+    }
+  }
+  return name;
+}
+
+/** True when a parameter name, however spelled, names an API key. */
+export function isKeyParameter(pair: string): boolean {
+  const name = decodedName(pair)
+    .toLowerCase()
+    .replace(/\[[^\]]*\]/g, '')
+    .replace(/[^a-z0-9]/g, '');
+  return KEY_NAME.test(name);
+}
+
+export function withoutApiKey(url: string): string {
+  const q = url.indexOf('?');
+  let named = url;
+  // Cheap exit for the common case: no "api" and no percent-encoding anywhere in the query.
+  if (q >= 0 && /api|%/i.test(url.slice(q + 1))) {
+    const kept = url.slice(q + 1).split('&').filter((pair) => !isKeyParameter(pair));
+    named = kept.length === 0 ? url.slice(0, q) : `${url.slice(0, q)}?${kept.join('&')}`;
+  }
+  return withoutKeyValues(named);
 }

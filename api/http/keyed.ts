@@ -28,15 +28,12 @@ import type { RateLimitResult, Store } from '../../shared/store/types';
 import { hitOfBatch } from '../../shared/store/rate-window';
 import { ApiError, type ErrorName } from '../errors';
 import { openAnswer } from './key-answers';
+import type { KeySource } from './key-source';
 import { queryOf, setKeyId } from './locals';
 
 export type Handler = (req: Request, res: Response) => void | Promise<void>;
 
 /** Anything that can say which keys are configured right now (KeyRing does, live). */
-export interface KeySource {
-  readonly keys: readonly ApiKey[];
-}
-
 /** The key check and rate limit of one request; throws the catalogue's 401 or 429, else answers the key. */
 export type Authorize = (req: IncomingMessage, res: ServerResponse) => Promise<ApiKey>;
 

@@ -19,7 +19,8 @@ import { requireKeyId, queryOf } from '../http/locals';
 import { DEFAULT_MAX_ITEMS } from '../query/feed-query';
 import type { FollowRef } from '../subscriptions/channel-refs';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
-import { ImportFileError, MAX_IMPORT_BYTES, parseImport, type ImportEntry, type ImportProblem } from '../subscriptions/import-file';
+import { MAX_IMPORT_BYTES, parseImport } from '../subscriptions/import-file';
+import { ImportFileError, type ImportEntry, type ImportProblem } from '../subscriptions/parsed-import';
 import { linksFor, type LinkDeps } from '../subscriptions/links';
 import { OPML_CONTENT_TYPE, renderOpml } from '../subscriptions/opml-export';
 

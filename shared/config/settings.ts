@@ -1,7 +1,7 @@
 // Every setting of the service, declared once: name, default, how to parse and validate it, and
 // whether it is secret. The environment wins over config/settings.yaml; see README "Configuration".
 
-import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides, type IdentityOverride } from '../platform/client-identities';
+import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides, type IdentityOverride } from './client-identities';
 import { isLanguageCode } from '../transcript/languages';
 import { isVideoId } from '../ids';
 
@@ -120,7 +120,7 @@ function parsePlayerClients(raw: string): readonly { name: string; version: stri
   const clients = raw.split(',').map((s) => s.trim()).filter(Boolean).map((s) => {
     const m = /^([A-Z_0-9]+)(?::([\w.]+))?$/.exec(s);
     if (!m) return fail(`entry "${s}" is not NAME or NAME:VERSION`);
-    // Every client must have an identity record (shared/platform/client-identities.ts).
+    // Every client must have an identity record (client-identities.ts).
     const identity = identityFor(m[1]!, m[2] ?? null);
     if (!identity) return fail(`unknown client "${m[1]}" (known: ${KNOWN_CLIENTS.join(', ')})`);
     return { name: identity.name, version: identity.version };

@@ -3,7 +3,7 @@
 
 import { XMLParser } from 'fast-xml-parser';
 import { isVideoId } from '../ids';
-import { decodeXml } from './entities';
+import { decodeXml } from '../transcript/entities';
 import { ENDPOINTS, readText } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { PlatformError, type ListedVideo } from './types';

@@ -13,15 +13,16 @@ import { createProxyRotation, type ProxyRotation } from './proxies';
 import { listFeed, listVideos } from './listing';
 import { listPlaylist } from './playlist';
 import { resolveHandle } from './resolve';
-import { identityFor, KNOWN_CLIENTS, type ClientIdentity } from './client-identities';
+import { identityFor, KNOWN_CLIENTS, type ClientIdentity } from '../config/client-identities';
 import { fetchTranscript } from './transcript';
 import { VisitorSessions } from './visitor';
-import { PlatformError, type ChannelListing, type PlatformClient, type PlaylistListing, type Transcript, type Unblocker } from './types';
+import { PlatformError, type ChannelListing, type PlatformClient, type PlaylistListing, type Unblocker } from './types';
+import type { Transcript } from '../transcript/types';
 import { fetchPublishedAt } from './publish-date';
 import { checkPlatform, type PlatformCheckReport } from './platform-check';
 
 export { AllClientsRefusedError, PlatformError, PlaylistUnavailableError, TokenRequiredError } from './types';
-export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, PlaylistListing, Transcript, Unblocker } from './types';
+export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, PlaylistListing, Unblocker } from './types';
 export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
 export { watchPath } from './watch-page';
 

@@ -3,10 +3,10 @@
 // the app's own headers; a browser client's the browser set with X-YouTube-Client-Name/Version
 // matching the body (docs/crawler.md §3, §6).
 
-import type { ClientIdentity } from './client-identities';
+import type { ClientIdentity } from '../config/client-identities';
 import type { HttpAnswer, PlatformHttp } from './http-client';
 
-export { WEB_IDENTITY } from './client-identities';
+export { WEB_IDENTITY } from '../config/client-identities';
 
 export interface InnertubeCall {
   /** `player`, `browse`, `navigation/resolve_url`, `visitor_id`. */

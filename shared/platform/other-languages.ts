@@ -5,11 +5,12 @@
 // out (the video's main transcript is stored all the same) and logged.
 
 import type { Logger } from '../logger';
-import { timedParagraphs } from './paragraphs';
+import { timedParagraphs } from '../transcript/paragraphs';
 import type { PlatformHttp } from './http-client';
 import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, offeredCode, plainTimedTextUrl, trackIn, translationLanguages, type CaptionTrack } from './tracks';
-import { PlatformError, type LanguageTranscript } from './types';
+import { PlatformError } from './types';
+import type { LanguageTranscript } from '../transcript/types';
 import { speaks } from '../transcript/languages';
 
 /** At most this many languages besides the main one: five in all, as `lang` allows. */

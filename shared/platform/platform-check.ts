@@ -4,7 +4,7 @@
 // that what this reports is what the crawler would meet. Used by `npm run doctor` and, through the
 // store, by the crawler for GET /admin/platform-check (the API never asks the platform).
 
-import type { ClientIdentity } from './client-identities';
+import type { ClientIdentity } from '../config/client-identities';
 import type { PlatformHttp } from './http-client';
 import { fetchPlayer } from './player';
 import { fetchSpokenCues } from './timed-text-fetch';

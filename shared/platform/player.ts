@@ -3,7 +3,7 @@
 // from 50–130 KB to a few KB; a masked answer that lacks the named fields is asked again unmasked.
 
 import { classifyPlayer, type Verdict } from './classify';
-import type { ClientIdentity } from './client-identities';
+import type { ClientIdentity } from '../config/client-identities';
 import { ENDPOINTS, readJson, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { innertubeRequest } from './innertube';

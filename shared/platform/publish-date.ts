@@ -4,7 +4,7 @@
 // asked again unmasked, as the mask's fallback rule says; a video with no date stays undated.
 
 import { classifyPlayer } from './classify';
-import { WEB_IDENTITY } from './client-identities';
+import { WEB_IDENTITY } from '../config/client-identities';
 import { ENDPOINTS, readJson } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { innertubeRequest } from './innertube';

@@ -5,14 +5,27 @@
 import { classifyTimedText } from './classify';
 import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
-import { spokenCues, type Cue } from './timedtext';
+import { spokenCues, UnreadableTimedTextError, type Cue } from '../transcript/timedtext';
 import { PlatformError } from './types';
 import { watchPath } from './watch-page';
 
 export async function fetchSpokenCues(http: PlatformHttp, videoId: string, target: string, language: string): Promise<Cue[]> {
   const a = await http.send({ method: 'GET', target, kind: 'xhr', referer: watchPath(videoId), what: 'timed text' });
   const body = valueOf(readText({ ...a, verdict: classifyTimedText(a) }, ENDPOINTS.timedText), ENDPOINTS.timedText);
-  const spoken = spokenCues(body);
+  const spoken = spokenCuesOf(body);
   if (spoken.length === 0) throw new PlatformError('no_captions', `the ${language} caption track is empty`);
   return spoken;
+}
+
+/**
+ * The spoken cues of a timed-text answer. A body in no known format is a garbled answer of the
+ * platform (a truncated or substituted page), worth another try later: `transient`.
+ */
+export function spokenCuesOf(body: string): Cue[] {
+  try {
+    return spokenCues(body);
+  } catch (err) {
+    if (err instanceof UnreadableTimedTextError) throw new PlatformError('transient', err.message, { cause: err });
+    throw err;
+  }
 }

@@ -8,7 +8,7 @@
 // first client serves (plus the amortised visitor_id call of its session).
 
 import type { Logger } from '../logger';
-import type { ClientIdentity } from './client-identities';
+import type { ClientIdentity } from '../config/client-identities';
 import type { PlatformHttp } from './http-client';
 import { transcriptOf } from '../transcript/build';
 import { asString, dig } from './page-data';
@@ -16,7 +16,8 @@ import { fetchPlayer } from './player';
 import { fetchOtherLanguages } from './other-languages';
 import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
-import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ClientAnswer, type Transcript, type VideoDetails } from './types';
+import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ClientAnswer } from './types';
+import type { Transcript, VideoDetails } from '../transcript/types';
 import type { VisitorSessions } from './visitor';
 
 export interface TranscriptOptions {

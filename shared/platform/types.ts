@@ -2,8 +2,7 @@
 // the crawler uses the rest. Every failure is a PlatformError carrying one classified outcome
 // (docs/crawler.md §4), decided in one place (shared/platform/classify.ts) before anyone acts on it.
 
-import type { TranscriptKind } from '../store/types';
-import type { TimedParagraph } from './paragraphs';
+import type { Transcript } from '../transcript/types';
 
 /** How an answer of the platform was classified. `ok` never appears in an error. */
 export type PlatformOutcome =
@@ -115,36 +114,6 @@ export class PlaylistUnavailableError extends PlatformError {
   ) {
     super('not_found', reason);
   }
-}
-
-export interface Transcript {
-  /** HTML paragraphs (`<p>…</p>`), every text escaped. */
-  html: string;
-  language: string;
-  kind: TranscriptKind;
-  cueCount: number;
-  /** What the player answer says of the video itself; left out where no player answer was read. */
-  details?: VideoDetails;
-  /** The paragraphs with their start times, as stored per language (left out by older callers). */
-  paragraphs?: TimedParagraph[];
-  /** The reader's other languages fetched from the same player answer (issue #10). */
-  others?: LanguageTranscript[];
-}
-
-/** One more language of a video: its own track in that language, or the platform's translation. */
-export interface LanguageTranscript {
-  language: string;
-  kind: TranscriptKind | 'translated';
-  paragraphs: TimedParagraph[];
-  cueCount: number;
-}
-
-/** `videoDetails` of a player answer (docs/crawler.md §3): free with the transcript's player call. */
-export interface VideoDetails {
-  durationSeconds: number | null;
-  description: string | null;
-  /** `isLiveContent`: a live stream (aired or airing). */
-  live: boolean;
 }
 
 /** One way of getting past a block (challenge proxy, real browser). Tried in order by the crawler. */

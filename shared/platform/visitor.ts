@@ -5,7 +5,7 @@
 // One call serves many videos; it is renewed after a block (the session may be what was flagged)
 // and after VISITOR_DATA_MAX_AGE_MS. Concurrent callers share one pending call.
 
-import type { ClientIdentity } from './client-identities';
+import type { ClientIdentity } from '../config/client-identities';
 import { ENDPOINTS, readJson, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { innertubeRequest } from './innertube';

@@ -7,13 +7,7 @@
 import { matchesSegments, segmentsOf } from '../search/match';
 import type { SearchQuery, SearchScope } from '../search/query';
 import { isFeedEntry, isShownKind } from './rules';
-import type { TranscriptRecord, VideoRecord } from './types';
-
-/** One search hit: the video and every stored transcript of it (the text it was matched on). */
-export interface SearchHit {
-  readonly video: VideoRecord;
-  readonly transcripts: readonly TranscriptRecord[];
-}
+import type { SearchHit, TranscriptRecord, VideoRecord } from './types';
 
 /** A candidate as an engine lists it: the video and its publish time in whole seconds. */
 export interface Candidate {

@@ -3,9 +3,14 @@
 // Every method takes `now` explicitly so that tests control time without sleeping.
 
 import type { SearchQuery, SearchScope } from '../search/query';
-import type { SearchHit } from './search';
 
-export type { SearchQuery, SearchScope, SearchHit };
+export type { SearchQuery, SearchScope };
+
+/** One search hit: the video and every stored transcript of it (the text it was matched on). */
+export interface SearchHit {
+  readonly video: VideoRecord;
+  readonly transcripts: readonly TranscriptRecord[];
+}
 
 /** What happened to one video. `ready` carries a transcript; the others record why not. */
 export type VideoState = 'ready' | 'no_transcript' | 'unavailable' | 'failed';

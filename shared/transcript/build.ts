@@ -2,9 +2,9 @@
 // the creator's chapters (read from the description under the platform's rule), rendered to HTML.
 // Both ways of getting cues (the app clients' timed text, the browser's web player) end here.
 
-import { timedParagraphs } from '../platform/paragraphs';
-import type { Cue } from '../platform/timedtext';
-import type { Transcript } from '../platform/types';
+import { timedParagraphs } from './paragraphs';
+import type { Cue } from './timedtext';
+import type { Transcript } from './types';
 import type { TranscriptKind } from '../store/types';
 import { parseChapters, type Chapter } from './chapters';
 import { renderTranscriptHtml, type TimedTranscript, type TrackKind } from './html';

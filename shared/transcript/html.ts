@@ -3,8 +3,8 @@
 // time as a link to that moment of the video. Every text is escaped; the only markup is `<p>`,
 // `<h3>`, `<a href>` and `<small>`, which every feed reader keeps.
 
-import { escapeHtml } from '../platform/entities';
-import type { TimedParagraph } from '../platform/paragraphs';
+import { escapeHtml } from './entities';
+import type { TimedParagraph } from './paragraphs';
 import type { Chapter } from './chapters';
 import { deepLink, formatTimestamp } from './timestamps';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Request } from 'express';
 import { ApiCache } from '../../api/cache';
 import { FeedStateReader, notModified, validatorsFor, type RepresentationKey, type Validators } from '../../api/feed/state';
-import { withoutApiKey } from '../../api/http/front-door';
+import { withoutApiKey } from '../../api/http/key-redaction';
 import { matchKey, presentedKey } from '../../api/http/keyed';
 import { ChannelRegistrar } from '../../api/routes/feed';
 import { rateLimitId, sha256, type ApiKey } from '../../shared/config/security';

@@ -2,7 +2,8 @@
 // repeated blocks with everything already stored left intact.
 
 import { expect } from 'chai';
-import { BlockedPath, RequestBlockedError, RunBlockedError, RunStoppedError } from '../../crawler/blocked-path';
+import { BlockedPath, RequestBlockedError } from '../../crawler/blocked-path';
+import { RunBlockedError, RunStoppedError } from '../../crawler/run-ending';
 import { runChannel } from '../../crawler/channel-run';
 import { RequestBudget } from '../../crawler/request-budget';
 import { PROFILES } from '../../shared/config/crawl-profile';

@@ -2,7 +2,7 @@
 // for how long on the fake clock, and what an operator reads in the log meanwhile.
 
 import { expect } from 'chai';
-import { RunStoppedError } from '../../crawler/blocked-path';
+import { RunStoppedError } from '../../crawler/run-ending';
 import { HOUR_MS, PROGRESS_EVERY_MS, RequestBudget } from '../../crawler/request-budget';
 import { FakeTiming } from './support/fake-timing';
 import { captureLogs } from './support/logs';

@@ -1,8 +1,7 @@
 // What the fake platform hosts: channels by id and by handle, every video by id, uploads newest
 // first. Lookups are what each endpoint needs; nothing here knows about HTTP.
 
-import type { FakeChannelSpec, FakeCue, FakePlaylistSpec, FakeVideoSpec } from './types';
-import type { PlaylistEntry } from './playlist-json';
+import type { FakeChannelSpec, FakeCue, FakePlaylistSpec, FakeVideoSpec, PlaylistEntry } from './types';
 import { asrStyle, generateCues } from './cues';
 import { makeUpload, validateChannel, validateVideo } from './data';
 

@@ -14,7 +14,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { html, type FakeRequest, type FakeResponse } from './http';
-import { isAppAgent } from './identity';
+import { isAppAgent } from './app-agents';
 
 export const CLEARANCE_COOKIE = 'fake_clearance';
 

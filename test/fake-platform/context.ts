@@ -3,7 +3,7 @@
 
 import type { Catalog } from './catalog';
 import type { JsChallenge } from './challenge';
-import type { PlayerTokens } from './embed';
+import type { PlayerTokens } from './player-tokens';
 import type { Scenarios } from './scenarios';
 
 export interface FakeContext {

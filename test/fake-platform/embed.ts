@@ -6,30 +6,9 @@
 // with `&fmt=json3&pot=<token>`. Only a client that runs the script gets a token; the timed-text
 // endpoint serves an `exp=xpe` URL only with a token the fake issued.
 
-import { randomBytes } from 'node:crypto';
-import { solveChallenge } from './challenge';
 import type { FakeContext } from './context';
 import { html, type FakeRequest, type FakeResponse } from './http';
 import { captionUrl } from './timedtext';
-
-/** Tokens the embed pages handed out (as nonces) and the check of what a player sends back. */
-export class PlayerTokens {
-  private readonly issued = new Set<string>();
-
-  issue(): string {
-    // Bounded, like the JS challenge: a client hammering the page must not grow the fake forever.
-    if (this.issued.size > 10_000) this.issued.clear();
-    const nonce = randomBytes(8).toString('hex');
-    this.issued.add(nonce);
-    return nonce;
-  }
-
-  /** A `pot` is `<nonce>.<proof>`: a nonce this fake issued and the proof the page's script computes. */
-  valid(pot: string | null): boolean {
-    const [nonce, proof] = (pot ?? '').split('.');
-    return !!nonce && !!proof && this.issued.has(nonce) && proof === solveChallenge(nonce);
-  }
-}
 
 const unavailablePage = (): FakeResponse =>
   html('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>YouTube</title></head>' +

@@ -7,15 +7,10 @@ import type { FakeContext } from './context';
 import { errorPage } from './errors';
 import { escapeXml, xml, type FakeRequest, type FakeResponse } from './http';
 import { hashString } from '../support/random';
-import { viewCount } from './texts';
+import { feedDate, viewCount } from './texts';
 import { playlistFeedRoute } from './playlist-json';
 
 export const FEED_SIZE = 15;
-
-/** `2026-10-30T16:00:00+00:00`: the feed's own spelling of UTC. */
-export function feedDate(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
-}
 
 function entry(channel: FakeChannelSpec, video: FakeVideoSpec): string {
   const id = video.videoId;

@@ -8,7 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { feedDate } from './feed-xml';
+import { feedDate } from './texts';
 import { escapeXml } from './http';
 
 /** The topic forms a subscriber may name: with `/xml` (what notifications' self link says) or without. */

@@ -22,21 +22,17 @@
 
 import type { FakeContext } from './context';
 import type { ContinuationShape } from './scenarios';
-import type { FakeChannelSpec, FakePlaylistSpec, FakeVideoSpec } from './types';
+import type { FakeChannelSpec, FakePlaylistSpec, FakeVideoSpec, PlaylistEntry } from './types';
 import { errorPage } from './errors';
-import { feedDate } from './feed-xml';
 import { escapeXml, xml, type FakeResponse } from './http';
 import { hashString } from '../support/random';
-import { clock, opaque, relativeTime, shortViews, spokenDuration, trackingParams, videoThumbnails, viewCount } from './texts';
+import { clock, feedDate, opaque, relativeTime, shortViews, spokenDuration, trackingParams, videoThumbnails, viewCount } from './texts';
 import { lengthOf, generateCues } from './cues';
 
 export const PLAYLIST_FEED_SIZE = 15;
 /** Entries on one playlist page, as the platform serves them. */
 export const PLAYLIST_PAGE_SIZE = 100;
 const TOKEN_PREFIX = '4qmFsgKl';
-
-/** One entry as a client sees it: the hosted video, or a gap the platform shows as unavailable. */
-export type PlaylistEntry = { kind: 'video'; video: FakeVideoSpec; channel: FakeChannelSpec } | { kind: 'gone'; videoId: string; why: 'private' | 'deleted' };
 
 // ── continuation tokens: self-describing, like the channel grid's ─────────
 

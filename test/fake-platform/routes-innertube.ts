@@ -9,7 +9,8 @@ import { decodePlaylistToken, playlistBrowse, playlistContinuation } from './pla
 import { CHANNEL_ID_RE, VIDEO_ID_RE } from './data';
 import { invalidArgumentJson, notFoundJson, preconditionJson } from './errors';
 import { dig, json, jsonBody, type FakeRequest, type FakeResponse } from './http';
-import { applyFieldMask, impostor, isAppClient } from './identity';
+import { applyFieldMask, impostor } from './identity';
+import { isAppClient } from './app-agents';
 import { playerMicroformat } from './routes-pages';
 import {
   playerAgeRestricted,

@@ -22,7 +22,8 @@ import { visitorIdRoute } from './identity';
 import { channelPageRoute, handlePageRoute, watchRoute } from './routes-pages';
 import { Scenarios, type ScenarioControls, type ScenarioState } from './scenarios';
 import { timedTextRoute } from './timedtext';
-import { embedRoute, PlayerTokens } from './embed';
+import { embedRoute } from './embed';
+import { PlayerTokens } from './player-tokens';
 import { captchaPage, consentPage, consentRedirect, hasConsent } from './walls';
 
 interface Route {

@@ -109,3 +109,8 @@ export function responseContext(client: string, clientVersion: string, params: R
     webResponseContextExtensionData: { hasDecorated: true },
   };
 }
+
+/** `2026-10-30T16:00:00+00:00`: the feed's own spelling of UTC. */
+export function feedDate(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}

@@ -106,3 +106,6 @@ export function emptyCounters(): FakeCounters {
 }
 
 export type CounterName = Exclude<keyof FakeCounters, 'total'>;
+
+/** One entry as a client sees it: the hosted video, or a gap the platform shows as unavailable. */
+export type PlaylistEntry = { kind: 'video'; video: FakeVideoSpec; channel: FakeChannelSpec } | { kind: 'gone'; videoId: string; why: 'private' | 'deleted' };

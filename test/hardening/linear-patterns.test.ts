@@ -10,7 +10,7 @@ import { CONSENT_ACTION, INPUT_VALUE, V_NAME, consentFormValue } from '../../sha
 import { MAX_TAG_CHARS, startTags } from '../../shared/platform/html-tags';
 import { assignmentOf, extractPageJson } from '../../shared/platform/page-data';
 import { CANONICAL_REL, LINK_HREF, channelIdFromPage } from '../../shared/platform/resolve';
-import { BREAK, TAG, attributePattern, parseTimedText } from '../../shared/platform/timedtext';
+import { BREAK, TAG, attributePattern, parseTimedText } from '../../shared/transcript/timedtext';
 import { CHAPTER_HEAD, MAX_CHAPTER_TITLE_CHARS, parseChapters } from '../../shared/transcript/chapters';
 import { CHAPTER_LINE, summaryOf } from '../../shared/transcript/summary';
 

@@ -7,7 +7,7 @@ import { loadConfig } from '../../shared/config/load';
 import { ConfigError, SETTINGS } from '../../shared/config/settings';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient, playerIdentities } from '../../shared/platform';
-import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides } from '../../shared/platform/client-identities';
+import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides } from '../../shared/config/client-identities';
 import { VISITOR_DATA_MAX_AGE_MS } from '../../shared/platform/visitor';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { platformConfig } from './support';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
-import { identityFor } from '../../shared/platform/client-identities';
+import { identityFor } from '../../shared/config/client-identities';
 import { capture, captureJson, platformConfig } from './support';
 
 type Headers = Record<string, string | string[] | undefined>;

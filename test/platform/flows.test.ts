@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient, PlatformError, type PlatformClientOptions, type PlatformSession } from '../../shared/platform';
-import { decodeHtml } from '../../shared/platform/entities';
-import { parseTimedText } from '../../shared/platform/timedtext';
+import { decodeHtml } from '../../shared/transcript/entities';
+import { parseTimedText } from '../../shared/transcript/timedtext';
 import { asrStyle, makeChannel, startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatform, type FakeVideoSpec } from '../fake-platform';
 import { platformConfig } from './support';
 import type { PlatformConfig } from '../../shared/platform';

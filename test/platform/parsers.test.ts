@@ -1,11 +1,12 @@
 import { expect } from 'chai';
 import { parseBrowsePage } from '../../shared/platform/browse';
 import { parseChannelFeed } from '../../shared/platform/channel-feed';
-import { decodeHtml, decodeXml, escapeHtml } from '../../shared/platform/entities';
+import { decodeHtml, decodeXml, escapeHtml } from '../../shared/transcript/entities';
 import { asArray, dig, extractPageJson } from '../../shared/platform/page-data';
-import { timedParagraphs } from '../../shared/platform/paragraphs';
+import { timedParagraphs } from '../../shared/transcript/paragraphs';
 import { channelIdFromPage } from '../../shared/platform/resolve';
-import { parseTimedText, type Cue } from '../../shared/platform/timedtext';
+import { parseTimedText, UnreadableTimedTextError, type Cue } from '../../shared/transcript/timedtext';
+import { spokenCuesOf } from '../../shared/platform/timed-text-fetch';
 import { captionTracks, chooseTrack, needsToken, plainTimedTextUrl, type CaptionTrack } from '../../shared/platform/tracks';
 import { PlatformError } from '../../shared/platform/types';
 import { publishDateOf } from '../../shared/platform/publish-date';
@@ -222,9 +223,11 @@ describe('platform parsers', () => {
       ]);
     });
 
-    it('an unknown body is transient', () => {
-      expect(() => parseTimedText('<html></html>')).to.throw(PlatformError).with.property('outcome', 'transient');
-      expect(() => parseTimedText('{"events":')).to.throw(PlatformError).with.property('outcome', 'transient');
+    it('an unknown body is unreadable timed text, and the platform client calls it transient', () => {
+      expect(() => parseTimedText('<html></html>')).to.throw(UnreadableTimedTextError);
+      expect(() => parseTimedText('{"events":')).to.throw(UnreadableTimedTextError);
+      expect(() => spokenCuesOf('<html></html>')).to.throw(PlatformError).with.property('outcome', 'transient');
+      expect(() => spokenCuesOf('{"events":')).to.throw(PlatformError).with.property('outcome', 'transient');
     });
   });
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
-import { KNOWN_CLIENTS } from '../../shared/platform/client-identities';
+import { KNOWN_CLIENTS } from '../../shared/config/client-identities';
 import { reportTable, type ClientCheck, type PlatformCheckReport } from '../../shared/platform/platform-check';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { ROOT, ensureBuilt, spawnLogged } from '../support/processes';

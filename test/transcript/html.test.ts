@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { timedParagraphs } from '../../shared/platform/paragraphs';
-import type { Cue } from '../../shared/platform/timedtext';
+import { timedParagraphs } from '../../shared/transcript/paragraphs';
+import type { Cue } from '../../shared/transcript/timedtext';
 import { buildTranscript } from '../../shared/transcript/build';
 import { languageName, renderTranscriptHtml, trackNote } from '../../shared/transcript/html';
 

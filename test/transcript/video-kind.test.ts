@@ -4,7 +4,7 @@
 import { expect } from 'chai';
 import { transientRetryDelayMs, videoRecordFor, type FetchResult, type VideoFacts } from '../../crawler/video-outcome';
 import { classifyPlayer, STREAM_NOT_STARTED } from '../../shared/platform/classify';
-import type { Transcript } from '../../shared/platform/types';
+import type { Transcript } from '../../shared/transcript/types';
 import { videoRecord } from '../support/factories';
 
 const now = new Date('2026-07-01T12:00:00Z');

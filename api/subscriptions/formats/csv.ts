@@ -4,7 +4,7 @@
 // header is matched without regard to case; a CSV without it is refused as a whole.
 
 import { followRefOf } from '../channel-refs';
-import { ImportFileError, REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../import-file';
+import { ImportFileError, REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../parsed-import';
 
 const HEADER = ['channel id', 'channel url', 'channel title'] as const;
 

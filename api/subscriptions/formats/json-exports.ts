@@ -10,7 +10,7 @@
 // Any other JSON is refused as a whole: guessing at an unknown shape would import the wrong thing.
 
 import { followRefOf } from '../channel-refs';
-import { ImportFileError, REASONS, shown, type ImportEntry, type ImportFormat, type ParsedImport, type RejectedEntry } from '../import-file';
+import { ImportFileError, REASONS, shown, type ImportEntry, type ImportFormat, type ParsedImport, type RejectedEntry } from '../parsed-import';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

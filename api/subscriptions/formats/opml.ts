@@ -7,7 +7,7 @@
 
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { followRefOf } from '../channel-refs';
-import { ImportFileError, REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../import-file';
+import { ImportFileError, REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../parsed-import';
 
 /** `<!DOCTYPE` or `<!ENTITY` anywhere, in any case (internal subsets, external ids, parameter entities). */
 const DECLARATION = /<!\s*(?:DOCTYPE|ENTITY)/i;

@@ -2,7 +2,7 @@
 // Blank lines and lines starting with `#` are skipped.
 
 import { followRefOf } from '../channel-refs';
-import { REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../import-file';
+import { REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../parsed-import';
 
 export function readTextLines(text: string): ParsedImport {
   const entries: ImportEntry[] = [];

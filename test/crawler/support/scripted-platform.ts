@@ -5,7 +5,8 @@
 // regular videos and the Shorts among them; a full listing knows only the Shorts the feed shows,
 // as browse lists none.
 
-import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type PlaylistListing, type Transcript, type Unblocker } from '../../../shared/platform/types';
+import { PlatformError, type ChannelListing, type ListedVideo, type PlatformClient, type PlaylistListing, type Unblocker } from '../../../shared/platform/types';
+import type { Transcript } from '../../../shared/transcript/types';
 import { windowOf } from '../../../shared/platform/window';
 
 export type Answer<T> = T | Error;

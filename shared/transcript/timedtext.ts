@@ -6,7 +6,11 @@
 // tags, then its whitespace is collapsed.
 
 import { decodeHtml, decodeXml } from './entities';
-import { PlatformError } from './types';
+
+/** A body that is no timed text this parser knows; the platform client decides what that means. */
+export class UnreadableTimedTextError extends Error {
+  override readonly name = 'UnreadableTimedTextError';
+}
 
 export interface Cue {
   startMs: number;
@@ -95,7 +99,7 @@ function parseJson3(body: string): Cue[] {
   try {
     doc = JSON.parse(body) as Json3;
   } catch (err) {
-    throw new PlatformError('transient', 'timed text: unparsable json3', { cause: err });
+    throw new UnreadableTimedTextError('timed text: unparsable json3', { cause: err });
   }
   const cues: Cue[] = [];
   for (const e of doc.events ?? []) {
@@ -128,7 +132,7 @@ export function parseTimedText(body: string): { format: TimedTextFormat; cues: C
     case 'json3':
       return { format, cues: parseJson3(body) };
     default:
-      throw new PlatformError('transient', 'timed text: unrecognized format');
+      throw new UnreadableTimedTextError('timed text: unrecognized format');
   }
 }
 

@@ -1,0 +1,35 @@
+// A video's transcript as the crawler hands it to the store: what both ways of getting cues (the app
+// clients' timed text, the browser's web player) produce.
+
+import type { TranscriptKind } from '../store/types';
+import type { TimedParagraph } from './paragraphs';
+
+export interface Transcript {
+  /** HTML paragraphs (`<p>…</p>`), every text escaped. */
+  html: string;
+  language: string;
+  kind: TranscriptKind;
+  cueCount: number;
+  /** What the player answer says of the video itself; left out where no player answer was read. */
+  details?: VideoDetails;
+  /** The paragraphs with their start times, as stored per language (left out by older callers). */
+  paragraphs?: TimedParagraph[];
+  /** The reader's other languages fetched from the same player answer (issue #10). */
+  others?: LanguageTranscript[];
+}
+
+/** One more language of a video: its own track in that language, or the platform's translation. */
+export interface LanguageTranscript {
+  language: string;
+  kind: TranscriptKind | 'translated';
+  paragraphs: TimedParagraph[];
+  cueCount: number;
+}
+
+/** `videoDetails` of a player answer (docs/crawler.md §3): free with the transcript's player call. */
+export interface VideoDetails {
+  durationSeconds: number | null;
+  description: string | null;
+  /** `isLiveContent`: a live stream (aired or airing). */
+  live: boolean;
+}
