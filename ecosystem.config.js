@@ -18,6 +18,9 @@ const common = {
   autorestart: true,
   // Restart on crash with exponential backoff (100 ms doubling up to 15 s), reset after 30 s of uptime.
   exp_backoff_restart_delay: 100,
+  // Exit code 78 is a start-up problem a restart cannot cure (a bad setting, a port in use; see
+  // shared/bootstrap.ts): the process stays stopped with its one line in the error log.
+  stop_exit_codes: [78],
   merge_logs: true,
   time: false,
 };

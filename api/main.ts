@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { bootstrap, exitOnStartupError, StartupError } from '../shared/bootstrap';
 import { KeyRing } from './key-ring';
-import { categoryLogger } from '../shared/logger';
+import { categoryLogger, exitWhenWritten } from '../shared/logger';
 import { createPlatformClient } from '../shared/platform';
 import { createApp } from './create-app';
 import { listen } from './server';
@@ -35,7 +35,8 @@ async function main(): Promise<void> {
   } catch (err) {
     keys.close();
     await store.close();
-    throw new StartupError(`PORT/HOST: cannot listen on ${config.host}:${config.port} (${(err as Error).message})`);
+    // A port in use, or an address this host lacks: starting again would fail the same way.
+    throw new StartupError(`PORT/HOST: cannot listen on ${config.host}:${config.port} (${(err as Error).message})`, { retry: false });
   }
   log.info({ host: config.host, port: server.port, store: store.kind, maxConnections: server.server.maxConnections }, `API listening on http://${config.host}:${server.port}`);
 
@@ -49,10 +50,10 @@ async function main(): Promise<void> {
       .close()
       .then(() => store.close())
       .then(
-        () => process.exit(0),
+        () => exitWhenWritten(0),
         (err: unknown) => {
           log.error({ err }, 'shutdown failed');
-          process.exit(1);
+          exitWhenWritten(1);
         },
       );
   };

@@ -88,11 +88,12 @@ async function main(): Promise<void> {
       try {
         metricsListener = await serveCrawlerMetrics(crawlerMetrics, ctx.config.crawlerMetricsPort, ctx.config.crawlerMetricsHost, categoryLogger(logger, 'crawler.metrics'));
       } catch (err) {
-        throw new StartupError(`CRAWLER_METRICS_PORT: cannot listen on ${ctx.config.crawlerMetricsHost}:${ctx.config.crawlerMetricsPort} (${(err as Error).message})`);
+        throw new StartupError(`CRAWLER_METRICS_PORT: cannot listen on ${ctx.config.crawlerMetricsHost}:${ctx.config.crawlerMetricsPort} (${(err as Error).message})`, { retry: false });
       }
     }
   } catch (err) {
     exitOnStartupError('crawler', err);
+    return;
   }
 
   const { config, logger, store } = ctx;

@@ -1,10 +1,10 @@
 // What both entry points do first, the same way: configuration → logger → store. A start-up failure
-// becomes one line on stderr per problem, each naming its variable, and exit code 1, so nothing
+// becomes one line on stderr per problem, each naming its variable, and a non-zero exit, so nothing
 // half-starts and an operator reading `pm2 logs` sees every cause at once.
 
 import { ConfigError, describeConfig, loadConfig, type Config } from './config/load';
 import { RETIRED_SETTINGS } from './config/settings';
-import { categoryLogger, createLogger, type Logger } from './logger';
+import { categoryLogger, createLogger, exitWhenWritten, type Logger } from './logger';
 import { openStore } from './store';
 import type { Store } from './store/types';
 
@@ -20,7 +20,22 @@ export interface ProcessContext {
 /** A start-up problem an operator can fix; printed as one line, never with a stack. */
 export class StartupError extends Error {
   override readonly name = 'StartupError';
+  /** False when starting again cannot help (a port in use): the process exits START_REFUSED_EXIT_CODE. */
+  readonly retry: boolean;
+
+  constructor(message: string, options: { cause?: unknown; retry?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retry = options.retry ?? true;
+  }
 }
+
+/**
+ * Exit code of a start-up problem that starting again cannot cure: a bad setting or key file, a port
+ * in use. ecosystem.config.js lists it in `stop_exit_codes`, so PM2 leaves the process stopped instead
+ * of restarting it in a loop, and `npm start` ends with a failure (sysexits' EX_CONFIG). Anything else
+ * at start (the store unreachable) exits 1 and PM2 tries again with its back-off.
+ */
+export const START_REFUSED_EXIT_CODE = 78;
 
 export async function bootstrap(name: ProcessName, env: NodeJS.ProcessEnv = process.env): Promise<ProcessContext> {
   const config = loadConfig(env);
@@ -50,9 +65,9 @@ export const LOST_DATABASE_EXIT_CODE = 3;
  * other process will ever read. Report it and exit (not a crash: one ERROR line, no stack) so that
  * PM2 restarts every process on the one current file.
  */
-function exitOnLostDatabase(name: ProcessName, log: Logger, reason: string): never {
+function exitOnLostDatabase(name: ProcessName, log: Logger, reason: string): void {
   log.error({ reason, exitCode: LOST_DATABASE_EXIT_CODE }, `the database file was ${reason} while the ${name} had it open; exiting so it restarts on the current file`);
-  process.exit(LOST_DATABASE_EXIT_CODE);
+  exitWhenWritten(LOST_DATABASE_EXIT_CODE);
 }
 
 /** After a locked write (or an unreachable MongoDB) the API fails store calls at once for this long (then tries again). */
@@ -73,13 +88,15 @@ export function storeWaits(name: ProcessName, config: Pick<Config, 'apiStoreBusy
 }
 
 /**
- * Print a start-up failure and exit 1: one line per configuration problem (all of them at once),
- * else one line. Unknown errors keep their message only, never a stack.
+ * Print a start-up failure and exit: one line per configuration problem (all of them at once), else
+ * one line. Unknown errors keep their message only, never a stack. A problem starting again cannot
+ * cure exits START_REFUSED_EXIT_CODE, anything else 1.
  */
-export function exitOnStartupError(name: ProcessName, err: unknown): never {
+export function exitOnStartupError(name: ProcessName, err: unknown): void {
   const lines = err instanceof ConfigError ? err.problems : [err instanceof StartupError ? err.message : `start-up failed: ${oneLine(err)}`];
   process.stderr.write(lines.map((line) => `transcript-feed ${name}: ${oneLine(line)}\n`).join(''));
-  process.exit(1);
+  const final = err instanceof ConfigError || (err instanceof StartupError && !err.retry);
+  exitWhenWritten(final ? START_REFUSED_EXIT_CODE : 1);
 }
 
 function oneLine(err: unknown): string {

@@ -2,6 +2,7 @@
 // ISO timestamps, and API keys redacted from every line: structured fields by path, and any
 // `api_key=…` left inside a URL or message by a last pass over the serialized line.
 
+import cluster from 'node:cluster';
 import pino, { type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
 
@@ -47,7 +48,7 @@ export interface LoggerOptions {
   level: LogLevel;
   /** `pretty` for people at a terminal, `json` for machines. Null = decide from the TTY. */
   format: 'pretty' | 'json' | null;
-  /** Where lines go; defaults to stdout. Tests pass a capture stream. */
+  /** Where lines go; defaults to stdout (see `stdoutDestination`). Tests pass a capture stream. */
   stream?: DestinationStream | NodeJS.WritableStream;
   /** Extra fields on every line (e.g. `process: 'api'`). */
   base?: Record<string, unknown>;
@@ -73,10 +74,41 @@ export function createLogger(opts: LoggerOptions): Logger {
           ignore: 'pid,hostname,category,process',
           messageFormat: '[{category}] {msg}',
           sync: true,
-          destination: (opts.stream as NodeJS.WritableStream | undefined) ?? 1,
+          destination: (opts.stream as NodeJS.WritableStream | undefined) ?? stdoutDestination(),
         })
-      : (opts.stream ?? pino.destination({ dest: 1, sync: true }));
+      : (opts.stream ?? stdoutDestination());
   return pino<Levels, true>(options, destination as DestinationStream);
+}
+
+/**
+ * Standard output, written synchronously so that a process's last line before it exits is never
+ * lost. A cluster worker's file descriptor 1 is its master's: under PM2 cluster mode that is the PM2
+ * daemon's own log, and only `process.stdout.write`, which PM2 replaces in each worker, reaches
+ * `pm2 logs <app>` and the app's log file. PM2 sends each line to its bus at once and appends it to
+ * the file in order; `exitWhenWritten` waits for that file before the worker exits.
+ */
+function stdoutDestination(): DestinationStream | NodeJS.WritableStream {
+  return cluster.isWorker ? process.stdout : pino.destination({ dest: 1, sync: true });
+}
+
+/** Longest wait for the log files before a cluster worker exits anyway. */
+const EXIT_FLUSH_LIMIT_MS = 2000;
+
+/**
+ * Exit with `code` once every line written so far is where it goes. Outside a cluster worker lines
+ * are written synchronously, so that is at once; in a PM2 cluster worker the log files are appended
+ * asynchronously, and an empty write's callback comes after every write before it.
+ */
+export function exitWhenWritten(code: number): void {
+  process.exitCode = code;
+  if (!cluster.isWorker) process.exit(code);
+  setTimeout(() => process.exit(code), EXIT_FLUSH_LIMIT_MS);
+  let pending = 2;
+  const written = (): void => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', written);
+  process.stderr.write('', written);
 }
 
 /** A child logger for one category (`api.http`, `store`, `crawler.batch`, `platform.http`, …). */

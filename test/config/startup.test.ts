@@ -1,10 +1,12 @@
 // Start-up with several bad settings, through the compiled entry points as PM2 starts them: each
-// process names every problem at once, one line each, exits 1, and starts nothing (no store file).
+// process names every problem at once, one line each, exits 78 (no PM2 restart), and starts nothing
+// (no store file).
 
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { START_REFUSED_EXIT_CODE } from '../../shared/bootstrap';
 import { ensureBuilt, startEntry } from '../support/processes';
 
 describe('start-up with several bad settings', function () {
@@ -18,7 +20,7 @@ describe('start-up with several bad settings', function () {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   for (const entry of ['api', 'crawler'] as const) {
-    it(`${entry}: every problem on its own line, exit 1, nothing started`, async () => {
+    it(`${entry}: every problem on its own line, exit 78, nothing started`, async () => {
       const db = path.join(dir, 'feeds.db');
       const p = startEntry(entry, {
         CONFIG_FILE: path.join(dir, 'settings.yaml'),
@@ -29,7 +31,7 @@ describe('start-up with several bad settings', function () {
       }, dir);
       const exit = await p.exited;
       const lines = p.stderr.join('').trim().split('\n');
-      expect(exit.code, lines.join('\n')).to.equal(1);
+      expect(exit.code, lines.join('\n')).to.equal(START_REFUSED_EXIT_CODE);
       expect(lines, lines.join('\n')).to.have.length(5);
       const expected = [/PORT: must be a whole number/, /PLATFORM_BASE_URL: must use http: or https:/, /CRAWL_POLL_SECONDS: must be a whole number/, /LOG_LEVEL: must be one of/, /unknown setting "PROT"/];
       for (const re of expected) expect(lines.filter((l) => re.test(l)), String(re)).to.have.length(1);

@@ -1,10 +1,12 @@
-// A bad setting stops each process at start with one clear line naming what is wrong, exit code 1,
-// and nothing half-started (no listening socket, no crawl).
+// A bad setting stops each process at start with one clear line naming what is wrong, exit code 78
+// (START_REFUSED_EXIT_CODE: PM2 does not restart it), and nothing half-started (no listening
+// socket, no crawl).
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { START_REFUSED_EXIT_CODE } from '../../shared/bootstrap';
 import { ensureBuilt, startEntry } from '../support/processes';
 
 describe('start-up errors', function () {
@@ -40,7 +42,7 @@ describe('start-up errors', function () {
       const p = startEntry(c.entry, env, dir);
       const exit = await p.exited;
       const err = p.stderr.join('').trim();
-      expect(exit.code, err).to.equal(1);
+      expect(exit.code, err).to.equal(START_REFUSED_EXIT_CODE);
       expect(err.split('\n'), err).to.have.length(1);
       expect(err).to.match(c.line);
       expect(err).not.to.contain('k-123456');
