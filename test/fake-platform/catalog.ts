@@ -26,6 +26,7 @@ const LANGUAGE_NAMES: Record<string, string> = {
   ja: 'Japanese',
   pt: 'Portuguese',
   nl: 'Dutch',
+  tr: 'Turkish',
 };
 
 export function languageName(code: string): string {

@@ -49,6 +49,20 @@ const GERMAN = [
   'Danke fürs Zuschauen und bis zum nächsten Mal.',
 ] as const;
 
+const TURKISH = [
+  'Herkese merhaba, kanala tekrar hoş geldiniz.',
+  'Bugün {topic} konusuna bakacağız.',
+  'Göründüğünden daha kolay, söz veriyorum.',
+  'Temellerden başlayıp adım adım ilerleyeceğiz & sonra özetleyeceğiz.',
+  'Eğer x < 10 ise döngü devam eder.',
+  'Açıklamadaki notlara göz atmayı unutmayın.',
+  'İşte çoğu kişinin yanlış yaptığı kısım bu.',
+  "İstanbul'da ılık bir öğleden sonra çekildi.",
+  'İzlediğiniz için teşekkürler, bir sonraki videoda görüşmek üzere.',
+] as const;
+
+const BANKS: Record<string, readonly string[]> = { de: GERMAN, tr: TURKISH };
+
 function round(value: number, digits: number): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;
@@ -58,10 +72,10 @@ function sentence(rng: Rng, bank: readonly string[]): string {
   return pick(rng, bank).replace('{topic}', pick(rng, TOPICS)).replace('{other}', pick(rng, TOPICS));
 }
 
-/** A transcript of 12–40 sentences, deterministic for a seed. German for `de`, else English. */
+/** A transcript of 12–40 sentences, deterministic for a seed. German for `de`, Turkish for `tr`, else English. */
 export function generateCues(seed: string, language = 'en'): FakeCue[] {
   const rng = makeRng(`cues:${seed}`);
-  const bank = language === 'de' ? GERMAN : ENGLISH;
+  const bank = BANKS[language] ?? ENGLISH;
   const cues: FakeCue[] = [];
   let t = between(rng, 0.1, 1);
   const sentences = Math.floor(between(rng, 12, 41));

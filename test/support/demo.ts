@@ -1,12 +1,16 @@
-// `npm run demo`: the offline way to see the product. Starts the fake platform with demo channels,
-// then the compiled API and crawler pointed at it (fast profile, a demo SQLite file), and prints
-// feed URLs that work in a browser or feed reader within seconds. Ctrl-C stops everything.
+// `npm run demo`: the offline way to see the product. Starts the fake platform with demo channels
+// that show what the README promises (chapters, Shorts and a live stream left out unless `include=`,
+// a Turkish channel, a machine-translated `lang=`), then the compiled API and crawler pointed at it
+// (fast profile, a demo SQLite file), asks for each feed once so the crawler starts on them, and
+// prints the feed URLs. The processes' log lines go to a file, so the URLs stay on screen.
+// Ctrl-C stops everything.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { makeChannel, startFakePlatform } from '../fake-platform';
+import { startFakePlatform } from '../fake-platform';
+import { demoChannels, demoFeeds } from './demo-channels';
 import { ROOT } from './processes';
 
 interface KeyRecord { enabled?: boolean }
@@ -18,15 +22,33 @@ function firstEnabledKey(file: string): string {
   return entry[0];
 }
 
+/** A path as short as it can be said from here. */
+function shownPath(file: string): string {
+  const rel = path.relative(process.cwd(), file);
+  return rel.startsWith('..') ? file : rel;
+}
+
+async function until(what: string, check: () => Promise<boolean>, failed: () => string | null, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    const why = failed();
+    if (why !== null) throw new Error(why);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 5000);
   const securityFile = path.resolve(ROOT, process.env.SECURITY_CONFIG ?? 'config/security.yaml');
   const key = firstEnabledKey(securityFile);
-  const channels = [
-    makeChannel({ handle: 'demo', title: 'Demo Channel', count: 60, seed: 1 }),
-    makeChannel({ handle: 'tiny', title: 'Tiny Channel', count: 3, seed: 2 }),
-  ];
+  const shown = demoChannels();
+  const channels = shown.map((s) => s.channel);
   const fake = await startFakePlatform({ channels });
+  const logFile = path.join(path.resolve(ROOT, process.env.LOG_DIR ?? 'logs'), 'demo.log');
+  mkdirSync(path.dirname(logFile), { recursive: true });
+  const logFd = openSync(logFile, 'a');
   const env = {
     ...process.env,
     PORT: String(port),
@@ -37,38 +59,54 @@ async function main(): Promise<void> {
     CRAWL_POLL_SECONDS: '1',
     CRAWL_LISTING_INTERVAL: '60',
     BROWSER_EXECUTABLE_PATH: process.env.BROWSER_EXECUTABLE_PATH ?? 'off',
-    LOG_FORMAT: process.env.LOG_FORMAT ?? 'pretty',
+    // JSON in the file: `npm run --silent logs:text < logs/demo.log` reads it as text.
+    LOG_FORMAT: process.env.LOG_FORMAT ?? 'json',
   };
   const children: ChildProcess[] = (['api', 'crawler'] as const).map((name) =>
-    spawn(process.execPath, [path.join(ROOT, `dist/${name}/main.js`)], { cwd: ROOT, env, stdio: 'inherit' }),
+    spawn(process.execPath, [path.join(ROOT, `dist/${name}/main.js`)], { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] }),
   );
-  const host = `http://localhost:${port}`;
-  console.log(`\nDemo running. Fake platform at ${fake.url}\n`);
-  for (const c of channels) {
-    console.log(`  ${c.title} (@${c.handle}, ${c.videos.length} videos)`);
-    console.log(`    Atom: ${host}/?channel=@${c.handle}&api_key=${key}`);
-    console.log(`    RSS:  ${host}/?channel=@${c.handle}&format=Rss&max_items=20&api_key=${key}`);
-  }
-  console.log('\nThe first request answers 404 (nothing stored yet); reload after a few seconds. Ctrl-C stops.\n');
-
+  closeSync(logFd);
+  const exits: string[] = [];
   let stopping = false;
-  const stop = () => {
+  const stop = (code: number) => {
     if (stopping) return;
     stopping = true;
-    for (const c of children) c.kill('SIGTERM');
+    for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
     void Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r))))).then(async () => {
       await fake.close();
-      process.exit(0);
+      process.exit(code);
     });
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  for (const c of children) c.once('exit', (code) => {
-    if (!stopping) {
-      console.error(`a demo process exited with code ${code}; stopping the demo`);
-      stop();
-    }
+  for (const [i, c] of children.entries()) c.once('exit', (code) => {
+    if (stopping) return;
+    exits.push(`the demo ${i === 0 ? 'API' : 'crawler'} exited with code ${code}; its lines are in ${shownPath(logFile)}`);
+    console.error(exits.at(-1));
+    stop(1);
   });
+  process.on('SIGINT', () => stop(0));
+  process.on('SIGTERM', () => stop(0));
+
+  const host = `http://localhost:${port}`;
+  const feeds = demoFeeds(host, key, channels);
+  try {
+    await until('the demo API', async () => (await fetch(`${host}/health`)).ok, () => exits[0] ?? null);
+    // A new channel's first answer is 404 while the crawler starts on it: ask once here, so the
+    // URLs below answer within seconds (the translated one first, so its language is fetched too).
+    for (const f of feeds) await fetch(f.url).then((r) => r.body?.cancel());
+  } catch (err) {
+    if (exits.length === 0) console.error(`the demo cannot start: ${(err as Error).message}`);
+    stop(1);
+    return;
+  }
+
+  const lines = [`\nDemo running. Fake platform at ${fake.url}; the processes' logs in ${shownPath(logFile)}\n`];
+  for (const { channel, shows } of shown) {
+    lines.push(`  ${channel.title} (@${channel.handle}, ${shows})`);
+    for (const f of feeds.filter((x) => x.channel === channel)) lines.push(`    ${`${f.label}:`.padEnd(31)} ${f.url}`);
+    lines.push('');
+  }
+  lines.push('Feeds fill within seconds (a 404 until the first videos are stored: reload). Ctrl-C stops.\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 main().catch((err: unknown) => {
