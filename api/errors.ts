@@ -11,6 +11,14 @@ import { withoutApiKey } from './http/key-redaction';
 import { channelIdOf, requestUrl } from './http/locals';
 import { USAGE, type Usage } from './service-info';
 
+/**
+ * What the crawler knows of a channel that has no feed entry yet (api/feed/crawl-view.ts), for the
+ * 404's message: not looked at yet, being looked at now, or its last run's outcome and next try.
+ */
+export type CrawlView =
+  | { readonly state: 'waiting' | 'running' }
+  | { readonly state: 'not_found' | 'blocked' | 'unreachable' | 'empty'; readonly nextTryAt: Date; readonly now: Date };
+
 export interface ErrorBody {
   error: string;
   message?: string;
@@ -35,6 +43,10 @@ export interface ErrorContext {
   line?: number;
   /** For `methodNotAllowed`: the Allow header when the path takes other methods than GET. */
   allow?: string;
+  /** For `unknownHandle`: the handle as the request gave it (validated: letters, digits, `_`, `-`). */
+  handle?: string;
+  /** For `noVideosYet`: what the crawler knows of the channel; left out = not looked at yet. */
+  crawl?: CrawlView;
 }
 
 interface Entry {
@@ -51,6 +63,31 @@ interface Entry {
 }
 
 const text = (s: string) => (): string => s;
+
+/** "2026-11-25 16:30 UTC'de", or "birazdan" when the time has come (the crawler is behind). */
+function whenTurkish(at: Date, now: Date): string {
+  if (at.getTime() <= now.getTime()) return 'birazdan';
+  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC'de`;
+}
+
+/** The 404's message: what the crawler knows, instead of always "a few minutes". */
+function noVideosMessage(crawl: CrawlView | undefined): string {
+  switch (crawl?.state) {
+    case undefined:
+    case 'waiting':
+      return 'Tarayıcı bu kanala henüz bakmadı; kanal sıraya alındı, lütfen birkaç dakika sonra tekrar deneyin';
+    case 'running':
+      return 'Tarayıcı bu kanalı şu anda işliyor; ilk videolar kaydedilince akış görünür, lütfen birkaç dakika sonra tekrar deneyin';
+    case 'not_found':
+      return `Platform bu kanalın var olmadığını söylüyor; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
+    case 'blocked':
+      return `Platform şu anda istekleri engelliyor; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden deneyecek`;
+    case 'unreachable':
+      return `Platforma ulaşılamadı ya da platform beklenmeyen bir yanıt verdi; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden deneyecek`;
+    case 'empty':
+      return `Tarayıcı kanala baktı ama henüz gösterilecek transkript yok (altyazısı gelmemiş videolar sonra yeniden denenir); tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
+  }
+}
 
 /** Fixed prefix of every 500 body, naming the upstream feed generator (spec, Errors). */
 export const SERVER_ERROR_PREFIX = 'Feed oluşturucu hatası: ';
@@ -72,7 +109,7 @@ export const CATALOGUE = {
   noVideosYet: {
     status: 404,
     error: text('Henüz işlenmiş video yok'),
-    message: text('Transkriptler işleniyor, lütfen birkaç dakika sonra tekrar deneyin'),
+    message: (c) => noVideosMessage(c.crawl),
     channelId: true,
   },
   rateLimited: {
@@ -100,6 +137,15 @@ export const CATALOGUE = {
     retryAfter: 5,
   },
   server: { status: 500, error: (c) => SERVER_ERROR_PREFIX + (c.detail ?? 'beklenmeyen hata'), channelId: true },
+
+  // The spec's "channel id cannot be determined" row for a handle the platform does not know:
+  // its error and usage, and a message naming the handle.
+  unknownHandle: {
+    status: 400,
+    error: text('Channel ID bulunamadı'),
+    message: (c) => `Platformda '@${c.handle ?? ''}' adlı bir kanal yok; adı kontrol edin ya da channel_id kullanın`,
+    usage: true,
+  },
 
   // ── conditions whose status the spec leaves open (README "Decisions") ────
   invalidHandle: {

@@ -53,10 +53,10 @@ export class ChannelResolver {
     const handle = ref.handle.toLowerCase();
     const cached = await this.store.getHandle(handle);
     // A handle the platform said does not exist is not asked about again for a while (store/rules.ts).
-    if (cached === null && (await this.store.isUnknownHandle(handle, now))) throw new ApiError('channelNotFound');
+    if (cached === null && (await this.store.isUnknownHandle(handle, now))) throw new ApiError('unknownHandle', { handle: ref.handle });
     if (cached === null && !this.pending.has(handle)) await this.mayLookUp(now, keyId);
     const channelId = cached ?? (await this.lookup(ref.handle, handle, now));
-    if (channelId === null) throw new ApiError('channelNotFound');
+    if (channelId === null) throw new ApiError('unknownHandle', { handle: ref.handle });
     return { channelId, handle };
   }
 

@@ -11,6 +11,7 @@ import type { ChannelRecord, FeedKind, RegisterChannelInput, Store } from '../..
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
 import type { ApiMetrics } from '../metrics';
+import { crawlViewOf } from '../feed/crawl-view';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
 import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
@@ -167,7 +168,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     await follows.record(requireKeyId(res), channelId, maxItems, now);
     if (languages !== null) await registrar.askLanguages(channelId, languages, now);
     const state = await states.read(channelId, maxItems, now, kinds);
-    if (state === null) throw new ApiError('noVideosYet', { channelId });
+    if (state === null) throw new ApiError('noVideosYet', { channelId, crawl: crawlViewOf(channel, now) });
 
     const selfUrl = selfUrlOf(req, checked.value, raw, deps);
     const linkKey = linkKeyOf(req, raw);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ApiError, CATALOGUE, errorBody, SERVER_ERROR_PREFIX, toApiError, type ErrorName } from '../../api/errors';
+import { ApiError, CATALOGUE, errorBody, SERVER_ERROR_PREFIX, toApiError, type CrawlView, type ErrorName } from '../../api/errors';
 import { USAGE } from '../../api/service-info';
 import { PlatformError } from '../../shared/platform/types';
 import { StoreUnavailableError } from '../../shared/store/types';
@@ -28,6 +28,29 @@ describe('error catalogue (spec, Errors table)', () => {
   it('usage has exactly the five parameter keys, each a string', () => {
     expect(Object.keys(errorBody('channelNotFound').usage!)).to.deep.equal(USAGE_KEYS);
     for (const v of Object.values(USAGE)) expect(v).to.be.a('string').and.not.equal('');
+  });
+
+  it('an unknown handle is the spec\'s "cannot be determined" 400 (error, usage) with a message naming it', () => {
+    const body = errorBody('unknownHandle', { handle: 'Ghost_1' });
+    expect(CATALOGUE.unknownHandle.status).to.equal(400);
+    expect(body.error).to.equal(errorBody('channelNotFound').error);
+    expect(body.usage).to.deep.equal(USAGE);
+    expect(body.message).to.contain("'@Ghost_1'");
+  });
+
+  it('the 404 message says what the crawler knows, with the next try in UTC', () => {
+    const now = new Date('2026-11-25T14:00:00Z');
+    const message = (crawl?: CrawlView) => errorBody('noVideosYet', { channelId: 'UCx', crawl }).message;
+    expect(message()).to.contain('henüz bakmadı').and.contain('birkaç dakika');
+    expect(message({ state: 'waiting' })).to.equal(message());
+    expect(message({ state: 'running' })).to.contain('şu anda işliyor');
+    const next = new Date('2026-11-26T14:05:59Z');
+    expect(message({ state: 'not_found', nextTryAt: next, now })).to.contain('var olmadığını').and.contain("2026-11-26 14:05 UTC'de");
+    expect(message({ state: 'blocked', nextTryAt: next, now })).to.contain('engelliyor').and.contain('2026-11-26 14:05 UTC');
+    expect(message({ state: 'unreachable', nextTryAt: next, now })).to.contain('ulaşılamadı').and.contain('2026-11-26 14:05 UTC');
+    expect(message({ state: 'empty', nextTryAt: next, now })).to.contain('transkript yok').and.contain('2026-11-26 14:05 UTC');
+    // A due time already passed (the crawler is behind): "shortly", never a time in the past.
+    expect(message({ state: 'blocked', nextTryAt: now, now })).to.contain('birazdan').and.not.contain('UTC');
   });
 
   it('the channel_id message says UC and 24 characters', () => {

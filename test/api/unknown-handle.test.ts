@@ -19,7 +19,11 @@ describe('unknown handles', () => {
     for (let i = 0; i < 5; i++) {
       const res = await api.get('/?channel=@Ghost');
       expect(res.status).to.equal(400);
-      expect(((await res.json()) as { error: string }).error).to.equal('Channel ID bulunamadı');
+      // The spec's error and usage, and a message naming the handle, asked or remembered alike.
+      const body = (await res.json()) as { error: string; message: string; usage: object };
+      expect(body.error).to.equal('Channel ID bulunamadı');
+      expect(body.message).to.equal("Platformda '@Ghost' adlı bir kanal yok; adı kontrol edin ya da channel_id kullanın");
+      expect(Object.keys(body.usage)).to.deep.equal(['channel_id', 'channel', 'channel_url', 'format', 'max_items']);
     }
     expect(api.platform.calls).to.deep.equal(['Ghost']);
     // Remembered as unknown, never as a channel id.
@@ -35,7 +39,9 @@ describe('unknown handles', () => {
 
   it('caches a platform "not_found" the same way; a block is a 500 naming only the outcome, never cached', async () => {
     api.platform.failWith = new PlatformError('not_found', 'no such handle');
-    expect((await api.get('/?channel=@gone')).status).to.equal(400);
+    const gone = await api.get('/?channel_url=https%3A%2F%2Fyoutube.com%2F%40gone');
+    expect(gone.status).to.equal(400);
+    expect(((await gone.json()) as { message: string }).message).to.contain("'@gone'");
     expect((await api.get('/?channel=@gone')).status).to.equal(400);
     expect(api.platform.calls).to.deep.equal(['gone']);
 
