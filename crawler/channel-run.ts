@@ -132,6 +132,9 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
     throw err;
   }
   result.title = work.title ?? channel.title;
+  // Named before the first batch is stored: a feed never shows its first entries under the bare
+  // channel id (release writes the title too, but only when the whole run has ended).
+  if (work.title !== null && work.title !== channel.title) await store.nameChannel(channelId, work.title);
   result.listing = work.mode;
   result.listed = work.listed.length;
   result.fresh = work.fresh;

@@ -21,7 +21,7 @@ import { validateFeedQuery, type FeedFormat, type FeedOptions, type FeedQuery, t
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
+  store: Pick<Store, 'getChannel' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   /** What the API's handle lookups may spend (resolve-channel.ts). */
   handleLookups?: HandleLookupLimits;
@@ -144,6 +144,7 @@ interface Rendered {
 export function feed(deps: FeedDeps): FeedHandler {
   const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
+  const titles = new ChannelTitles(deps.store, deps.cache);
   const follows = new FollowRecorder(deps.store, deps.cache);
   // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings
   // run a few at a time (rendering follows each synchronously), and requests for the same
@@ -172,7 +173,9 @@ export function feed(deps: FeedDeps): FeedHandler {
 
     const selfUrl = selfUrlOf(req, checked.value, raw, deps);
     const linkKey = linkKeyOf(req, raw);
-    const author = channel.title?.trim() || channelId;
+    const channelTitle = await titles.at(channel, state.version);
+    // The name is part of the ETag: when it arrives, readers get the named feed, never a 304.
+    const author = channelTitle?.trim() || channelId;
     // The Atom document links no files, so its body (and ETag) is the same for every key.
     const fileLinks = format !== 'atom';
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '' }, etags);
@@ -197,7 +200,7 @@ export function feed(deps: FeedDeps): FeedHandler {
         }
         const sv = validators(s);
         const files = fileLinks ? { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) } : {};
-        const model = buildFeedModel({ channelId, channelTitle: channel.title, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, ...files }, (video, reason) =>
+        const model = buildFeedModel({ channelId, channelTitle, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, ...files }, (video, reason) =>
           log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
         const out = Buffer.from(RENDERERS[format].render(model), 'utf8');
@@ -226,6 +229,37 @@ export function sendValidators(res: ServerResponse, v: Validators): void {
   res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
 }
 
+// ── the channel's name ────────────────────────────────────────────────────
+
+/**
+ * The channel's title for its feed at a version. The crawler names a channel before it stores the
+ * first batch, so the store, read after the version was, has the name of every entry the feed
+ * shows; the registration remembered below may be older than both (a channel asked for by id has
+ * no title until its first run). A remembered record without a title is therefore checked in the
+ * store once per feed version.
+ */
+export class ChannelTitles {
+  private readonly titles: CacheSlot<string>;
+
+  constructor(
+    private readonly store: Pick<Store, 'getChannel'>,
+    cache: ApiCache = new ApiCache(),
+  ) {
+    this.titles = cache.slot('title-at-version');
+  }
+
+  /** Null when the crawler has not seen one. */
+  async at(record: ChannelRecord, version: Date): Promise<string | null> {
+    if (record.title !== null) return record.title;
+    const key = `${record.channelId}\n${version.getTime()}`;
+    const known = this.titles.get(key);
+    if (known !== undefined) return known === '' ? null : known;
+    const title = (await this.store.getChannel(record.channelId))?.title ?? null;
+    this.titles.set(key, title ?? '');
+    return title;
+  }
+}
+
 // ── registering the channel's work item ───────────────────────────────────
 // Every feed request registers (or refreshes) the channel's work item. registerChannel only
 // changes the record when the channel is new or `wanted` grows, so repeating it with a wanted
@@ -233,7 +267,7 @@ export function sendValidators(res: ServerResponse, v: Validators): void {
 // skips those no-op writes. Another process raising `wanted` meanwhile changes nothing here: a
 // larger wanted always goes to the store, and the store keeps the maximum.
 
-/** How long a registration is trusted without asking the store; also bounds a stale channel title. */
+/** How long a registration is trusted without asking the store; also bounds a stale channel title (a rename). */
 export const REGISTRATION_TTL_MS = 5_000;
 
 interface Registration {

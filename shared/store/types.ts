@@ -392,6 +392,12 @@ export interface Store {
   registerChannel(input: RegisterChannelInput, now: Date): Promise<ChannelRecord>;
   getChannel(channelId: string): Promise<ChannelRecord | null>;
   /**
+   * The channel's title as the crawler's listing gives it, written before the run stores its first
+   * batch, so that a feed names its channel as soon as its first entry is there (not only when the
+   * run ends). Changes only the title of a known channel; an unknown id is left alone.
+   */
+  nameChannel(channelId: string, title: string): Promise<void>;
+  /**
    * Atomically claim the channel with the earliest due time that is due (dueAt <= now) and whose
    * lease is free or expired, among the channels still refreshed (rules.ts isRefreshed: followed by
    * a key, or asked for within KEEP_REFRESHING_MS). Returns null when there is no such channel.

@@ -133,6 +133,19 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(untouched.title).to.equal('New');
       });
 
+      it('names a known channel at once (nameChannel), leaving everything else and unknown ids alone', async function () {
+        const before = await store.registerChannel({ channelId: 'UC_a', wanted: 7, handle: 'first' }, at(0));
+        expect(before.title).to.equal(null);
+        await store.nameChannel('UC_a', 'Kanal & <Başlık>');
+        expect(await store.getChannel('UC_a')).to.deep.equal({ ...before, title: 'Kanal & <Başlık>' });
+        await store.nameChannel('UC_a', 'Renamed');
+        expect((await store.getChannel('UC_a'))!.title).to.equal('Renamed');
+        // A registration without a title keeps it.
+        expect((await store.registerChannel({ channelId: 'UC_a', wanted: 1 }, at(1))).title).to.equal('Renamed');
+        await store.nameChannel('UC_nobody', 'Ghost');
+        expect(await store.getChannel('UC_nobody')).to.equal(null);
+      });
+
       it('makes a channel whose wanted grew during a lease due again at release', async function () {
         await store.registerChannel({ channelId: 'UC_a', wanted: 10 }, at(0));
         await store.claimDueChannel('w1', MIN, at(0));

@@ -127,6 +127,10 @@ export function channelsCollection(db: Db, clock: StoreClock) {
       return doc ? toRecord(doc) : null;
     },
 
+    async nameChannel(channelId, title) {
+      await col.updateOne({ _id: channelId, title: { $ne: title } }, { $set: { title } });
+    },
+
     /** Due and lease free or expired by the server's clock, so a host whose clock runs ahead takes no live lease. */
     async claimDueChannel(owner, leaseMs, now) {
       const present = clock.now(now);

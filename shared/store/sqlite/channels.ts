@@ -71,6 +71,8 @@ function prepare(db: Database.Database) {
 
   const get = db.prepare<[string], ChannelRow>(`SELECT ${COLUMNS} FROM channels WHERE channel_id = ?`);
 
+  const name = db.prepare<{ channelId: string; title: string }>('UPDATE channels SET title = @title WHERE channel_id = @channelId AND title IS NOT @title');
+
   // claimed_wanted remembers what the crawler was asked for, so that a `wanted` raised during the
   // run makes the channel due again at release instead of waiting for its next schedule.
   const claim = db.prepare<{ owner: string; until: number; now: number; refreshCutoff: number }, ChannelRow>(`
@@ -122,7 +124,7 @@ function prepare(db: Database.Database) {
     SELECT COUNT(*) AS due, MIN(due_at) AS oldest FROM channels
     WHERE due_at <= @now AND (lease_owner IS NULL OR lease_expires_at <= @now) AND ${REFRESHED_SQL}`);
 
-  return { register, get, claimTx, renew, release, reclaim, allDue, claimAwaitedTx, backlog };
+  return { register, get, name, claimTx, renew, release, reclaim, allDue, claimAwaitedTx, backlog };
 }
 
 export function channelsTable(db: Database.Database) {
@@ -146,6 +148,10 @@ export function channelsTable(db: Database.Database) {
     getChannel(channelId) {
       const row = sql.get.get(channelId);
       return row ? toRecord(row) : null;
+    },
+
+    nameChannel(channelId, title) {
+      sql.name.run({ channelId, title });
     },
 
     /** IMMEDIATE takes the write lock up front, so two processes never pick the same row. */
