@@ -14,6 +14,8 @@ interface JsonFeedItem {
   url: string;
   title: string;
   content_html: string;
+  /** The transcript's language (JSON Feed 1.1 item `language`). */
+  language?: string;
   summary?: string;
   image: string;
   date_published: string;
@@ -48,6 +50,7 @@ export function jsonFeedOf(feed: FeedModel): JsonFeed {
       url: e.link,
       title: e.title,
       content_html: e.html,
+      ...(e.language ? { language: e.language } : {}),
       ...(e.summary ? { summary: e.summary } : {}),
       image: e.thumbnail,
       // RFC 3339, the same form as Atom's.

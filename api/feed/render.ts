@@ -4,7 +4,8 @@
 // isPermaLink="false", atom:link rel="self"), and what readers show beside the transcript in
 // elements the spec does not name: the channel's name (Atom subtitle, RSS description), per entry
 // a Media RSS thumbnail, the duration (media:content) and a plain-text summary (Atom summary, RSS
-// description), in RSS the transcript file as podcast:transcript — never in place of content /
+// description), the transcript's language (Atom content xml:lang, RSS dc:language), in RSS the
+// transcript file as podcast:transcript — never in place of content /
 // content:encoded. One configured fast-xml-parser
 // builder does all escaping (processEntities on), never code here.
 
@@ -48,7 +49,8 @@ export function renderAtom(feed: FeedModel): string {
         id: e.videoId,
         title: xmlSafe(e.title),
         ...(e.author === undefined ? {} : { author: { name: xmlSafe(e.author) } }),
-        content: { '@_type': 'html', '#text': xmlSafe(e.html) },
+        // The root's xml:lang is the spec's `en`; each transcript says its own language.
+        content: { '@_type': 'html', ...(e.language ? { '@_xml:lang': e.language } : {}), '#text': xmlSafe(e.html) },
         link: { '@_href': e.link },
         published: atomDate(e.published),
         updated: atomDate(e.updated),
@@ -67,7 +69,7 @@ export function renderRss(feed: FeedModel): string {
       '@_xmlns:content': 'http://purl.org/rss/1.0/modules/content/',
       '@_xmlns:atom': 'http://www.w3.org/2005/Atom',
       '@_xmlns:media': MEDIA_RSS_NS,
-      ...(feed.entries.some((e) => e.author !== undefined) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
+      ...(feed.entries.some((e) => e.author !== undefined || e.language) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
       '@_xmlns:podcast': PODCAST_NS,
       channel: {
         title: xmlSafe(feed.title),
@@ -84,6 +86,8 @@ export function renderRss(feed: FeedModel): string {
           guid: { '@_isPermaLink': 'false', '#text': e.videoId },
           // RSS's own author element wants an e-mail address; readers show dc:creator instead.
           ...(e.author === undefined ? {} : { 'dc:creator': xmlSafe(e.author) }),
+          // RSS has one channel language (the spec's `en`); Dublin Core gives each item its own.
+          ...(e.language ? { 'dc:language': e.language } : {}),
           // RSS readers take description as HTML: the plain summary is escaped once for HTML here
           // (and once more for XML by the builder), so `<3` stays text.
           ...(e.summary === null ? {} : { description: xmlSafe(escapeHtml(e.summary)) }),

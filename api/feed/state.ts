@@ -19,7 +19,7 @@ import { shownText } from '../../shared/transcript/shown-text';
 import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
 import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
-import { chosenTranscript, entryHtml } from './transcript-choice';
+import { chosenTranscript, entryContent } from './transcript-choice';
 
 // ── the model ──────────────────────────────────────────────────────────────
 
@@ -41,6 +41,12 @@ export interface FeedEntry {
   readonly durationSeconds: number | null;
   /** The entry's own author (search feeds mix channels: the channel's name); left out in channel feeds. */
   readonly author?: string;
+  /**
+   * The language of the shown transcript (BCP 47, a translation's target), for Atom content
+   * xml:lang, RSS dc:language and JSON Feed `language`; null or left out when not known (the "no
+   * transcript" note, a search excerpt): the feed's own `en` then stands.
+   */
+  readonly language?: string | null;
   /** The shown transcript as a WebVTT file (RSS podcast:transcript, JSON Feed attachment); null when none is stored. */
   readonly transcriptFile?: { readonly url: string; readonly language: string } | null;
 }
@@ -106,11 +112,13 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
     }
     const rows = byVideo.get(v.videoId) ?? [];
     const file = v.state === 'ready' && input.transcriptFileUrl ? chosenTranscript(v, rows, input.languages ?? null) : null;
+    const content = entryContent(v, rows, input.languages ?? null);
     entries.push({
       videoId: v.videoId,
       title: typeof v.title === 'string' ? shownText(v.title) : '',
       link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
-      html: shownText(entryHtml(v, rows, input.languages ?? null) ?? NO_TRANSCRIPT_NOTE),
+      html: shownText(content?.html ?? NO_TRANSCRIPT_NOTE),
+      language: languageTag(content?.language ?? null),
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
@@ -134,6 +142,15 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
 }
 
 const nullable = (text: string | null): string | null => (text === null ? null : shownText(text) || null);
+
+// BCP 47 as the platform's codes come (`en`, `pt-BR`, `zh-Hans`, `es-419`); anything else stored is
+// not claimed as a language at all.
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,3}$/;
+
+/** A stored language code fit for xml:lang and `language`, else null. */
+export function languageTag(code: string | null): string | null {
+  return code !== null && LANGUAGE_TAG.test(code) ? code : null;
+}
 
 /** The platform's thumbnail that every video has (docs/crawler.md §3); maxresdefault is not always there. */
 export function thumbnailOf(videoId: string): string {

@@ -32,17 +32,22 @@ export function chosenTranscript(v: Pick<VideoRecord, 'language' | 'kind'>, rows
   return rows.find((r) => r.kind === 'translated' && languages.some((lang) => speaks(r.language, lang))) ?? main();
 }
 
-/** The entry's transcript HTML; null = the "no transcript" note. */
-export function entryHtml(v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): string | null {
+/**
+ * The entry's transcript HTML and the language it is in (a translation's target; the video
+ * record's language for HTML stored with older records, null when that is not known); null = the
+ * "no transcript" note.
+ */
+export function entryContent(v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): { html: string; language: string | null } | null {
   const stored = shownTranscript(v);
   if (stored === null) return null;
   const chosen = chosenTranscript(v, rows, languages);
-  if (chosen === null) return stored;
-  return renderTranscriptHtml({
+  if (chosen === null) return { html: stored, language: v.language };
+  const html = renderTranscriptHtml({
     videoId: v.videoId,
     language: chosen.language,
     kind: chosen.kind,
     paragraphs: chosen.paragraphs,
     chapters: parseChapters(v.description, v.durationSeconds),
   });
+  return { html, language: chosen.language };
 }

@@ -56,7 +56,7 @@ describe('feed renderers', () => {
       expect(entries.map((e) => e.id)).to.deep.equal(['vid00000001', 'vid00000002', 'vid00000003']);
       const e = entries[0]!;
       expect(e.title).to.equal(NASTY_TITLE);
-      expect(e.content).to.deep.equal({ '#text': NASTY_HTML, '@type': 'html' });
+      expect(e.content).to.deep.equal({ '#text': NASTY_HTML, '@type': 'html', '@xml:lang': 'en' });
       expect(e.link).to.deep.equal({ '@href': 'https://youtube.com/watch?v=vid00000001' });
       expect(e.published).to.equal('2024-01-09T12:30:05+00:00');
       expect(e.updated).to.equal('2024-01-09T12:30:05+00:00');

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { XMLParser } from 'fast-xml-parser';
 import { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
 import { CHANNEL, startApi, type TestApi } from '../api/support';
@@ -123,6 +124,22 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
     const plain = await api.get(`/?channel_id=${CHANNEL}`);
     expect(tr.headers.get('etag')).not.to.equal(plain.headers.get('etag'));
     expect(await api.store.wantedLanguages(CHANNEL, 5)).to.have.members(['tr', 'en']);
+  });
+
+  it('marks each entry with the language it shows: Atom content xml:lang (the root stays en), RSS dc:language, JSON Feed language', async () => {
+    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
+    const list = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);
+    for (const [query, lang] of [['', 'en'], ['&lang=tr', 'tr']] as const) {
+      const atom = parser.parse(await (await api.get(`/?channel_id=${CHANNEL}${query}`)).text()) as { feed: { '@xml:lang': string; entry: { content: { '@xml:lang': string } }[] } };
+      expect(atom.feed['@xml:lang']).to.equal('en');
+      expect(atom.feed.entry.map((e) => e.content['@xml:lang']), query).to.deep.equal(['breadvideo1', 'oldervideo1'].map(() => lang));
+      const rssText = await (await api.get(`/?channel_id=${CHANNEL}&format=Rss${query}`)).text();
+      const rss = parser.parse(rssText) as { rss: { '@xmlns:dc': string; channel: { language: string; item: { 'dc:language': string }[] } } };
+      expect(rss.rss['@xmlns:dc']).to.equal('http://purl.org/dc/elements/1.1/');
+      expect(rss.rss.channel.language).to.equal('en');
+      expect(list(rss.rss.channel.item).map((i) => i['dc:language']), query).to.deep.equal([lang, lang]);
+      expect((await items(query)).map((i) => (i as { language?: string }).language), query).to.deep.equal([lang, lang]);
+    }
   });
 
   it('a language asked for after the videos were stored is fetched for them on the next run, once', async () => {

@@ -51,7 +51,7 @@ describe('entry extras in the three formats', () => {
       expect(entries[0]!['media:thumbnail']).to.deep.equal(THUMB('vid00000001'));
       expect(entries[0]!['media:content']).to.deep.equal({ '@url': 'https://youtube.com/watch?v=vid00000001', '@medium': 'video', '@duration': '316' });
       expect(entries[0]!.summary).to.deep.equal({ '#text': SUMMARY, '@type': 'text' });
-      expect(entries[0]!.content).to.deep.equal({ '#text': '<p>Transcript 1</p>', '@type': 'html' });
+      expect(entries[0]!.content).to.deep.equal({ '#text': '<p>Transcript 1</p>', '@type': 'html', '@xml:lang': 'en' });
     });
 
     it('renders a record stored before these fields as before, plus its thumbnail', () => {
@@ -89,6 +89,10 @@ describe('entry extras in the three formats', () => {
       expect(items[0]!.description).to.equal('Bread &amp; butter &lt;3 — &quot;quoted&quot; ]]&gt; 🍞');
       expect(items[0]!['content:encoded']).to.equal('<p>Transcript 1</p>');
       expect(items[1]).not.to.have.property('description');
+      // One language per RSS channel (the spec's en); Dublin Core gives each item the transcript's.
+      expect(rss['@xmlns:dc']).to.equal('http://purl.org/dc/elements/1.1/');
+      expect(items[0]!['dc:language']).to.equal('en');
+      expect(items[1]).not.to.have.property('dc:language');
     });
 
     it('reads back with rss-parser', async () => {
@@ -128,6 +132,7 @@ describe('entry extras in the three formats', () => {
         url: 'https://youtube.com/watch?v=vid00000001',
         title: 'Video 1',
         content_html: '<p>Transcript 1</p>',
+        language: 'en',
         summary: SUMMARY,
         image: 'https://i.ytimg.com/vi/vid00000001/hqdefault.jpg',
         date_published: '2024-01-09T12:30:05+00:00',
@@ -136,6 +141,7 @@ describe('entry extras in the three formats', () => {
       });
       expect(items[1]).not.to.have.property('summary');
       expect(items[1]).not.to.have.property('_transcript_feed');
+      expect(items[1], 'the note has no language of its own: the feed\'s stands').not.to.have.property('language');
       expect(items[1]!.content_html).to.include('No transcript');
     });
 

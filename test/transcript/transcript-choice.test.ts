@@ -1,11 +1,14 @@
 import { expect } from 'chai';
-import { entryHtml } from '../../api/feed/transcript-choice';
-import type { TranscriptRecord } from '../../shared/store/types';
+import { entryContent } from '../../api/feed/transcript-choice';
+import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
 import { videoRecord } from '../support/factories';
 
 const at = new Date(Date.UTC(2026, 0, 1));
 const row = (language: string, kind: TranscriptRecord['kind'], text = `${language} ${kind}`): TranscriptRecord =>
   ({ videoId: 'dQw4w9WgXcQ', language, kind, paragraphs: [{ startMs: 0, text }, { startMs: 65_000, text: `${text} later` }], fetchedAt: at });
+
+const entryHtml = (v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): string | null => entryContent(v, rows, languages)?.html ?? null;
+const entryLanguage = (v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): string | null | undefined => entryContent(v, rows, languages)?.language;
 
 describe('which stored transcript an entry shows', () => {
   const rows = [row('en', 'manual'), row('de', 'automatic'), row('tr', 'translated'), row('pt-BR', 'manual')];
@@ -50,6 +53,15 @@ describe('which stored transcript an entry shows', () => {
   it('a record stored before kinds and paragraphs renders as it did', () => {
     const old = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: null, transcriptHtml: '<p>old</p>', videoKind: null, description: null, durationSeconds: null });
     expect(entryHtml(old, [], null)).to.equal('<p>old</p>');
+    expect(entryLanguage(old, [], null), 'the language stored with it').to.equal('en');
+  });
+
+  it('says the language of what it shows: a translation\'s target, a regional code as stored', () => {
+    expect(entryLanguage(v, rows, ['tr'])).to.equal('tr');
+    expect(entryLanguage(v, rows, ['pt'])).to.equal('pt-BR');
+    expect(entryLanguage(v, rows, ['de', 'en'])).to.equal('de');
+    expect(entryLanguage(v, rows, null)).to.equal('en');
+    expect(entryLanguage(videoRecord({ state: 'no_transcript', transcriptHtml: null }), rows, ['tr']), 'the note: no language of its own').to.equal(undefined);
   });
 
   it('a video without a transcript gets the note (null)', () => {
