@@ -1,6 +1,7 @@
 // A timed transcript → the HTML inside a feed entry: one line saying which language and kind of
 // track it is, the creator's chapters as headings, and paragraphs that each open with their start
-// time as a link to that moment of the video. Every text is escaped; the only markup is `<p>`,
+// time as a link to that moment of the video — except one right under a heading with the same
+// time, which would only repeat the heading's own link. Every text is escaped; the only markup is `<p>`,
 // `<h3>`, `<a href>` and `<small>`, which every feed reader keeps.
 
 import { escapeHtml } from './entities';
@@ -51,16 +52,21 @@ export function renderTranscriptHtml(t: TimedTranscript): string {
   const out: string[] = [`<p><small>${escapeHtml(trackNote(t.language, t.kind))}</small></p>`];
   const chapters = [...t.chapters].sort((a, b) => a.startSeconds - b.startSeconds);
   let next = 0;
-  const headingsUpTo = (ms: number): void => {
+  /** Emits the headings up to `ms`; the last one's start in seconds, or null when none was due. */
+  const headingsUpTo = (ms: number): number | null => {
+    let last: number | null = null;
     while (next < chapters.length && chapters[next]!.startSeconds * 1000 <= ms) {
       const c = chapters[next]!;
       out.push(`<h3>${stamp(t.videoId, c.startSeconds)} ${escapeHtml(c.title)}</h3>`);
+      last = c.startSeconds;
       next += 1;
     }
+    return last;
   };
   for (const p of t.paragraphs) {
-    headingsUpTo(p.startMs);
-    out.push(`<p>${stamp(t.videoId, Math.floor(p.startMs / 1000))} ${escapeHtml(p.text)}</p>`);
+    const heading = headingsUpTo(p.startMs);
+    const seconds = Math.floor(p.startMs / 1000);
+    out.push(heading === seconds ? `<p>${escapeHtml(p.text)}</p>` : `<p>${stamp(t.videoId, seconds)} ${escapeHtml(p.text)}</p>`);
   }
   headingsUpTo(Number.POSITIVE_INFINITY);
   return out.join('\n');

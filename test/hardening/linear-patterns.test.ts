@@ -13,9 +13,11 @@ import { CANONICAL_REL, LINK_HREF, channelIdFromPage } from '../../shared/platfo
 import { BREAK, TAG, attributePattern, parseTimedText } from '../../shared/transcript/timedtext';
 import { CHAPTER_HEAD, MAX_CHAPTER_TITLE_CHARS, parseChapters } from '../../shared/transcript/chapters';
 import { CHAPTER_LINE, summaryOf } from '../../shared/transcript/summary';
+import { SENTENCE_END } from '../../shared/transcript/paragraphs';
 
 const PATTERNS: Record<string, RegExp> = {
   'chapter line head': CHAPTER_HEAD,
+  'paragraphs: sentence end': SENTENCE_END,
   'summary: chapter line': CHAPTER_LINE,
   'timed text: tag': TAG,
   'timed text: line break': BREAK,

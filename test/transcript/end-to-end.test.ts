@@ -20,6 +20,9 @@ import { startInProcessCrawler } from '../crawler/support/in-process-crawler';
 const CUES: FakeCue[] = [
   { start: 0.5, dur: 3, text: 'Welcome back.' },
   { start: 4, dur: 3, text: 'Today we bake bread.' },
+  // A sentence running 0.1 s over the 0:30 chapter start: kept whole, before the heading.
+  { start: 28.5, dur: 1.4, text: 'Now mix it' },
+  { start: 30.1, dur: 1, text: 'all together.' },
   { start: 31.2, dur: 3, text: 'First, the flour.' },
   { start: 95.7, dur: 3, text: 'Now we knead.' },
   { start: 99, dur: 3, text: 'Keep kneading.' },
@@ -95,7 +98,14 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
   it('links each paragraph to its first cue\'s start and heads each chapter', async () => {
     const bread = (await items()).find((i) => i.id === 'breadvideo1')!;
     const stamps = [...bread.content_html.matchAll(/<p><a href="https:\/\/youtube\.com\/watch\?v=breadvideo1&amp;t=(\d+)s">([\d:]+)<\/a>/g)].map((m) => [Number(m[1]), m[2]]);
-    expect(stamps).to.deep.equal([[0, '0:00'], [31, '0:31'], [95, '1:35']]);
+    // The paragraph right under "0:00 Intro" starts that same second: the heading's link is not repeated.
+    expect(stamps).to.deep.equal([[28, '0:28'], [31, '0:31'], [95, '1:35']]);
+    const lines = bread.content_html.split('\n');
+    expect(lines[2]).to.equal('<p>Welcome back. Today we bake bread.</p>');
+    // The sentence over the chapter start stays whole, in the paragraph before the chapter's heading.
+    const whole = lines.findIndex((l) => l.endsWith(' Now mix it all together.</p>'));
+    expect(whole).to.be.above(0);
+    expect(lines[whole + 1]).to.match(/^<h3><a href="[^"]*t=30s">0:30<\/a> Flour<\/h3>$/);
     for (const [s] of stamps) expect(CUES.some((c) => Math.floor(c.start) === s)).to.equal(true);
     const chapters = [...bread.content_html.matchAll(/<h3><a href="[^"]*t=(\d+)s">[\d:]+<\/a> ([^<]*)<\/h3>/g)].map((m) => [Number(m[1]), m[2]]);
     expect(chapters).to.deep.equal([[0, 'Intro'], [30, 'Flour'], [90, 'Kneading']]);
