@@ -9,6 +9,7 @@ import { closeSync, fstatSync, openSync, readSync, watch, watchFile, unwatchFile
 import path from 'node:path';
 import { parseSecurityConfig, SecurityConfigError, type ApiKey, type SecurityOptions } from '../shared/config/security';
 import { ConfigError } from '../shared/config/settings';
+import { fileErrorText } from '../shared/fs-errors';
 import { categoryLogger, type Logger } from '../shared/logger';
 
 /** Largest key file read: about 10,000 keys with their records. */
@@ -32,7 +33,7 @@ export function readKeyFile(file: string, maxBytes: number = MAX_KEY_FILE_BYTES)
     fd = openSync(file, 'r');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new SecurityConfigError(code === 'ENOENT' ? 'file does not exist' : `cannot be read (${code ?? 'error'})`);
+    throw new SecurityConfigError(code === 'ENOENT' ? 'file does not exist' : `cannot be read (${fileErrorText(err, 'read it')})`);
   }
   try {
     const size = fstatSync(fd).size;
@@ -45,7 +46,7 @@ export function readKeyFile(file: string, maxBytes: number = MAX_KEY_FILE_BYTES)
     return buf.subarray(0, got).toString('utf8');
   } catch (err) {
     if (err instanceof SecurityConfigError) throw err;
-    throw new SecurityConfigError(`cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new SecurityConfigError(`cannot be read (${fileErrorText(err, 'read it')})`);
   } finally {
     closeSync(fd);
   }

@@ -13,7 +13,6 @@
 
 import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
-import { isSessionRateLimited } from '../shared/platform/classify';
 import type { Egress } from '../shared/platform/proxies';
 import { PlatformError, type Unblocker } from '../shared/platform/types';
 import { crawlerMetrics } from './metrics';
@@ -87,7 +86,7 @@ export class BlockedPath {
       } catch (err) {
         if (!(err instanceof PlatformError) || err.outcome !== 'blocked') throw err;
         this.blocks += 1;
-        crawlerMetrics.block(err.reason);
+        crawlerMetrics.block(err);
         const { channelId, videoId } = ctx;
         this.deps.logger.warning(
           { channelId, videoId, outcome: 'blocked', reason: err.reason, blocks: this.blocks, inARow: this.inARow + 1 },
@@ -100,7 +99,7 @@ export class BlockedPath {
         }
         this.inARow += 1;
         blockedHere += 1;
-        const rateLimited = isSessionRateLimited(err.reason);
+        const rateLimited = err.signal === 'session_rate_limited';
         // Started even when this run ends here: the next channel's requests must wait it out too.
         if (rateLimited) this.deps.budget.startCoolDown(err.reason);
         if (this.inARow >= this.deps.maxBlocks) throw new RunBlockedError(err.reason);

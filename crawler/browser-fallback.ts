@@ -222,12 +222,19 @@ export class BrowserFallback implements Unblocker {
     const started = this.browser;
     this.browser = null;
     if (!started) return;
+    let browser: Browser;
     try {
-      const { browser } = await started;
+      ({ browser } = await started);
+    } catch {
+      // The launch failed (logged where it failed): there is no browser to close.
+      return;
+    }
+    try {
       await browser.close();
       this.log.info({}, 'browser fallback closed Chromium');
-    } catch {
-      // Never started or already gone: nothing to close.
+    } catch (err) {
+      // Chromium's processes may live on, holding their memory: the operator must hear of it.
+      this.log.warning({ err }, 'browser fallback could not close Chromium; its processes may still be running');
     }
   }
 
@@ -378,7 +385,7 @@ export class BrowserFallback implements Unblocker {
       }
     } catch (err) {
       // Nobody else holds this browser yet: a launch that fails halfway must not leave it running.
-      await browser.close().catch(() => undefined);
+      await browser.close().catch((closeErr: unknown) => this.log.warning({ err: closeErr }, 'browser fallback could not close the Chromium it failed to set up'));
       throw err;
     }
   }

@@ -98,9 +98,6 @@ async function main(): Promise<void> {
 
   const { config, logger, store } = ctx;
   const log = categoryLogger(logger, 'crawler.scheduler');
-  // A stray rejection must not take the daemon down; it is logged and the loop goes on.
-  process.on('unhandledRejection', (reason) => log.error({ err: String(reason) }, 'unhandled rejection'));
-
   const checks: Worker = startPlatformCheckWorker({
     store, check: checkPlatform, owner, pollMs: config.crawlPollSeconds * 1000, timing: realTiming, logger: categoryLogger(logger, 'crawler.platform-check'),
   });

@@ -5,6 +5,7 @@
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PlatformRequestEvent } from '../shared/platform/http-client';
+import type { PlatformError } from '../shared/platform/types';
 
 /** What the gauges read when scraped: set by main() once the budget and store exist. */
 export interface CrawlerGaugeSources {
@@ -15,12 +16,12 @@ export interface CrawlerGaugeSources {
   queueLength(): Promise<number | null>;
 }
 
-/** Kinds of block the platform shows, from the classifier's reason text (docs/crawler.md §4). */
-export function blockKind(reason: string): string {
+/** Kinds of block the platform shows, from the classifier's signal or its own wording of the reason (docs/crawler.md §4). */
+export function blockKind({ reason, signal }: Pick<PlatformError, 'reason' | 'signal'>): string {
   if (/bot check|not a bot/i.test(reason)) return 'bot_check';
   if (/captcha/i.test(reason)) return 'captcha';
-  if (/try again later|rate-limited/i.test(reason)) return 'session_rate_limit';
-  if (/poisoned/i.test(reason)) return 'poisoned';
+  if (signal === 'session_rate_limited') return 'session_rate_limit';
+  if (signal === 'poisoned') return 'poisoned';
   if (/\b429\b/.test(reason)) return 'http_429';
   if (/challenge/i.test(reason)) return 'js_challenge';
   if (/empty timed-text/i.test(reason)) return 'empty_timed_text';
@@ -104,8 +105,8 @@ export class CrawlerMetrics {
     if (e.bytes > 0) this.bytes.labels(e.endpoint).inc(e.bytes);
   };
 
-  block(reason: string): void {
-    this.blocks.labels(blockKind(reason)).inc();
+  block(err: Pick<PlatformError, 'reason' | 'signal'>): void {
+    this.blocks.labels(blockKind(err)).inc();
   }
 
   proxySwitch(reason: 'blocked' | 'unreachable'): void {

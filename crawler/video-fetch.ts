@@ -63,6 +63,9 @@ export async function fetchVideo(
     deps.logger.info({ channelId, videoId, outcome: record.state }, 'fetching a ready video again failed; its stored transcript stays');
     return { record: previous, transcripts: [] };
   }
+  if (result.kind === 'unexpected' && record.nextAttemptAt === null) {
+    deps.logger.error({ channelId, videoId, attempts: record.attempts }, `gave up the video after ${record.attempts} attempts that ended in an unexpected error; it stays failed until the bug is fixed`);
+  }
   const transcripts = record.state === 'ready' && result.kind === 'transcript' ? transcriptRecords(videoId, result.transcript, record.fetchedAt) : [];
   deps.logger.debug({ channelId, videoId, outcome: record.state, attempts: record.attempts, languages: transcripts.map((t) => t.language) }, 'video fetched');
   return { record, transcripts };
@@ -107,10 +110,11 @@ async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promis
       if (viaBrowser !== null) return { kind: 'transcript', transcript: viaBrowser };
     }
     if (err instanceof PlatformError) {
-      return { kind: 'failure', outcome: err.outcome === 'blocked' ? 'transient' : err.outcome, reason: err.reason };
+      return { kind: 'failure', outcome: err.outcome === 'blocked' ? 'transient' : err.outcome, reason: err.reason, signal: err.signal };
     }
-    deps.logger.error({ channelId, videoId, err: message(err) }, 'unexpected error fetching a transcript');
-    return { kind: 'failure', outcome: 'transient', reason: message(err).slice(0, 300) };
+    // Not an answer of the platform (those are all PlatformErrors): a bug, logged with its stack.
+    deps.logger.error({ channelId, videoId, err }, 'unexpected error fetching a transcript');
+    return { kind: 'unexpected', reason: message(err).slice(0, 300) };
   }
 }
 
@@ -131,7 +135,8 @@ async function browserTranscript(deps: VideoFetchDeps, ctx: VideoContext): Promi
     });
   } catch (err) {
     if (endsRun(err)) throw err;
-    deps.logger.info({ channelId, videoId, err: message(err) }, 'every app client refused and the browser got no transcript');
+    if (!(err instanceof PlatformError)) deps.logger.error({ channelId, videoId, err }, 'unexpected error fetching a transcript through the browser');
+    else deps.logger.info({ channelId, videoId, err: message(err) }, 'every app client refused and the browser got no transcript');
     return null;
   }
 }
@@ -145,7 +150,8 @@ async function lookUpPublishedAt(deps: VideoFetchDeps, ctx: VideoContext): Promi
     return date;
   } catch (err) {
     if (endsRun(err)) throw err;
-    deps.logger.warning({ channelId, videoId, err: message(err) }, 'publish date lookup failed; recorded for a retry with backoff');
+    if (!(err instanceof PlatformError)) deps.logger.error({ channelId, videoId, err }, 'unexpected error looking up a publish date; recorded for a retry with backoff');
+    else deps.logger.warning({ channelId, videoId, err: message(err) }, 'publish date lookup failed; recorded for a retry with backoff');
     return null;
   }
 }

@@ -4,8 +4,7 @@
 // video with a note); a gone or private video is checked again after a week; transient failures
 // back off and keep trying. A video whose publish date cannot be learned is recorded too (below).
 
-import { STREAM_NOT_STARTED } from '../shared/platform/classify';
-import type { PlatformOutcome } from '../shared/platform/types';
+import type { PlatformOutcome, PlatformSignal } from '../shared/platform/types';
 import type { Transcript } from '../shared/transcript/types';
 import { UNKNOWN_PUBLISHED_MS, type VideoKind, type VideoRecord } from '../shared/store/types';
 
@@ -16,7 +15,9 @@ export type VideoFailureOutcome = Exclude<PlatformOutcome, 'ok' | 'blocked'>;
 
 export type FetchResult =
   | { readonly kind: 'transcript'; readonly transcript: Transcript }
-  | { readonly kind: 'failure'; readonly outcome: VideoFailureOutcome; readonly reason: string };
+  | { readonly kind: 'failure'; readonly outcome: VideoFailureOutcome; readonly reason: string; readonly signal?: PlatformSignal | null }
+  /** Not an answer of the platform: an error no one classified, most likely a bug of ours. */
+  | { readonly kind: 'unexpected'; readonly reason: string };
 
 export interface VideoFacts {
   videoId: string;
@@ -31,7 +32,7 @@ export interface VideoFacts {
 export const PUBLISH_DATE_UNKNOWN = 'publish date unknown';
 
 /** Whether the record this result makes would be shown in the feed, now or once retries give up. */
-export const wouldBeShown = (result: FetchResult): boolean => result.kind === 'transcript' || result.outcome === 'no_captions';
+export const wouldBeShown = (result: FetchResult): boolean => result.kind === 'transcript' || (result.kind === 'failure' && result.outcome === 'no_captions');
 
 export const NO_CAPTIONS_FIRST_DELAY_MS = 1 * HOUR;
 export const NO_CAPTIONS_MAX_DELAY_MS = 24 * HOUR;
@@ -40,6 +41,11 @@ export const NO_CAPTIONS_GIVE_UP_AFTER_MS = 72 * HOUR;
 export const UNAVAILABLE_RECHECK_MS = 7 * 24 * HOUR;
 export const TRANSIENT_FIRST_DELAY_MS = 10 * 60_000;
 export const TRANSIENT_MAX_DELAY_MS = 12 * HOUR;
+/**
+ * Attempts after which a video whose fetch keeps ending in an unexpected error is given up: a bug
+ * does not go away by asking again, and retrying it forever would hide it among transient failures.
+ */
+export const UNEXPECTED_GIVE_UP_ATTEMPTS = 3;
 
 function noCaptionsDelay(attempt: number): number {
   return Math.min(NO_CAPTIONS_MAX_DELAY_MS, NO_CAPTIONS_FIRST_DELAY_MS * 3 ** Math.min(attempt - 1, 20));
@@ -97,11 +103,15 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
     };
   }
   const none = { transcriptHtml: null, language: null, kind: null, lastError: result.reason };
+  if (result.kind === 'unexpected') {
+    const next = attempts >= UNEXPECTED_GIVE_UP_ATTEMPTS ? null : after(transientRetryDelayMs(attempts));
+    return { ...base, ...none, lastError: `unexpected error: ${result.reason}`, state: 'failed', nextAttemptAt: next };
+  }
   switch (result.outcome) {
     case 'no_captions':
       // A premiere or stream that has not aired: never listed, and looked at again until it airs
       // (the no-captions give-up would otherwise list it as a video without a transcript).
-      if (result.reason.startsWith(STREAM_NOT_STARTED)) {
+      if (result.signal === 'not_aired') {
         return { ...base, ...none, videoKind: 'upcoming', state: 'no_transcript', nextAttemptAt: after(transientRetryDelayMs(attempts)) };
       }
       return { ...base, ...none, state: 'no_transcript', nextAttemptAt: after(noCaptionsRetryDelayMs(attempts)) };

@@ -4,7 +4,7 @@
 // content; this module says whether there is content worth parsing.
 
 import { findStartTag } from './html-tags';
-import { PlatformError, type PlatformOutcome } from './types';
+import { PlatformError, type PlatformOutcome, type PlatformSignal } from './types';
 
 /** One answer as the HTTP client received it (body already decompressed). */
 export interface RawAnswer {
@@ -18,7 +18,7 @@ export interface RawAnswer {
 export type Verdict =
   | { outcome: 'ok' }
   | { outcome: 'consent'; reason: string; /** hidden `v` of the consent form, when there is one */ consentValue: string | null }
-  | { outcome: Exclude<PlatformOutcome, 'ok' | 'consent'>; reason: string };
+  | { outcome: Exclude<PlatformOutcome, 'ok' | 'consent'>; reason: string; signal?: PlatformSignal };
 
 export type Failure = Exclude<Verdict, { outcome: 'ok' }>;
 
@@ -99,14 +99,12 @@ const text = (v: unknown): string => {
 };
 
 /**
- * Marks the "try again later" answer inside a blocked reason: the session is rate-limited for up to
- * an hour, so the crawler cools down for tens of minutes instead of the short blocked wait
- * (docs/crawler.md §4). It stays `blocked` so every caller's block handling still applies.
+ * The player's "This content isn't available, try again later" (either apostrophe, with or without
+ * the full stop): the session is rate-limited for up to an hour, so the crawler cools down for tens
+ * of minutes instead of the short blocked wait (docs/crawler.md §4). It stays `blocked` so every
+ * caller's block handling still applies; the signal tells it apart.
  */
-export const SESSION_RATE_LIMITED = 'session rate-limited (try again later)';
-
-/** Whether a blocked reason (alone, or one client's among several) is the "try again later" one. */
-export const isSessionRateLimited = (reason: string): boolean => reason.includes(SESSION_RATE_LIMITED);
+const TRY_AGAIN_LATER = /content isn['’]t available, try again later/i;
 
 /** The player's own words for why it will not play, wherever this client version put them. */
 function playabilityReason(ps: Obj): string {
@@ -118,12 +116,6 @@ function playabilityReason(ps: Obj): string {
   return '';
 }
 
-/**
- * Start of the reason of a LIVE_STREAM_OFFLINE answer (a premiere or stream that has not aired),
- * which the crawler records as an upcoming video.
- */
-export const STREAM_NOT_STARTED = 'live stream not started';
-
 /** The InnerTube player answer (docs/crawler.md §3.2 and §4). `ok` means captions are listed. */
 export function classifyPlayer(player: unknown, videoId: string): Verdict {
   const p = obj(player);
@@ -134,10 +126,10 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
   if (/not a bot/i.test(reason)) return { outcome: 'blocked', reason: `bot check: ${reason}` };
   // The 2026 captcha before playback, whatever the status says (docs/crawler.md §4).
   if (obj(ps.errorScreen).playerCaptchaViewModel !== undefined) return { outcome: 'blocked', reason: `captcha (playerCaptchaViewModel)${reason ? `: ${reason}` : ''}` };
-  if (/content isn['’]t available, try again later/i.test(reason)) return { outcome: 'blocked', reason: `${SESSION_RATE_LIMITED}: ${reason}` };
+  if (TRY_AGAIN_LATER.test(reason)) return { outcome: 'blocked', reason: `session rate-limited (try again later): ${reason}`, signal: 'session_rate_limited' };
   const details = obj(p.videoDetails);
   if (typeof details.videoId === 'string' && details.videoId !== videoId) {
-    return { outcome: 'blocked', reason: `player answered for another video (${details.videoId}): poisoned answers` };
+    return { outcome: 'blocked', reason: `player answered for another video (${details.videoId}): poisoned answers`, signal: 'poisoned' };
   }
   switch (status) {
     case 'OK':
@@ -151,7 +143,8 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
     case 'CONTENT_CHECK_REQUIRED':
       return { outcome: 'unavailable', reason: `${status}: ${reason || 'no reason given'}` };
     case 'LIVE_STREAM_OFFLINE':
-      return { outcome: 'no_captions', reason: `${STREAM_NOT_STARTED}: ${reason || 'offline'}` };
+      // A premiere or stream that has not aired (the reason is its countdown): an upcoming video.
+      return { outcome: 'no_captions', reason: `live stream not started: ${reason || 'offline'}`, signal: 'not_aired' };
     default:
       return { outcome: 'transient', reason: `player answered with unknown status "${status || 'none'}"` };
   }

@@ -16,7 +16,7 @@ import { fetchPlayer } from './player';
 import { fetchOtherLanguages } from './other-languages';
 import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
-import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ClientAnswer } from './types';
+import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ClientAnswer, type PlatformSignal } from './types';
 import type { Transcript, VideoDetails } from '../transcript/types';
 import type { VisitorSessions } from './visitor';
 
@@ -31,9 +31,6 @@ export interface TranscriptOptions {
 
 /** How one client's attempt ended, when it did not give a transcript. */
 type Miss = 'blocked' | 'strong_block' | 'no_captions' | 'token_only' | 'unavailable' | 'transient';
-
-/** Block signals that speak for the whole IP or session, not for one client's view of one video. */
-const isStrongBlock = (reason: string): boolean => !/poisoned/.test(reason);
 
 export async function fetchTranscript(http: PlatformHttp, videoId: string, opts: TranscriptOptions): Promise<Transcript> {
   const misses: (ClientAnswer & { miss: Miss })[] = [];
@@ -57,12 +54,12 @@ function judge(videoId: string, misses: readonly (ClientAnswer & { miss: Miss })
   if (misses.length === 0) return new PlatformError('no_captions', 'no player client configured');
   const first = (...kinds: Miss[]): (ClientAnswer & { miss: Miss }) | undefined => misses.find((m) => kinds.includes(m.miss));
   const blocked = misses.filter((m) => m.miss === 'blocked' || m.miss === 'strong_block');
-  if (blocked.length === misses.length) return new AllClientsRefusedError(videoId, misses.map(({ client, reason }) => ({ client, reason })));
+  if (blocked.length === misses.length) return new AllClientsRefusedError(videoId, misses.map(({ client, reason, signal }) => ({ client, reason, signal })));
   // A client that lists token-bound tracks shows the video has captions, whatever another client
   // listed: only a token is missing, and the browser's web player has one.
   const tokenOnly = first('token_only');
   const noCaptions = first('no_captions');
-  if (noCaptions && !tokenOnly) return new PlatformError('no_captions', noCaptions.reason);
+  if (noCaptions && !tokenOnly) return new PlatformError('no_captions', noCaptions.reason, { signal: noCaptions.signal });
   const retry = first('transient', 'blocked', 'strong_block');
   if (retry) return new PlatformError('transient', `${retry.client}: ${retry.reason}`);
   if (tokenOnly) return new TokenRequiredError(videoId, `${tokenOnly.client}: ${tokenOnly.reason}`);
@@ -75,7 +72,7 @@ async function askClient(
   videoId: string,
   client: ClientIdentity,
   opts: TranscriptOptions,
-): Promise<{ track: CaptionTrack; player: unknown } | { miss: Miss; reason: string }> {
+): Promise<{ track: CaptionTrack; player: unknown } | { miss: Miss; reason: string; signal?: PlatformSignal | undefined }> {
   let answer;
   try {
     const visitorData = await opts.visitors.get(client);
@@ -83,7 +80,7 @@ async function askClient(
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     if (err.outcome === 'consent') throw err;
-    if (err.outcome === 'blocked') return { miss: 'strong_block', reason: err.reason };
+    if (err.outcome === 'blocked') return { miss: 'strong_block', reason: err.reason, signal: err.signal ?? undefined };
     if (err.outcome === 'unavailable' || err.outcome === 'not_found') return { miss: 'unavailable', reason: err.reason };
     return { miss: 'transient', reason: err.reason };
   }
@@ -92,9 +89,11 @@ async function askClient(
     case 'ok':
       break;
     case 'blocked':
-      return { miss: isStrongBlock(verdict.reason) ? 'strong_block' : 'blocked', reason: verdict.reason };
+      // A poisoned answer is this client's view of one video; every other block speaks for the
+      // whole IP or session.
+      return { miss: verdict.signal === 'poisoned' ? 'blocked' : 'strong_block', reason: verdict.reason, signal: verdict.signal };
     case 'no_captions':
-      return { miss: 'no_captions', reason: verdict.reason };
+      return { miss: 'no_captions', reason: verdict.reason, signal: verdict.signal };
     case 'unavailable':
     case 'not_found':
       return { miss: 'unavailable', reason: verdict.reason };

@@ -14,15 +14,27 @@ export type PlatformOutcome =
   | 'not_found'
   | 'transient';
 
+/**
+ * What the crawler acts on beyond the outcome, decided by the classifier from the platform's own
+ * fields and words so that nobody reads a reason text again: `session_rate_limited` ("try again
+ * later": the session is refused for up to an hour, so a long cool-down instead of the blocked
+ * wait), `poisoned` (an answer for another video: that client's fault, not the session's),
+ * `not_aired` (a premiere or stream that has not started: an upcoming video, not one without
+ * captions).
+ */
+export type PlatformSignal = 'session_rate_limited' | 'poisoned' | 'not_aired';
+
 export class PlatformError extends Error {
   override readonly name = 'PlatformError';
+  readonly signal: PlatformSignal | null;
   constructor(
     readonly outcome: Exclude<PlatformOutcome, 'ok'>,
     /** Human-readable reason, safe to log and store (no cookies, no keys). */
     readonly reason: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; signal?: PlatformSignal | undefined },
   ) {
-    super(`${outcome}: ${reason}`, options);
+    super(`${outcome}: ${reason}`, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.signal = options?.signal ?? null;
   }
 }
 
@@ -30,6 +42,7 @@ export class PlatformError extends Error {
 export interface ClientAnswer {
   readonly client: string;
   readonly reason: string;
+  readonly signal?: PlatformSignal | undefined;
 }
 
 /**
@@ -43,7 +56,10 @@ export class AllClientsRefusedError extends PlatformError {
     readonly videoId: string,
     readonly answers: readonly ClientAnswer[],
   ) {
-    super('blocked', `every player client refused (${answers.map((a) => `${a.client}: ${a.reason}`).join('; ')})`);
+    // One client's "try again later" is the session's: the whole process cools down.
+    super('blocked', `every player client refused (${answers.map((a) => `${a.client}: ${a.reason}`).join('; ')})`, {
+      signal: answers.some((a) => a.signal === 'session_rate_limited') ? 'session_rate_limited' : undefined,
+    });
   }
 }
 

@@ -8,7 +8,7 @@ import { runChannel } from '../../crawler/channel-run';
 import { RequestBudget } from '../../crawler/request-budget';
 import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
-import { SESSION_RATE_LIMITED } from '../../shared/platform/classify';
+import { classifyPlayer } from '../../shared/platform/classify';
 import { PlatformError } from '../../shared/platform/types';
 import { FakeTiming } from './support/fake-timing';
 import { captureLogs } from './support/logs';
@@ -105,7 +105,10 @@ describe('crawler blocked path', () => {
   it('"try again later" waits out the long cool-down, not the blocked wait, and tries no unblocker', async () => {
     const { logger, lines } = captureLogs();
     const proxy = new ScriptedUnblocker('proxy', events, true, true);
-    const rateLimited = blocked(`${SESSION_RATE_LIMITED}: This content isn't available, try again later`);
+    // As the player client throws it: the classifier's verdict on the platform's own answer.
+    const verdict = classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason: "This content isn't available, try again later" } }, 'v1');
+    if (verdict.outcome !== 'blocked') throw new Error('"try again later" is a block');
+    const rateLimited = new PlatformError('blocked', verdict.reason, { signal: verdict.signal });
     const result = await path([proxy], undefined, logger).request(ctx, scripted(events, [rateLimited]));
     expect(result).to.equal('ok');
     // 30 minutes on the fake clock, in 5-minute steps that each log progress.

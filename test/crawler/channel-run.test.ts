@@ -171,6 +171,39 @@ describe('crawler channel run', () => {
     expect(after.get('v002')).to.deep.include({ state: 'unavailable', attempts: 1 });
   });
 
+  it('an unexpected error (a bug) is logged at ERROR with its stack and given up after three attempts, not retried forever', async () => {
+    const platform = new ScriptedPlatform(makeVideos(1), events);
+    const bug = () => new TypeError("Cannot read properties of undefined (reading 'runs')");
+    platform.transcriptScript.set('v000', [bug(), bug(), bug(), bug()]);
+    const { logger, lines } = captureLogs();
+    const t0 = timing.now().getTime();
+    const nexts: (number | null)[] = [];
+    for (let run = 1; run <= 3; run += 1) {
+      await runChannel(deps(platform, PROFILES.fast, { logger }), await register(1), new AbortController().signal);
+      const v = (await stored(['v000'])).get('v000')!;
+      expect(v).to.deep.include({ state: 'failed', attempts: run });
+      expect(v.lastError).to.equal("unexpected error: Cannot read properties of undefined (reading 'runs')");
+      nexts.push(v.nextAttemptAt === null ? null : v.nextAttemptAt.getTime() - timing.now().getTime());
+      timing.advance(12 * HOUR);
+    }
+    // Backed off like a transient failure twice, then never again.
+    expect(nexts).to.deep.equal([10 * 60_000, 20 * 60_000, null]);
+    expect(timing.now().getTime() - t0).to.equal(36 * HOUR);
+    const again = await runChannel(deps(platform, PROFILES.fast, { logger }), await register(1), new AbortController().signal);
+    expect(again.pending).to.equal(0);
+    expect(platform.count('transcript:v000')).to.equal(3);
+
+    const errors = lines.filter((l) => l.level === 'ERROR');
+    const unexpected = errors.filter((l) => l.msg === 'unexpected error fetching a transcript');
+    expect(unexpected).to.have.length(3);
+    for (const l of unexpected) {
+      expect(l).to.deep.include({ videoId: 'v000', channelId: CH });
+      expect(l.err).to.deep.include({ type: 'TypeError', message: "Cannot read properties of undefined (reading 'runs')" });
+      expect((l.err as { stack: string }).stack).to.match(/^TypeError: Cannot read properties[^\n]*\n\s+at /);
+    }
+    expect(errors.filter((l) => /^gave up the video after 3 attempts/.test(l.msg))).to.have.length(1);
+  });
+
   it('turns channel-level failures into the run outcome', async () => {
     const platform = new ScriptedPlatform(makeVideos(3), events);
     platform.listScript = [new PlatformError('transient', 'HTTP 502'), new PlatformError('not_found', 'This channel does not exist.')];

@@ -66,6 +66,25 @@ describe('browser fallback (real Chromium)', function () {
       expect(warnings[2]!.msg).to.include('no Chromium found');
     });
 
+    it('a Chromium that fails to close is a WARNING with the error, not dropped', async () => {
+      const { logger, lines } = captureLogger();
+      const b = new BrowserFallback({ baseUrl: 'http://127.0.0.1:9', executablePath: '/bin/sh', sink: { adoptSession: () => undefined }, logger });
+      // A browser whose close fails (its connection broke while it was closing, say).
+      const browser = { close: () => Promise.reject(new Error('Target page, context or browser has been closed')) };
+      (b as unknown as { browser: Promise<unknown> }).browser = Promise.resolve({ browser, userAgent: 'x' });
+      await b.close();
+      const warning = lines().find((l) => l.level === 'WARNING')!;
+      expect(warning.msg).to.equal('browser fallback could not close Chromium; its processes may still be running');
+      expect(warning.err).to.deep.include({ type: 'Error', message: 'Target page, context or browser has been closed' });
+      // A launch that failed leaves nothing to close and nothing to say here.
+      const failed = new BrowserFallback({ baseUrl: 'http://127.0.0.1:9', executablePath: '/bin/sh', sink: { adoptSession: () => undefined }, logger });
+      const launch = Promise.reject(new Error('launch failed'));
+      launch.catch(() => undefined);
+      (failed as unknown as { browser: Promise<unknown> }).browser = launch;
+      await failed.close();
+      expect(lines().filter((l) => l.level === 'WARNING')).to.have.length(1);
+    });
+
     it('auto-detects a Chromium from the usual paths', () => {
       expect(findChromium(null, ['/nonexistent/x', '/bin/sh'])).to.deep.equal({ path: '/bin/sh' });
     });

@@ -5,9 +5,9 @@ import {
   classifyPlayer,
   classifyTimedText,
   isChallengePage,
-  isSessionRateLimited,
   type RawAnswer,
 } from '../../shared/platform/classify';
+import { AllClientsRefusedError } from '../../shared/platform/types';
 import { capture, captureJson } from './support';
 
 const answer = (over: Partial<RawAnswer>): RawAnswer => ({ status: 200, contentType: 'text/html; charset=utf-8', body: '', location: null, ...over });
@@ -72,19 +72,50 @@ describe('classification of platform answers (docs/crawler.md §4)', () => {
       expect(v.outcome).to.equal('unavailable');
       expect(v).to.have.property('reason').that.includes('This video is unavailable');
     });
-    it('"This content isn\'t available, try again later" → blocked (both apostrophes)', () => {
-      for (const reason of ["This content isn't available, try again later.", 'This content isn’t available, try again later.']) {
-        const v = classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason } }, 'x');
-        expect(v.outcome).to.equal('blocked');
-        // Told apart from an IP block: it starts the long cool-down, not the 30–60 s blocked wait.
-        expect(isSessionRateLimited((v as { reason: string }).reason)).to.equal(true);
+    it('"This content isn\'t available, try again later" → blocked, signal session_rate_limited (every wording)', () => {
+      const wordings = [
+        "This content isn't available, try again later.",
+        'This content isn’t available, try again later.',
+        "This content isn't available, try again later",
+      ];
+      for (const reason of wordings) {
+        for (const ps of [{ status: 'UNPLAYABLE', reason }, { status: 'ERROR', errorScreen: { playerErrorMessageRenderer: { reason: { simpleText: reason } } } }]) {
+          const v = classifyPlayer({ playabilityStatus: ps }, 'x');
+          expect(v, reason).to.deep.include({ outcome: 'blocked', signal: 'session_rate_limited' });
+        }
       }
-      expect(isSessionRateLimited((classifyPlayer(captureJson('player-android-request_blocked.json'), 'abcdefghijk') as { reason: string }).reason)).to.equal(false);
+      // The bot check is an ordinary block: the blocked wait and the unblockers, no cool-down.
+      const bot = classifyPlayer(captureJson('player-android-request_blocked.json'), 'abcdefghijk');
+      expect(bot.outcome).to.equal('blocked');
+      expect(bot).not.to.have.property('signal');
+    });
+    it('the bot check in either apostrophe → blocked without a signal', () => {
+      for (const reason of ['Sign in to confirm you’re not a bot', "Sign in to confirm you're not a bot"]) {
+        const v = classifyPlayer({ playabilityStatus: { status: 'LOGIN_REQUIRED', reason } }, 'x');
+        expect(v, reason).to.deep.include({ outcome: 'blocked' });
+        expect(v).not.to.have.property('signal');
+      }
+    });
+    it('LIVE_STREAM_OFFLINE (a premiere or stream not aired) → no_captions, signal not_aired', () => {
+      for (const reason of ['Premieres in 2 hours', 'This live event will begin in a few moments.', undefined]) {
+        const v = classifyPlayer({ playabilityStatus: { status: 'LIVE_STREAM_OFFLINE', reason } }, 'x');
+        expect(v, String(reason)).to.deep.include({ outcome: 'no_captions', signal: 'not_aired' });
+      }
+      // A video whose captions are off is not upcoming.
+      expect(classifyPlayer(captureJson('player-android-transcripts_disabled.json'), 'dsMFmonKDD4')).not.to.have.property('signal');
+    });
+    it('one client\'s "try again later" among refusals makes the whole refusal session_rate_limited', () => {
+      const tryLater = classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason: "This content isn't available, try again later" } }, 'x');
+      const bot = classifyPlayer(captureJson('player-android-request_blocked.json'), 'abcdefghijk');
+      if (tryLater.outcome !== 'blocked' || bot.outcome !== 'blocked') throw new Error('both are blocks');
+      expect(new AllClientsRefusedError('x', [{ client: 'VISIONOS', ...bot }, { client: 'ANDROID', ...tryLater }]).signal).to.equal('session_rate_limited');
+      expect(new AllClientsRefusedError('x', [{ client: 'VISIONOS', ...bot }]).signal).to.equal(null);
     });
     it('videoDetails.videoId ≠ requested → blocked (poisoned)', () => {
       const v = classifyPlayer(captureJson('player-android-ok.json'), 'AAAAAAAAAAA');
       expect(v.outcome).to.equal('blocked');
       expect(v).to.have.property('reason').that.includes('poisoned');
+      expect(v).to.have.property('signal', 'poisoned');
     });
     it('UNPLAYABLE → unavailable; unknown status → transient', () => {
       expect(classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason: 'Private video' } }, 'x').outcome).to.equal('unavailable');

@@ -3,7 +3,7 @@
 
 import { expect } from 'chai';
 import { transientRetryDelayMs, videoRecordFor, type FetchResult, type VideoFacts } from '../../crawler/video-outcome';
-import { classifyPlayer, STREAM_NOT_STARTED } from '../../shared/platform/classify';
+import { classifyPlayer } from '../../shared/platform/classify';
 import type { Transcript } from '../../shared/transcript/types';
 import { videoRecord } from '../support/factories';
 
@@ -35,12 +35,12 @@ describe('video kind, duration and description on the stored record', () => {
 
   it('a stream or premiere that has not aired is upcoming, retried without giving up', () => {
     const verdict = classifyPlayer({ playabilityStatus: { status: 'LIVE_STREAM_OFFLINE', reason: 'Premieres in 2 hours' }, videoDetails: { videoId: 'v1', isUpcoming: true } }, 'v1');
-    if (verdict.outcome === 'ok') throw new Error('an upcoming video is not ok');
+    if (verdict.outcome !== 'no_captions') throw new Error('an upcoming video has no captions yet');
     expect(verdict.outcome).to.equal('no_captions');
-    expect(verdict.reason.startsWith(STREAM_NOT_STARTED)).to.equal(true);
+    expect(verdict.signal).to.equal('not_aired');
     let previous;
     for (let attempt = 1; attempt <= 10; attempt += 1) {
-      previous = videoRecordFor(facts, { kind: 'failure', outcome: 'no_captions', reason: verdict.reason }, previous, now);
+      previous = videoRecordFor(facts, { kind: 'failure', outcome: 'no_captions', reason: verdict.reason, signal: verdict.signal }, previous, now);
       expect(previous).to.deep.include({ videoKind: 'upcoming', state: 'no_transcript' });
       expect(previous.nextAttemptAt!.getTime() - now.getTime()).to.equal(transientRetryDelayMs(attempt));
     }

@@ -4,29 +4,52 @@
 // restarts every process on one store.
 
 import { statSync } from 'node:fs';
+import { fileErrorText } from '../../fs-errors';
 
 /** How often the file's identity is checked (a stat: cheap). */
 export const FILE_CHECK_MS = 2000;
 
-/** Why the file no longer is the one opened, or null while it still is. */
-export function fileChange(file: string, opened: { dev: number; ino: number }): string | null {
+/**
+ * Why the file no longer is the one opened, or null while it still is. Throws when the file cannot
+ * be looked at (a permission problem, say): that says nothing about whether it is still the same.
+ */
+export function fileChange(file: string, opened: { dev: number; ino: number }, stat: (file: string) => { dev: number; ino: number } = statSync): string | null {
+  let now;
   try {
-    const now = statSync(file);
-    return now.dev === opened.dev && now.ino === opened.ino ? null : 'replaced by another file';
+    now = stat(file);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'deleted' : null;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'deleted';
+    throw err;
   }
+  return now.dev === opened.dev && now.ino === opened.ino ? null : 'replaced by another file';
+}
+
+export interface FileWatchOptions {
+  readonly everyMs?: number;
+  /** Told once per stretch in which the file cannot be looked at, with the named reason. */
+  readonly onUnchecked?: (reason: string) => void;
+  readonly stat?: (file: string) => { dev: number; ino: number };
 }
 
 /** Calls `onLost` once when `file` is deleted or replaced; returns a stop function. */
-export function watchDatabaseFile(file: string, onLost: (reason: string) => void, everyMs = FILE_CHECK_MS): () => void {
-  const { dev, ino } = statSync(file);
+export function watchDatabaseFile(file: string, onLost: (reason: string) => void, opts: FileWatchOptions = {}): () => void {
+  const stat = opts.stat ?? statSync;
+  const { dev, ino } = stat(file);
+  let unchecked = false;
   const timer = setInterval(() => {
-    const reason = fileChange(file, { dev, ino });
+    let reason: string | null;
+    try {
+      reason = fileChange(file, { dev, ino }, stat);
+      unchecked = false;
+    } catch (err) {
+      if (!unchecked) opts.onUnchecked?.(fileErrorText(err, 'look at the database file'));
+      unchecked = true;
+      return;
+    }
     if (reason === null) return;
     clearInterval(timer);
     onLost(reason);
-  }, everyMs);
+  }, opts.everyMs ?? FILE_CHECK_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -65,7 +65,11 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
   const open = db;
   if (opts.busyTimeoutMs !== undefined) open.pragma(`busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs))}`);
   const failFastMs = opts.busyFailFastMs ?? 0;
-  const stopWatch = opts.onFileLost && file !== ':memory:' ? watchDatabaseFile(file, opts.onFileLost) : () => undefined;
+  const stopWatch = opts.onFileLost && file !== ':memory:'
+    ? watchDatabaseFile(file, opts.onFileLost, {
+      onUnchecked: (reason) => logger.warning({ file, reason }, `cannot check whether the database file was deleted or replaced: ${reason}`),
+    })
+    : () => undefined;
   let lockedUntil = 0;
   const videos = videosTable(open, { indexSearch: opts.indexSearch });
   const transcripts = transcriptsTable(open);
