@@ -5,6 +5,8 @@
 // (5xx, 503, timeout) is tried again after 2, 5, 15, 30, 60 minutes (a longer Retry-After wins), one
 // not verified within 15 minutes likewise. While a channel's push is not on (not verified yet,
 // denied, failed, lease lapsed) it is polled by its rhythm; when push goes off, it is listed soon.
+// A channel nobody follows any more is unsubscribed (its record is made due when the last key lets it
+// go): the hub would otherwise keep notifying, and each notification costs a fetch of the budget.
 // The API's /websub/<token> records the hub's verifications and denials (api/routes/websub.ts).
 
 import { randomBytes } from 'node:crypto';
@@ -90,6 +92,12 @@ export class WebSubSubscriber {
     const now = (): Date => this.o.timing.now();
     for (const record of await this.o.store.webSubDue(now(), 200)) {
       if (this.stopController.signal.aborted) return sent;
+      const followed = (await this.o.store.getChannel(record.channelId))?.followed === true;
+      if (!followed || record.status === 'unsubscribing') {
+        if (sent > 0) await this.o.timing.sleep(this.o.spacingMs ?? SUBSCRIBE_SPACING_MS, this.stopController.signal);
+        if (await this.leave(record, followed, now())) sent += 1;
+        continue;
+      }
       if (await this.settle(record, now())) continue;
       if (sent > 0) await this.o.timing.sleep(this.o.spacingMs ?? SUBSCRIBE_SPACING_MS, this.stopController.signal);
       await this.subscribe(record.channelId, record);
@@ -115,6 +123,34 @@ export class WebSubSubscriber {
   }
 
   /**
+   * A subscription that should end (its channel is not followed), or whose ending the hub never
+   * verified. Returns whether a request was sent. Only a subscription the hub may still hold
+   * (verified, or asked for) is unsubscribed; any other record, or one whose unsubscribe went
+   * unverified for 15 minutes, is forgotten (the hub's lease lapses on its own). A channel followed
+   * again meanwhile loses its ending record and is subscribed afresh by the next pass.
+   */
+  private async leave(r: WebSubRecord, followed: boolean, now: Date): Promise<boolean> {
+    const heldAtHub = r.status === 'verified' || r.status === 'requested';
+    if (followed || r.status === 'unsubscribing' || !heldAtHub) {
+      await this.o.store.deleteWebSub(r.channelId, r.token);
+      this.log.info({ channelId: r.channelId, status: r.status, followed }, followed ? 'push subscription record renewed from scratch: the channel is followed again' : 'push subscription record forgotten: the channel is not followed');
+      return false;
+    }
+    const answer = await this.ask(r, 'unsubscribe');
+    if (answer.ok) {
+      await this.o.store.putWebSub({ ...r, status: 'unsubscribing', nextActionAt: new Date(now.getTime() + VERIFY_WITHIN_MS), failures: 0, lastError: null, updatedAt: now });
+      this.log.info({ channelId: r.channelId }, 'push unsubscribe request accepted: nobody follows the channel any more');
+      return true;
+    }
+    const failures = r.failures + 1;
+    const waitMs = subscribeBackoffMs(failures, answer.retryAfterMs);
+    const reason = answer.status !== null ? `hub answered ${answer.status}` : `hub unreachable: ${answer.error ?? 'no answer'}`;
+    await this.o.store.putWebSub({ ...r, failures, lastError: `unsubscribe: ${reason}`.slice(0, 300), nextActionAt: new Date(now.getTime() + waitMs), updatedAt: now });
+    this.log.warning({ channelId: r.channelId, reason, failures, retryInMinutes: Math.round(waitMs / 60_000) }, 'push unsubscribe failed; tried again later');
+    return true;
+  }
+
+  /**
    * A due record that needs no request now: a subscription still waiting for its verification
    * past the deadline is a failure (retried later, the channel polled meanwhile). True when handled.
    */
@@ -132,7 +168,7 @@ export class WebSubSubscriber {
       channelId, topic: topicFor(channelId), token: unguessable(), secret: unguessable(), status: 'requested',
       requestedAt: null, verifiedAt: null, leaseSeconds: null, leaseExpiresAt: null, nextActionAt: now, failures: 0, lastError: null, updatedAt: now,
     };
-    const answer = await this.ask(record);
+    const answer = await this.ask(record, 'subscribe');
     if (answer.ok) {
       const renewing = pushActive(record, now);
       await this.o.store.putWebSub({
@@ -161,11 +197,12 @@ export class WebSubSubscriber {
     );
   }
 
-  private async ask(r: WebSubRecord): Promise<HubAnswer> {
-    const form = new URLSearchParams({
-      'hub.mode': 'subscribe', 'hub.topic': r.topic, 'hub.callback': `${this.o.publicBaseUrl}/websub/${r.token}`,
-      'hub.verify': 'async', 'hub.lease_seconds': String(LEASE_ASKED_SECONDS), 'hub.secret': r.secret,
-    });
+  private async ask(r: WebSubRecord, mode: 'subscribe' | 'unsubscribe'): Promise<HubAnswer> {
+    const form = new URLSearchParams({ 'hub.mode': mode, 'hub.topic': r.topic, 'hub.callback': `${this.o.publicBaseUrl}/websub/${r.token}`, 'hub.verify': 'async' });
+    if (mode === 'subscribe') {
+      form.set('hub.lease_seconds', String(LEASE_ASKED_SECONDS));
+      form.set('hub.secret', r.secret);
+    }
     try {
       const res = await fetch(this.o.hubUrl, {
         method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString(),

@@ -4,8 +4,9 @@
 // becomes work for the crawler (pushed videos) or takes deleted videos out of feeds.
 //
 // * GET (verification of intent): echoes hub.challenge with 200 only for a token we gave, the topic
-//   we asked for (either form), and mode subscribe after we asked; `hub.mode=denied` is recorded
-//   (the channel falls back to polling) and answered 200; anything else is a 404.
+//   we asked for (either form), and mode subscribe after we asked (or unsubscribe while we are ending
+//   the subscription: the record goes); `hub.mode=denied` is recorded (the channel falls back to
+//   polling) and answered 200; anything else is a 404.
 // * POST (notification, Atom, at most 1 MB): a missing or wrong X-Hub-Signature is acknowledged
 //   (2xx, as WebSub requires) and ignored with a WARNING; a valid one is a ping: its videos become
 //   due for the crawler, its at:deleted-entry videos leave the feeds.
@@ -108,7 +109,14 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
       res.status(200).type('text/plain').send('');
       return;
     }
-    if (mode !== 'subscribe' || challenge === null || challenge === '' || challenge.length > 1024) throw notFound();
+    const challengeOk = challenge !== null && challenge !== '' && challenge.length <= 1024;
+    if (mode === 'unsubscribe' && record.status === 'unsubscribing' && challengeOk) {
+      await deps.store.deleteWebSub(record.channelId, record.token);
+      log.info({ channelId: record.channelId }, 'push subscription ended: the hub verified the unsubscribe');
+      res.status(200).type('text/plain').send(challenge);
+      return;
+    }
+    if (mode !== 'subscribe' || record.status === 'unsubscribing' || !challengeOk) throw notFound();
     const asked = Number(first(req.query['hub.lease_seconds']));
     const leaseSeconds = Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_LEASE_SECONDS;
     await deps.store.putWebSub({
@@ -131,6 +139,11 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
     // A bad one is acknowledged like a good one (WebSub): the sender learns nothing from the answer.
     if (!signatureMatches(req.get('x-hub-signature'), record.secret, raw)) {
       log.warning({ channelId: record.channelId, bytes: raw.length }, 'push notification with a missing or wrong signature ignored');
+      res.status(204).end();
+      return;
+    }
+    if (record.status === 'unsubscribing') {
+      // Nobody follows the channel any more: acknowledged, and no work made of it.
       res.status(204).end();
       return;
     }

@@ -316,10 +316,11 @@ export interface StoreSize {
 /**
  * Where a channel's push subscription at the platform's WebSub hub stands: asked for and waiting for
  * the hub's verification, verified (push is on while the lease runs), denied by the hub, or failed
- * (the hub refused or never verified; tried again later). The channel is polled unless verified
- * with a lease that has not lapsed.
+ * (the hub refused or never verified; tried again later), or being ended (nobody follows the channel
+ * any more: the crawler asked the hub to stop, and the record goes once the hub verifies that). The
+ * channel is polled unless verified with a lease that has not lapsed.
  */
-export type WebSubStatus = 'requested' | 'verified' | 'denied' | 'failed';
+export type WebSubStatus = 'requested' | 'verified' | 'denied' | 'failed' | 'unsubscribing';
 
 export interface WebSubRecord {
   channelId: string;
@@ -528,7 +529,11 @@ export interface Store {
    * (false: the key already followed it, or it repeats an earlier input).
    */
   follow(keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: Date): Promise<boolean[]>;
-  /** Stop following `ref` (a channel or playlist id, or `@handle` for one not resolved yet). False when not followed. */
+  /**
+   * Stop following `ref` (a channel or playlist id, or `@handle` for one not resolved yet). False when
+   * not followed. When no key follows the channel any more, its push subscription record becomes due
+   * at once, so the crawler asks the hub to stop pushing it.
+   */
   unfollow(keyId: string, ref: string, now: Date): Promise<boolean>;
   /** The key's subscriptions, oldest first. */
   listSubscriptions(keyId: string): Promise<SubscriptionRecord[]>;
@@ -623,6 +628,8 @@ export interface Store {
    */
   webSubStates(channelIds: readonly string[] | null, limit: number): Promise<WebSubRecord[]>;
   webSubByToken(token: string): Promise<WebSubRecord | null>;
+  /** Forget the channel's push subscription record, only while it still has this token. False when it had not. */
+  deleteWebSub(channelId: string, token: string): Promise<boolean>;
   /** Subscriptions whose nextActionAt <= now (verification deadline, renewal, retry), earliest first. */
   webSubDue(now: Date, limit: number): Promise<WebSubRecord[]>;
   /**

@@ -495,6 +495,22 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(await store.webSubDue(at(MIN), 10)).to.deep.equal([]);
       });
 
+      it('forgets a record only with its token; the last key letting a channel go makes its record due at once', async function () {
+        await store.putWebSub(sub('UC_a'));
+        expect(await store.deleteWebSub('UC_a', 'tok_other_0123456789')).to.equal(false);
+        expect(await store.deleteWebSub('UC_a', 'tok_UC_a_0123456789')).to.equal(true);
+        expect(await store.webSubStates(['UC_a'], 1)).to.deep.equal([]);
+
+        const far = at(4 * 24 * 60 * MIN);
+        await store.follow('key-one', [{ channelId: 'UC_b' }], 'import', 5, at(0));
+        await store.follow('key-two', [{ channelId: 'UC_b' }], 'import', 5, at(0));
+        await store.putWebSub(sub('UC_b', { status: 'verified', nextActionAt: far }));
+        await store.unfollow('key-one', 'UC_b');
+        expect((await store.webSubStates(['UC_b'], 1))[0]!.nextActionAt, 'another key still follows it').to.deep.equal(far);
+        await store.unfollow('key-two', 'UC_b');
+        expect((await store.webSubDue(at(0), 10)).map((r) => r.channelId)).to.deep.equal(['UC_b']);
+      });
+
       it('keeps each pushed video once, due at the earliest ping; claims, retries and forgets it', async function () {
         await store.pushVideos([{ videoId: 'pushed00001', channelId: 'UC_a', title: 'One', publishedAt: at(0) }], at(MIN));
         await store.pushVideos([{ videoId: 'pushed00001', channelId: 'UC_a', title: 'One (edited)', publishedAt: null }], at(2 * MIN));

@@ -172,6 +172,27 @@ describe('push (WebSub) end to end: fake hub → real API → crawler', function
     expect(subs).to.have.length(1);
   });
 
+  it('ends the subscription at the hub once nobody follows the channel; following it again subscribes afresh', async () => {
+    startCrawler();
+    await followAndSettle();
+    const first = (await state())!;
+    expect(hub.subscriptions()).to.have.length(1);
+    expect(await api.store.unfollow(KEY_ID, channelId)).to.equal(true);
+    await until('the hub to end the subscription', async () => hub.subscriptions().length === 0 && (await state()) === null, 20_000);
+    const ending = hub.requests.at(-1)!;
+    expect(ending).to.deep.include({ mode: 'unsubscribe', topic: first.topic, callback: `${api.base}/websub/${first.token}`, status: 202 });
+    expect(ending.secret, 'an unsubscribe carries no secret').to.equal(null);
+    // The old callback is gone: a verification or a notification on it is not ours any more.
+    const old = await fetch(`${api.base}/websub/${first.token}?hub.mode=subscribe&hub.topic=${encodeURIComponent(first.topic)}&hub.challenge=x`);
+    expect(old.status).to.equal(404);
+
+    await api.store.follow(KEY_ID, [{ channelId }], 'import', WANTED, new Date());
+    await until('subscribed again', verified, 20_000);
+    const again = (await state())!;
+    expect(again.token).to.not.equal(first.token);
+    expect(hub.subscriptions()).to.have.length(1);
+  });
+
   it('a denial and a 503 fall back to polling; push comes back once the hub verifies', async () => {
     hub.deny(1);
     startCrawler();

@@ -144,7 +144,13 @@ export function subscriptionsCollection(db: Db) {
       const doc = await col.findOneAndDelete({ _id: docId(keyId, r) });
       if (doc === null) return false;
       await changed([keyId]);
-      if (doc.channelId !== null) await refollow(doc.channelId);
+      if (doc.channelId !== null) {
+        await refollow(doc.channelId);
+        // Nobody follows the channel any more: its push subscription is due now (the crawler ends it).
+        if ((await col.countDocuments({ channelId: doc.channelId }, { limit: 1 })) === 0) {
+          await db.collection<{ _id: string }>('websub').updateOne({ _id: doc.channelId }, { $set: { nextActionAt: new Date(0) } });
+        }
+      }
       return true;
     },
 

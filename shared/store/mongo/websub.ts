@@ -79,6 +79,10 @@ export function webSubCollection(db: Db) {
       return doc ? toRecord(doc) : null;
     },
 
+    async deleteWebSub(channelId, token) {
+      return (await col.deleteOne({ _id: channelId, token })).deletedCount === 1;
+    },
+
     async webSubDue(now, limit) {
       if (limit <= 0) return [];
       return (await col.find({ nextActionAt: { $lte: now } }).sort({ nextActionAt: 1, _id: 1 }).limit(limit).toArray()).map(toRecord);

@@ -45,6 +45,10 @@ function prepare(db: Database.Database) {
   const refollow = db.prepare<[string]>(
     'UPDATE channels SET followed = EXISTS (SELECT 1 FROM subscriptions WHERE subscriptions.channel_id = channels.channel_id) WHERE channel_id = ?',
   );
+  // Nobody follows the channel any more: its push subscription is due now (the crawler ends it).
+  const pushDueIfUnfollowed = db.prepare<[string]>(
+    'UPDATE websub SET next_action_at = 0 WHERE channel_id = ? AND NOT EXISTS (SELECT 1 FROM subscriptions WHERE subscriptions.channel_id = websub.channel_id)',
+  );
   const remove = db.prepare<[string, string], { channel_id: string | null }>('DELETE FROM subscriptions WHERE key_id = ? AND ref = ? RETURNING channel_id');
   const list = db.prepare<[string], SubscriptionRow>(`
     SELECT s.channel_id, s.handle, COALESCE(NULLIF(c.title, ''), s.title) AS title, s.source, s.since, COALESCE(c.kind, 'channel') AS kind
@@ -95,7 +99,7 @@ function prepare(db: Database.Database) {
   const changedByHandle = db.prepare<[string]>(`
     INSERT INTO subscription_changes (key_id, changes) SELECT DISTINCT key_id, 1 FROM subscriptions WHERE handle = ?
     ON CONFLICT (key_id) DO UPDATE SET changes = changes + 1`);
-  return { version, changed, changedByHandle, cachedHandle, insert, followChannel, refollow, remove, list, followed, feed, handlesToResolve, moveToChannel, dropHandle, checked, putHandle };
+  return { version, changed, changedByHandle, cachedHandle, insert, followChannel, refollow, pushDueIfUnfollowed, remove, list, followed, feed, handlesToResolve, moveToChannel, dropHandle, checked, putHandle };
 }
 
 export function subscriptionsTable(db: Database.Database) {
@@ -121,7 +125,10 @@ export function subscriptionsTable(db: Database.Database) {
     const [row] = sql.remove.all(keyId, ref.startsWith('@') ? handleRef(normalizeHandle(ref)) : ref);
     if (row === undefined) return false;
     sql.changed.run(keyId);
-    if (row.channel_id !== null) sql.refollow.run(row.channel_id);
+    if (row.channel_id !== null) {
+      sql.refollow.run(row.channel_id);
+      sql.pushDueIfUnfollowed.run(row.channel_id);
+    }
     return true;
   });
 

@@ -61,6 +61,7 @@ function prepare(db: Database.Database) {
     `SELECT ${COLUMNS} FROM websub WHERE channel_id IN (SELECT value FROM json_each(?)) ORDER BY channel_id LIMIT ?`,
   );
   const byToken = db.prepare<[string], WebSubRow>(`SELECT ${COLUMNS} FROM websub WHERE token = ?`);
+  const drop = db.prepare<[string, string]>('DELETE FROM websub WHERE channel_id = ? AND token = ?');
   const due = db.prepare<[number, number], WebSubRow>(`SELECT ${COLUMNS} FROM websub WHERE next_action_at <= ? ORDER BY next_action_at, channel_id LIMIT ?`);
 
   const push = db.prepare<{ videoId: string; channelId: string; title: string; publishedAt: number | null; now: number }>(`
@@ -92,7 +93,7 @@ function prepare(db: Database.Database) {
     return remove.run({ ids, now }).changes;
   });
   const pollNow = db.prepare<{ now: number; channelId: string }>('UPDATE channels SET due_at = MIN(due_at, @now) WHERE channel_id = @channelId');
-  return { put, all, some, byToken, due, pushAll, claimTx, forget, later, removeTx, pollNow };
+  return { put, all, some, byToken, drop, due, pushAll, claimTx, forget, later, removeTx, pollNow };
 }
 
 export function webSubTable(db: Database.Database) {
@@ -113,6 +114,9 @@ export function webSubTable(db: Database.Database) {
     webSubByToken(token) {
       const row = sql.byToken.get(token);
       return row ? toRecord(row) : null;
+    },
+    deleteWebSub(channelId, token) {
+      return sql.drop.run(channelId, token).changes === 1;
     },
     webSubDue(now, limit) {
       return limit <= 0 ? [] : sql.due.all(now.getTime(), limit).map(toRecord);
