@@ -505,9 +505,9 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         await store.follow('key-one', [{ channelId: 'UC_b' }], 'import', 5, at(0));
         await store.follow('key-two', [{ channelId: 'UC_b' }], 'import', 5, at(0));
         await store.putWebSub(sub('UC_b', { status: 'verified', nextActionAt: far }));
-        await store.unfollow('key-one', 'UC_b');
+        await store.unfollow('key-one', 'UC_b', at(0));
         expect((await store.webSubStates(['UC_b'], 1))[0]!.nextActionAt, 'another key still follows it').to.deep.equal(far);
-        await store.unfollow('key-two', 'UC_b');
+        await store.unfollow('key-two', 'UC_b', at(0));
         expect((await store.webSubDue(at(0), 10)).map((r) => r.channelId)).to.deep.equal(['UC_b']);
       });
 

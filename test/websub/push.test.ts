@@ -177,7 +177,7 @@ describe('push (WebSub) end to end: fake hub → real API → crawler', function
     await followAndSettle();
     const first = (await state())!;
     expect(hub.subscriptions()).to.have.length(1);
-    expect(await api.store.unfollow(KEY_ID, channelId)).to.equal(true);
+    expect(await api.store.unfollow(KEY_ID, channelId, new Date())).to.equal(true);
     await until('the hub to end the subscription', async () => hub.subscriptions().length === 0 && (await state()) === null, 20_000);
     const ending = hub.requests.at(-1)!;
     expect(ending).to.deep.include({ mode: 'unsubscribe', topic: first.topic, callback: `${api.base}/websub/${first.token}`, status: 202 });
