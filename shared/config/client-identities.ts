@@ -2,14 +2,20 @@
 // TV app) is presented as that app: its own User-Agent, repeated in `context.client.userAgent`, its
 // OS/device fields, and none of a browser's headers; a browser client (WEB, the embedded player)
 // goes out with the rotating desktop browser identities instead. The records are the requests the
-// maintained 2026 clients send (NewPipe's recorded June 2026 traffic, yt-dlp); they age, so
-// PLAYER_CLIENTS picks the clients and their versions and PLAYER_CLIENT_IDENTITIES can replace any
+// maintained clients sent as of August 2026 (NewPipe's recorded June 2026 traffic, yt-dlp 2026.08.19,
+// YouTube.js; each record's date and source are in docs/crawler.md §3 "Client identities"); they age,
+// so PLAYER_CLIENTS picks the clients and their versions and PLAYER_CLIENT_IDENTITIES can replace any
 // field without a release. `{version}` in a user agent stands for the configured version.
 
 /** `app`: the app's own headers; `browser`: the rotating desktop browser header set. */
 export type Presentation = 'app' | 'browser';
 
 export interface ClientIdentity {
+  /**
+   * The record's name in PLAYER_CLIENTS and PLAYER_CLIENT_IDENTITIES, in logs and the doctor's
+   * table: the client name, or a variant of it (`TVHTML5_DOWNGRADED` is TVHTML5 at an old version).
+   */
+  readonly key: string;
   /** `context.client.clientName`. */
   readonly name: string;
   /** `context.client.clientVersion`. */
@@ -28,12 +34,15 @@ export interface ClientIdentity {
 /** What PLAYER_CLIENT_IDENTITIES may replace for one client. */
 export type IdentityOverride = Partial<Pick<ClientIdentity, 'userAgent' | 'context' | 'id'>>;
 
-type Template = Omit<ClientIdentity, 'version'> & { readonly defaultVersion: string };
+type Template = Omit<ClientIdentity, 'version' | 'key'> & { readonly key?: string; readonly defaultVersion: string };
 
 /**
  * The built-in records. ANDROID and VISIONOS are byte for byte what NewPipe sent in June 2026 (the
- * recorded requests in test/fixtures/platform-captures/requests-2026.json); TVHTML5 and
- * WEB_EMBEDDED_PLAYER are yt-dlp's, whose PO-token guide lists both as needing no token.
+ * recorded requests in test/fixtures/platform-captures/requests-2026.json; ANDROID 21.03.36 is also
+ * YouTube.js's in August 2026, while yt-dlp moved to 21.26.364 with another device fingerprint, and
+ * VISIONOS 1.02 is current in all three, yt-dlp with a RealityDevice17,1 / Safari fingerprint).
+ * TVHTML5, its downgraded variant and WEB_EMBEDDED_PLAYER are yt-dlp 2026.08.19's `tv`,
+ * `tv_downgraded` and `web_embedded`.
  */
 const TEMPLATES: readonly Template[] = [
   {
@@ -47,14 +56,22 @@ const TEMPLATES: readonly Template[] = [
     context: { clientScreen: 'WATCH', platform: 'MOBILE', osName: 'Android', osVersion: '16', androidSdkVersion: 36 },
   },
   {
-    name: 'TVHTML5', defaultVersion: '7.20260114.12.00', id: 7, presents: 'app',
+    name: 'WEB_EMBEDDED_PLAYER', defaultVersion: '2.20260708.00.00', id: 56, presents: 'browser', userAgent: null,
+    context: { clientScreen: 'EMBED', platform: 'DESKTOP' },
+    // The page that embeds the player. Since March 2026 the platform refuses an embed whose host
+    // page is the platform itself ("Error code: 152"); yt-dlp names a common embedding site, and
+    // any page outside the platform serves.
+    thirdParty: { embedUrl: 'https://www.reddit.com/' },
+  },
+  {
+    name: 'TVHTML5', defaultVersion: '7.20260707.07.00', id: 7, presents: 'app',
     userAgent: 'Mozilla/5.0 (ChromiumStylePlatform) Cobalt/25.lts.30.1034943-gold (unlike Gecko), Unknown_TV_Unknown_0/Unknown (Unknown, Unknown)',
     context: { clientScreen: 'WATCH', platform: 'TV' },
   },
   {
-    name: 'WEB_EMBEDDED_PLAYER', defaultVersion: '1.20260115.01.00', id: 56, presents: 'browser', userAgent: null,
-    context: { clientScreen: 'EMBED', platform: 'DESKTOP' },
-    thirdParty: { embedUrl: 'https://www.youtube.com/' },
+    key: 'TVHTML5_DOWNGRADED', name: 'TVHTML5', defaultVersion: '5.20260707', id: 7, presents: 'app',
+    userAgent: 'Mozilla/5.0 (ChromiumStylePlatform) Cobalt/Version',
+    context: { clientScreen: 'WATCH', platform: 'TV' },
   },
   {
     name: 'WEB', defaultVersion: '2.20260708.00.00', id: 1, presents: 'browser', userAgent: null,
@@ -62,25 +79,31 @@ const TEMPLATES: readonly Template[] = [
   },
 ];
 
-export const KNOWN_CLIENTS: readonly string[] = TEMPLATES.map((t) => t.name);
+const keyOf = (t: Template): string => t.key ?? t.name;
+
+export const KNOWN_CLIENTS: readonly string[] = TEMPLATES.map(keyOf);
 
 /**
- * The default PLAYER_CLIENTS: VISIONOS first (yt-dlp's first default since July 2026; its answers
- * list every track without `fmt`), then ANDROID (NewPipe's), then the TV app, which needs no token
- * and plays made-for-kids videos that the two others refuse.
+ * The default PLAYER_CLIENTS (as of August 2026): VISIONOS first (yt-dlp's first default since
+ * 2026-07-20; its answers list every track without `fmt`), then ANDROID (NewPipe's and YouTube.js's;
+ * it plays the made-for-kids videos VISIONOS cannot), then the embedded player, yt-dlp's first
+ * fallback for made-for-kids videos, needing no token. The TV client left yt-dlp's default lists and
+ * answered without caption tracks when it had no guest session (September 2026); it and the
+ * downgraded TV client (yt-dlp's last made-for-kids fallback) can be named in PLAYER_CLIENTS.
  */
-export const DEFAULT_PLAYER_CLIENTS = 'VISIONOS:1.02,ANDROID:21.03.36,TVHTML5:7.20260114.12.00';
+export const DEFAULT_PLAYER_CLIENTS = 'VISIONOS:1.02,ANDROID:21.03.36,WEB_EMBEDDED_PLAYER:2.20260708.00.00';
 
-/** The identity of `name` at `version`, with any configured override applied; null for an unknown name. */
-export function identityFor(name: string, version: string | null, overrides: Readonly<Record<string, IdentityOverride>> = {}): ClientIdentity | null {
-  const t = TEMPLATES.find((x) => x.name === name);
+/** The identity of record `key` at `version`, with any configured override applied; null for an unknown record. */
+export function identityFor(key: string, version: string | null, overrides: Readonly<Record<string, IdentityOverride>> = {}): ClientIdentity | null {
+  const t = TEMPLATES.find((x) => keyOf(x) === key);
   if (!t) return null;
-  const { defaultVersion, ...rest } = t;
+  const { defaultVersion, key: _key, ...rest } = t;
   const v = version ?? defaultVersion;
-  const o = overrides[name] ?? {};
+  const o = overrides[key] ?? {};
   const ua = o.userAgent !== undefined ? o.userAgent : rest.userAgent;
   return {
     ...rest,
+    key,
     version: v,
     id: o.id ?? rest.id,
     userAgent: ua === null ? null : ua.replaceAll('{version}', v),

@@ -123,7 +123,7 @@ function parsePlayerClients(raw: string): readonly { name: string; version: stri
     // Every client must have an identity record (client-identities.ts).
     const identity = identityFor(m[1]!, m[2] ?? null);
     if (!identity) return fail(`unknown client "${m[1]}" (known: ${KNOWN_CLIENTS.join(', ')})`);
-    return { name: identity.name, version: identity.version };
+    return { name: identity.key, version: identity.version };
   });
   if (clients.length === 0) fail('must name at least one client');
   return clients;
@@ -218,6 +218,7 @@ export const SETTINGS = {
     parse: (raw) => (isVideoId(raw) ? raw : fail('must be an 11-character video id')),
   }),
   platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),
+  platformTimedTextTimeoutMs: setting({ name: 'PLATFORM_TIMED_TEXT_TIMEOUT_MS', default: '5000', secret: false, help: 'longest wait for a timed-text answer (at most PLATFORM_TIMEOUT_MS); beyond it the platform is stalling, a refusal', parse: parseInteger(100, 600000) }),
   browserExecutablePath: setting({ name: 'BROWSER_EXECUTABLE_PATH', default: '', secret: false, help: 'Chromium for the browser fallback; empty = auto-detect, "off" = disabled', parse: optionalPath }),
   publicBaseUrl: setting({
     name: 'PUBLIC_BASE_URL', default: '', secret: false,

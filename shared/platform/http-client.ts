@@ -32,6 +32,12 @@ export interface HttpRequest {
   what: string;
   /** The InnerTube client this request speaks as (for metrics), when it is one. */
   clientName?: string;
+  /**
+   * A shorter wait, for an endpoint the platform stalls instead of refusing outright (timed text
+   * since August 2026: an empty 200 after about 8 s). Running out of it is that refusal, `blocked`,
+   * not a network failure to retry video after video.
+   */
+  stallAfterMs?: number;
 }
 
 /** One request's end, for metrics: the endpoint (a fixed name), client, how it was judged, body size. */
@@ -83,6 +89,8 @@ export interface HttpClientOptions {
   /** Outbound proxies every request goes through (PLATFORM_PROXY_URLS); null = direct. */
   proxies?: ProxyRotation | null;
   observer?: PlatformObserver;
+  /** The longest wait for a timed-text answer (PLATFORM_TIMED_TEXT_TIMEOUT_MS); default timeoutMs. */
+  timedTextTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -117,6 +125,11 @@ export class PlatformHttp {
 
   get baseUrl(): string {
     return this.base.origin;
+  }
+
+  /** How long a timed-text request may take before it counts as the platform's stall. */
+  get timedTextTimeoutMs(): number {
+    return Math.min(this.opts.timedTextTimeoutMs ?? this.opts.timeoutMs, this.opts.timeoutMs);
   }
 
   get jar(): CookieJar {
@@ -180,7 +193,8 @@ export class PlatformHttp {
     const path = loggablePath(url);
     const started = performance.now();
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.opts.timeoutMs);
+    const waitMs = req.stallAfterMs ?? this.opts.timeoutMs;
+    const timer = setTimeout(() => controller.abort(), waitMs);
     let proxy: string | undefined;
     try {
       const { res, via } = await this.sendVia(url, {
@@ -216,8 +230,12 @@ export class PlatformHttp {
         this.opts.logger.debug({ method, path, ms, outcome: 'transient' }, `${method} ${path} failed: ${err.message}`);
         throw new PlatformError('transient', `${req.what}: ${err.message}`, { cause: err });
       }
+      if (controller.signal.aborted && req.stallAfterMs !== undefined) {
+        this.opts.logger.debug({ method, path, ms, outcome: 'blocked' }, `${method} ${path} stalled past ${waitMs} ms`);
+        throw new PlatformError('blocked', `${req.what} stalled: no answer within ${waitMs} ms`, { cause: err });
+      }
       const reason = controller.signal.aborted
-        ? `timed out after ${this.opts.timeoutMs} ms`
+        ? `timed out after ${waitMs} ms`
         : `network error (${this.scrub(networkCode(err))})`;
       this.opts.logger.debug({ method, path, ms, outcome: 'transient' }, `${method} ${path} failed: ${reason}`);
       throw new PlatformError('transient', `${req.what}: ${reason}`, { cause: err });

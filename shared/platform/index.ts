@@ -28,7 +28,7 @@ export { watchPath } from './watch-page';
 
 /** The settings the platform client reads. */
 export type PlatformConfig = Pick<Config, 'platformBaseUrl' | 'transcriptLanguages' | 'playerClients' | 'platformTimeoutMs'>
-  & Partial<Pick<Config, 'platformProxyUrls' | 'playerClientIdentities'>>;
+  & Partial<Pick<Config, 'platformProxyUrls' | 'playerClientIdentities' | 'platformTimedTextTimeoutMs'>>;
 
 export interface PlatformClientOptions {
   /** [0, 1) source for the user-agent rotation (tests make it deterministic). */
@@ -65,6 +65,7 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
   const http = new PlatformHttp({
     baseUrl: config.platformBaseUrl,
     timeoutMs: config.platformTimeoutMs,
+    timedTextTimeoutMs: config.platformTimedTextTimeoutMs,
     jar,
     logger: categoryLogger(logger, 'platform.http'),
     random: opts.random,
@@ -91,7 +92,7 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
       fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log, otherLanguages }),
     checkPlatform: (videoId: string): Promise<PlatformCheckReport> =>
       checkPlatform({
-        http, identities: knownIdentities(config), configured: clients.map((c) => c.name),
+        http, identities: knownIdentities(config), configured: clients.map((c) => c.key),
         languages: config.transcriptLanguages, proxies: egress?.size ?? 0, now: opts.now && (() => new Date(opts.now!())),
       }, checkedVideoId(videoId, log)),
     adoptSession(session: SessionInput): void {
@@ -113,8 +114,8 @@ export function playerIdentities(config: Pick<PlatformConfig, 'playerClients' | 
 /** Every client the crawler knows: the configured ones at their configured version first, then the rest. */
 export function knownIdentities(config: Pick<PlatformConfig, 'playerClients' | 'playerClientIdentities'>): ClientIdentity[] {
   const configured = playerIdentities(config);
-  const others = KNOWN_CLIENTS.filter((name) => !configured.some((c) => c.name === name))
-    .map((name) => identityFor(name, null, config.playerClientIdentities ?? {})!);
+  const others = KNOWN_CLIENTS.filter((key) => !configured.some((c) => c.key === key))
+    .map((key) => identityFor(key, null, config.playerClientIdentities ?? {})!);
   return [...configured, ...others];
 }
 

@@ -65,7 +65,7 @@ const elapsed = (t0: number): number => Math.round(performance.now() - t0);
 async function checkClient(t: CheckTarget, identity: ClientIdentity, videoId: string): Promise<ClientCheck> {
   const t0 = performance.now();
   const row: ClientCheck = {
-    client: identity.name, version: identity.version, configured: t.configured.includes(identity.name),
+    client: identity.key, version: identity.version, configured: t.configured.includes(identity.key),
     visitorData: false, playability: '-', captionTracks: 0, tokenBound: 0, cues: null, ms: 0, works: false, verdict: '',
   };
   const done = (verdict: string): ClientCheck => ({ ...row, ms: elapsed(t0), verdict });

@@ -28,7 +28,7 @@ export interface PlayerOptions {
 
 /** Throws for answers no client could do better with (HTTP failures); returns the player's own verdict. */
 export async function fetchPlayer(http: PlatformHttp, videoId: string, identity: ClientIdentity, opts: PlayerOptions): Promise<PlayerAnswer> {
-  const what = `player (${identity.name})`;
+  const what = `player (${identity.key})`;
   const ask = async (fields: string | undefined): Promise<unknown> => {
     const a = await innertubeRequest(http, {
       endpoint: 'player', identity, what, referer: watchPath(videoId), visitorData: opts.visitorData, fields,

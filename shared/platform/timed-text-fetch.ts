@@ -1,6 +1,8 @@
 // One timed-text request (docs/crawler.md §3 step 4): the plain XML at a caption URL, judged, parsed
-// to the cues that carry text. An empty 200 is the platform's refusal, thrown; a track with no
-// spoken cue is "no captions".
+// to the cues that carry text. An empty 200 is the platform's refusal, thrown; so is a stall past
+// PLATFORM_TIMED_TEXT_TIMEOUT_MS (the refusal's 2026 form), which is `blocked` after a few seconds
+// once instead of a full wait per video. A track with no spoken cue is "no captions". Token-bound
+// caption URLs (exp=xpe/xpv) never get here: tracks.ts leaves them out before any request.
 
 import { classifyTimedText } from './classify';
 import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
@@ -10,7 +12,7 @@ import { PlatformError } from './types';
 import { watchPath } from './watch-page';
 
 export async function fetchSpokenCues(http: PlatformHttp, videoId: string, target: string, language: string): Promise<Cue[]> {
-  const a = await http.send({ method: 'GET', target, kind: 'xhr', referer: watchPath(videoId), what: 'timed text' });
+  const a = await http.send({ method: 'GET', target, kind: 'xhr', referer: watchPath(videoId), what: 'timed text', stallAfterMs: http.timedTextTimeoutMs });
   const body = valueOf(readText({ ...a, verdict: classifyTimedText(a) }, ENDPOINTS.timedText), ENDPOINTS.timedText);
   const spoken = spokenCuesOf(body);
   if (spoken.length === 0) throw new PlatformError('no_captions', `the ${language} caption track is empty`);

@@ -38,8 +38,8 @@ export async function fetchTranscript(http: PlatformHttp, videoId: string, opts:
   for (const client of opts.clients) {
     const step = await askClient(http, videoId, client, opts);
     if ('track' in step) return fetchTrack(http, videoId, step.track, step.player, opts);
-    misses.push({ client: client.name, ...step });
-    opts.log.debug({ videoId, client: client.name, miss: step.miss, reason: step.reason }, 'player client passed over; asking the next');
+    misses.push({ client: client.key, ...step });
+    opts.log.debug({ videoId, client: client.key, miss: step.miss, reason: step.reason }, 'player client passed over; asking the next');
     // A flagged session is retired; a poisoned answer is the client's, not the session's.
     if (step.miss === 'strong_block') opts.visitors.renew(client);
     // One more client after a strong block signal, then the blocked path.

@@ -37,7 +37,7 @@ export class VisitorSessions {
 
   /** This client's visitorData, asking visitor_id only when there is none or it is too old. */
   get(identity: ClientIdentity): Promise<string> {
-    const key = identity.name;
+    const key = identity.key;
     const h = this.held.get(key);
     if (h && this.now() - h.since < this.maxAgeMs) return h.value;
     const value = this.ask(identity);
@@ -51,11 +51,11 @@ export class VisitorSessions {
 
   /** Forget this client's session (after a block): the next call starts a new one. */
   renew(identity: ClientIdentity): void {
-    this.held.delete(identity.name);
+    this.held.delete(identity.key);
   }
 
   private async ask(identity: ClientIdentity): Promise<string> {
-    const what = `visitor_id (${identity.name})`;
+    const what = `visitor_id (${identity.key})`;
     const a = await innertubeRequest(this.http, { endpoint: 'visitor_id', identity, body: {}, what });
     const rule = { ...ENDPOINTS.visitorId, what };
     const v = visitorDataOf(valueOf(readJson(a, rule), rule));

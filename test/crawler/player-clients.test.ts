@@ -16,6 +16,9 @@ import type { ClientTrouble } from '../fake-platform/scenarios';
 import { captureLogs, until } from './support/logs';
 import { tempStore, type TempStore } from './support/temp-store';
 import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
+import { DEFAULT_PLAYER_CLIENTS } from '../../shared/config/client-identities';
+
+const DEFAULT_CLIENTS = DEFAULT_PLAYER_CLIENTS.split(',').map((c) => c.split(':')[0]!);
 
 describe('crawler with several player clients, strict app identity (in process)', function () {
   this.timeout(60_000);
@@ -79,7 +82,7 @@ describe('crawler with several player clients, strict app identity (in process)'
   }
 
   it('every client offering only token-bound caption URLs is no transcript for now (browser off), not a block', async () => {
-    for (const c of ['VISIONOS', 'ANDROID', 'TVHTML5']) fake.scenario.clientTrouble(c, 'xpv');
+    for (const c of DEFAULT_CLIENTS) fake.scenario.clientTrouble(c, 'xpv');
     const ch = fake.addChannel(makeChannel({ handle: 'alltokenbound', count: 3, seed: 35, captionsMix: { manual: 1 } }));
     expect(await crawl(ch, 3)).to.equal('ok');
     const rows = await ts.store.getVideos(ch.videos.map((v) => v.videoId));
@@ -90,8 +93,8 @@ describe('crawler with several player clients, strict app identity (in process)'
     expect(blockedWarnings()).to.deep.equal([]);
   });
 
-  it('every client refusing (bot check on all three) takes the blocked path: WARNINGs, run ends blocked, nothing stored as ready', async () => {
-    for (const c of ['VISIONOS', 'ANDROID', 'TVHTML5']) fake.scenario.clientTrouble(c, 'botCheck');
+  it('every client refusing (bot check on every default client) takes the blocked path: WARNINGs, run ends blocked, nothing stored as ready', async () => {
+    for (const c of DEFAULT_CLIENTS) fake.scenario.clientTrouble(c, 'botCheck');
     const ch = fake.addChannel(makeChannel({ handle: 'allrefuse', count: 5, seed: 33, captionsMix: { manual: 1 } }));
     expect(await crawl(ch, 5)).to.equal('blocked');
     // The blocked path's WARNINGs name every client's refusal; the run's end is a WARNING too.

@@ -36,6 +36,7 @@ const SCENARIO_NAMES: (keyof ScenarioControls)[] = [
   'poison',
   'emptyTimedText',
   'slow',
+  'timedTextStall',
   'malformed',
   'serverError',
   'consentWall',

@@ -22,6 +22,8 @@ export interface FakeResponse {
   headers: Record<string, string>;
   body: string;
   kind: BodyKind;
+  /** Held this long before it is sent (the platform stalling; a client may give up first). */
+  stallMs?: number;
 }
 
 export const HTML_TYPE = 'text/html; charset=utf-8';

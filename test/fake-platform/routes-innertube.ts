@@ -26,6 +26,9 @@ import {
 import { responseContext, trackingParams } from './texts';
 
 /** The body's `context.client`, or null when the request lacks one (the platform rejects those). */
+/** Clients that cannot play made-for-kids videos (yt-dlp: VISIONOS, and ANDROID_VR before it). */
+const KIDS_REFUSED = new Set(['VISIONOS', 'ANDROID_VR']);
+
 function clientOf(body: Record<string, unknown> | null): PlayerClient | null {
   const name = dig(body, 'context', 'client', 'clientName');
   const version = dig(body, 'context', 'client', 'clientVersion');
@@ -122,6 +125,7 @@ function playerAnswer(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const hosted = VIDEO_ID_RE.test(videoId) ? ctx.catalog.video(videoId) : undefined;
   if (!hosted || hosted.video.captions === 'unavailable') return json(playerUnavailable(client, videoId));
   const { video, channel } = hosted;
+  if (video.madeForKids && KIDS_REFUSED.has(client.name)) return json(playerUnplayable(client, videoId));
   if (video.captions === 'age_restricted') return json(playerAgeRestricted(video, channel, client));
   if (video.live === 'upcoming') return json(playerUpcoming(video, channel, client));
   if (trouble === 'poisoned' || ctx.scenarios.take('poison')) {
@@ -131,7 +135,11 @@ function playerAnswer(ctx: FakeContext, req: FakeRequest): FakeResponse {
     const tracks = ctx.catalog.tracks(shown);
     return json(playerOk(ctx.origin, shown, channel, tracks, client, other ? undefined : 'dQw4w9WgXcQ'));
   }
-  const ok = playerOk(ctx.origin, video, channel, ctx.catalog.tracks(video), client) as object;
+  // The TV client without a guest session (no visitorData) answered with no caption tracks at all
+  // in a September 2026 report.
+  const guest = typeof dig(body, 'context', 'client', 'visitorData') === 'string';
+  const tracks = client.name === 'TVHTML5' && !guest ? [] : ctx.catalog.tracks(video);
+  const ok = playerOk(ctx.origin, video, channel, tracks, client) as object;
   // Only the web clients' answers carry the microformat with the publish date; the apps' do not.
   return json(isAppClient(client.name) ? ok : { ...ok, microformat: playerMicroformat(video, channel) });
 }

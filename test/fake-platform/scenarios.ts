@@ -64,6 +64,12 @@ export interface ScenarioControls {
   emptyTimedText(target: number | string): void;
   /** Delay every answer by `ms` (0 = off). */
   slow(ms: number): void;
+  /**
+   * The platform's timed-text stall (since late August 2026): a token-bound timed-text request
+   * (`exp=xpe`/`xpv`, even with a valid token) is held `ms` and then answered with an empty 200;
+   * `which: 'all'` stalls every timed-text request so. null = off.
+   */
+  timedTextStall(ms: number | null, which?: 'token-bound' | 'all'): void;
   /** Truncated JSON/XML or garbage HTML for the next `n` requests. */
   malformed(n: number): void;
   /** HTTP 5xx (default 500) for the next `n` requests. */
@@ -88,6 +94,7 @@ export interface ScenarioState {
   emptyTimedText: number;
   emptyTimedTextVideos: string[];
   slowMs: number;
+  timedTextStall: { ms: number; which: 'token-bound' | 'all' } | null;
   malformed: number;
   serverError: number;
   serverErrorStatus: number;
@@ -122,6 +129,7 @@ function initialState(): ScenarioState {
     emptyTimedText: 0,
     emptyTimedTextVideos: [],
     slowMs: 0,
+    timedTextStall: null,
     malformed: 0,
     serverError: 0,
     serverErrorStatus: 500,
@@ -171,6 +179,9 @@ export class Scenarios implements ScenarioControls {
   }
   slow(ms: number): void {
     this.s.slowMs = count(ms);
+  }
+  timedTextStall(ms: number | null, which: 'token-bound' | 'all' = 'token-bound'): void {
+    this.s.timedTextStall = ms === null ? null : { ms: count(ms), which };
   }
   malformed(n: number): void {
     this.s.malformed = count(n);
@@ -255,6 +266,11 @@ export class Scenarios implements ScenarioControls {
   }
   get slowMs(): number {
     return this.s.slowMs;
+  }
+  /** How long this timed-text request is held before its empty answer; null = not stalled. */
+  timedTextStallFor(tokenBound: boolean): number | null {
+    const stall = this.s.timedTextStall;
+    return stall !== null && (stall.which === 'all' || tokenBound) ? stall.ms : null;
   }
   get serverErrorStatus(): number {
     return this.s.serverErrorStatus;

@@ -166,7 +166,8 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
       counters[counter] += 1;
       counters.total += 1;
       const result = answer(ctx, route, fake);
-      if (scenarios.slowMs > 0) await new Promise((r) => setTimeout(r, scenarios.slowMs));
+      const holdMs = scenarios.slowMs + (result.stallMs ?? 0);
+      if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
       bytes[counter] += send(req, res, result);
     })().catch((error: unknown) => {
       // A bug in the fake must show up in the test output, not as a hung request.

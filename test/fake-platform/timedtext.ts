@@ -2,7 +2,7 @@
 // from them (docs/crawler.md §3): plain `<transcript>` (text escaped twice, `&amp;#39;`), `fmt=json3`
 // and `fmt=srv3`. URLs are signed like the real ones; an unsigned, expired or tampered URL, or one
 // marked `exp=xpe` (needs a proof-of-origin token the service cannot make), gets the platform's
-// refusal: an empty 200.
+// refusal: an empty 200. With the stall switch on, that refusal comes late (timedTextStall).
 
 import { createHmac, randomBytes } from 'node:crypto';
 import type { FakeCue } from './types';
@@ -135,6 +135,9 @@ export function json3Transcript(cues: FakeCue[], asr: boolean): unknown {
 export function timedTextRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const q = req.query;
   const videoId = q.get('v') ?? '';
+  const exp = q.get('exp') ?? '';
+  const stallMs = ctx.scenarios.timedTextStallFor(exp === 'xpe' || exp === 'xpv');
+  if (stallMs !== null) return { ...empty(), stallMs };
   if (ctx.scenarios.timedTextRefusedFor(videoId) || ctx.scenarios.take('emptyTimedText')) return empty();
   if (!acceptable(q, ctx.tokens.valid(q.get('pot')))) return empty();
   const hosted = ctx.catalog.video(videoId);

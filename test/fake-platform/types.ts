@@ -40,6 +40,8 @@ export interface FakeVideoSpec {
    * premiere / stream that has not aired yet (player LIVE_STREAM_OFFLINE, `isUpcoming`).
    */
   live?: 'stream' | 'upcoming';
+  /** Made for kids: VISIONOS (and ANDROID_VR) cannot play it ("UNPLAYABLE" to that client only). */
+  madeForKids?: boolean;
 }
 
 export interface FakeChannelSpec {

@@ -14,13 +14,27 @@ import { platformConfig } from './support';
 
 describe('client identities and sessions', () => {
   describe('configuration', () => {
-    it('the default list is VISIONOS, ANDROID, TVHTML5, each with an app identity', () => {
+    it('the default list (August 2026) is VISIONOS and ANDROID as their apps, then the embedded player hosted outside the platform', () => {
       const clients = SETTINGS.playerClients.parse(DEFAULT_PLAYER_CLIENTS);
-      expect(clients.map((c) => c.name)).to.deep.equal(['VISIONOS', 'ANDROID', 'TVHTML5']);
-      for (const id of playerIdentities({ playerClients: clients })) {
-        expect(id.presents, id.name).to.equal('app');
-        expect(id.userAgent, id.name).to.be.a('string').and.not.match(/^Mozilla\/5\.0 \((Windows|Macintosh|X11)/);
+      expect(clients).to.deep.equal([
+        { name: 'VISIONOS', version: '1.02' }, { name: 'ANDROID', version: '21.03.36' }, { name: 'WEB_EMBEDDED_PLAYER', version: '2.20260708.00.00' },
+      ]);
+      const [visionos, android, embedded] = playerIdentities({ playerClients: clients });
+      for (const id of [visionos!, android!]) {
+        expect(id.presents, id.key).to.equal('app');
+        expect(id.userAgent, id.key).to.be.a('string').and.not.match(/^Mozilla\/5\.0 \((Windows|Macintosh|X11)/);
       }
+      expect(embedded).to.include({ key: 'WEB_EMBEDDED_PLAYER', name: 'WEB_EMBEDDED_PLAYER', id: 56, presents: 'browser', userAgent: null });
+      expect(new URL(embedded!.thirdParty!.embedUrl!).hostname, 'a page outside the platform embeds the player').not.to.match(/(^|\.)youtube\.com$/);
+    });
+
+    it('the TV clients are records to name, not defaults: TVHTML5 at yt-dlp\'s August 2026 version, and the downgraded variant speaking as TVHTML5', () => {
+      expect(KNOWN_CLIENTS).to.include.members(['TVHTML5', 'TVHTML5_DOWNGRADED']);
+      expect(identityFor('TVHTML5', null)).to.include({ key: 'TVHTML5', name: 'TVHTML5', version: '7.20260707.07.00', id: 7, presents: 'app' });
+      const downgraded = identityFor('TVHTML5_DOWNGRADED', null)!;
+      expect(downgraded).to.include({ key: 'TVHTML5_DOWNGRADED', name: 'TVHTML5', version: '5.20260707', id: 7, presents: 'app' });
+      expect(downgraded.userAgent).to.equal('Mozilla/5.0 (ChromiumStylePlatform) Cobalt/Version');
+      expect(SETTINGS.playerClients.parse('VISIONOS,TVHTML5_DOWNGRADED')).to.deep.equal([{ name: 'VISIONOS', version: '1.02' }, { name: 'TVHTML5_DOWNGRADED', version: '5.20260707' }]);
     });
 
     it('NAME alone takes the built-in version; {version} in the user agent follows a configured one', () => {

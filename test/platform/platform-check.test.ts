@@ -18,7 +18,7 @@ import { useRecordingServer } from './recording-server';
 import { captureJson, platformConfig } from './support';
 
 const APP_CLIENTS = ['VISIONOS', 'ANDROID', 'TVHTML5'];
-const CONFIGURED = [{ name: 'VISIONOS', version: '1.02' }, { name: 'ANDROID', version: '21.03.36' }, { name: 'TVHTML5', version: '7.20260114.12.00' }];
+const CONFIGURED = [{ name: 'VISIONOS', version: '1.02' }, { name: 'ANDROID', version: '21.03.36' }, { name: 'TVHTML5', version: '7.20260707.07.00' }];
 const row = (r: PlatformCheckReport, client: string): ClientCheck => r.clients.find((c) => c.client === client)!;
 
 describe('platform check (npm run doctor)', function () {
@@ -47,7 +47,7 @@ describe('platform check (npm run doctor)', function () {
       expect(row(r, 'WEB')).to.include({ configured: false, works: false, tokenBound: 1, cues: null });
       expect(row(r, 'WEB').verdict).to.match(/proof-of-origin token/);
       expect(r.ok).to.equal(true);
-      expect(r.verdict).to.equal('VISIONOS, ANDROID, TVHTML5, WEB_EMBEDDED_PLAYER can fetch transcripts from this address');
+      expect(r.verdict).to.equal('VISIONOS, ANDROID, TVHTML5, WEB_EMBEDDED_PLAYER, TVHTML5_DOWNGRADED can fetch transcripts from this address');
       // One visitor_id per client (fresh sessions), one player and one timed-text call per working client.
       expect(fake.counters.visitorId).to.equal(KNOWN_CLIENTS.length);
       expect(fake.counters.player).to.equal(KNOWN_CLIENTS.length);
@@ -102,7 +102,8 @@ describe('platform check (npm run doctor)', function () {
         const name = (JSON.parse(req.body) as { context: { client: { clientName: string } } }).context.client.clientName;
         return { body: captureJson(byClient[name]!, platform.base) };
       }, KNOWN_CLIENTS.length);
-      const timedText = platform.on('GET', '/api/timedtext', { body: '<?xml version="1.0" encoding="utf-8" ?><transcript><text start="0.5" dur="2">Hello there</text><text start="3" dur="2">and welcome</text></transcript>', headers: { 'content-type': 'text/xml' } }, 2);
+      // Two records speak as TVHTML5 (the TV app and its downgraded variant): both get the working answer.
+      const timedText = platform.on('GET', '/api/timedtext', { body: '<?xml version="1.0" encoding="utf-8" ?><transcript><text start="0.5" dur="2">Hello there</text><text start="3" dur="2">and welcome</text></transcript>', headers: { 'content-type': 'text/xml' } }, 3);
       const r = await createPlatformClient(platformConfig(platform.base, { playerClients: CONFIGURED }), silentLogger()).checkPlatform(VIDEO);
 
       expect(row(r, 'VISIONOS')).to.include({ playability: 'LOGIN_REQUIRED', works: false });
@@ -115,11 +116,13 @@ describe('platform check (npm run doctor)', function () {
       expect(row(r, 'WEB_EMBEDDED_PLAYER').verdict).to.match(/^unavailable: /);
       expect(row(r, 'WEB')).to.include({ playability: 'LOGIN_REQUIRED', works: false });
       expect(row(r, 'WEB').verdict).to.match(/^blocked: player answered for another video \(Njp5uhTorCo\): poisoned answers/);
-      expect(timedText).to.have.length(2);
+      expect(row(r, 'TVHTML5_DOWNGRADED')).to.include({ version: '5.20260707', configured: false, playability: 'OK', works: true });
+      expect(timedText).to.have.length(3);
       for (const t of timedText) expect(t.query.get('v')).to.equal(VIDEO);
-      expect(timedText.map((t) => t.query.get('exp'))).to.deep.equal([null, null]);
+      expect(timedText.map((t) => t.query.get('exp'))).to.deep.equal([null, null, null]);
       expect(r.verdict).to.equal('ANDROID, TVHTML5 can fetch transcripts; VISIONOS, asked first, cannot: put ANDROID first in PLAYER_CLIENTS to save a request per video');
-      expect(reportTable(r)).to.match(/^TVHTML5 +7\.20260114\.12\.00 +yes +yes +OK +9 +0 +2 cues +\d+ +fetches transcripts \(en, /m);
+      expect(reportTable(r)).to.match(/^TVHTML5 +7\.20260707\.07\.00 +yes +yes +OK +9 +0 +2 cues +\d+ +fetches transcripts \(en, /m);
+      expect(reportTable(r)).to.match(/^TVHTML5_DOWNGRADED +5\.20260707 +no +yes +OK +9 +0 +2 cues +\d+ +fetches transcripts \(en, /m);
     });
   });
 
@@ -151,7 +154,13 @@ describe('platform check (npm run doctor)', function () {
       expect(code).to.equal(0);
       expect(out).to.include(`platform check of video ${videoId}`);
       for (const c of KNOWN_CLIENTS) expect(out).to.match(new RegExp(`^${c} `, 'm'));
-      expect(out).to.match(/^verdict: .*can fetch transcripts from this address$/m);
+      // The default PLAYER_CLIENTS (August 2026) first and marked asked, the others after them.
+      const rows = out.split('\n').filter((l) => /^[A-Z][A-Z0-9_]+ {2,}/.test(l) && !l.startsWith('client')).map((l) => l.split(/ {2,}/).slice(0, 3));
+      expect(rows).to.deep.equal([
+        ['VISIONOS', '1.02', 'yes'], ['ANDROID', '21.03.36', 'yes'], ['WEB_EMBEDDED_PLAYER', '2.20260708.00.00', 'yes'],
+        ['TVHTML5', '7.20260707.07.00', 'no'], ['TVHTML5_DOWNGRADED', '5.20260707', 'no'], ['WEB', '2.20260708.00.00', 'no'],
+      ]);
+      expect(out).to.match(/^verdict: VISIONOS, ANDROID, WEB_EMBEDDED_PLAYER, TVHTML5, TVHTML5_DOWNGRADED can fetch transcripts from this address$/m);
     });
 
     it('exits 1 when no client can', async () => {
