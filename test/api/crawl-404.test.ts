@@ -74,9 +74,12 @@ describe('a channel the crawler cannot fill: the 404 says what the crawler knows
   });
 
   it('being looked at now: the crawler is on it', async () => {
-    // Slower than a run can pass unnoticed, faster than the crawler's platform timeout (5 s).
+    // Every answer held 3 s: the run is under way long enough to be seen, and well inside the
+    // crawler's platform timeout (raised here, so a loaded machine cannot turn the wait into a failure).
     fake.scenario.slow(3_000);
-    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'crawl-404' });
+    scheduler = startInProcessCrawler({
+      fakeUrl: fake.url, configDir: dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'crawl-404', env: { PLATFORM_TIMEOUT_MS: '30000' },
+    });
     // KNOWN was asked first: its run starts first, and waits on the slow platform.
     await until('the lease on the channel', async () => (await api.store.getChannel(KNOWN))?.leaseOwner === 'crawl-404');
     const { status, body } = await feed(KNOWN);
