@@ -70,22 +70,34 @@ function whenTurkish(at: Date, now: Date): string {
   return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC'de`;
 }
 
+/** The work item in the 404's message, in the Turkish cases the sentences need. */
+interface Noun {
+  /** "bu kanala" */
+  readonly dative: string;
+  /** "bu kanalı" */
+  readonly accusative: string;
+  /** "bu kanalın" */
+  readonly genitive: string;
+}
+const CHANNEL_NOUN: Noun = { dative: 'kanala', accusative: 'kanalı', genitive: 'kanalın' };
+const PLAYLIST_NOUN: Noun = { dative: 'oynatma listesine', accusative: 'oynatma listesini', genitive: 'oynatma listesinin' };
+
 /** The 404's message: what the crawler knows, instead of always "a few minutes". */
-function noVideosMessage(crawl: CrawlView | undefined): string {
+function noVideosMessage(crawl: CrawlView | undefined, n: Noun): string {
   switch (crawl?.state) {
     case undefined:
     case 'waiting':
-      return 'Tarayıcı bu kanala henüz bakmadı; kanal sıraya alındı, lütfen birkaç dakika sonra tekrar deneyin';
+      return `Tarayıcı bu ${n.dative} henüz bakmadı; sıraya alındı, lütfen birkaç dakika sonra tekrar deneyin`;
     case 'running':
-      return 'Tarayıcı bu kanalı şu anda işliyor; ilk videolar kaydedilince akış görünür, lütfen birkaç dakika sonra tekrar deneyin';
+      return `Tarayıcı bu ${n.accusative} şu anda işliyor; ilk videolar kaydedilince akış görünür, lütfen birkaç dakika sonra tekrar deneyin`;
     case 'not_found':
-      return `Platform bu kanalın var olmadığını söylüyor; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
+      return `Platform bu ${n.genitive} var olmadığını söylüyor; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
     case 'blocked':
       return `Platform şu anda istekleri engelliyor; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden deneyecek`;
     case 'unreachable':
       return `Platforma ulaşılamadı ya da platform beklenmeyen bir yanıt verdi; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden deneyecek`;
     case 'empty':
-      return `Tarayıcı kanala baktı ama henüz gösterilecek transkript yok (altyazısı gelmemiş videolar sonra yeniden denenir); tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
+      return `Tarayıcı bu ${n.dative} baktı ama henüz gösterilecek transkript yok (altyazısı gelmemiş videolar sonra yeniden denenir); tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
   }
 }
 
@@ -109,7 +121,7 @@ export const CATALOGUE = {
   noVideosYet: {
     status: 404,
     error: text('Henüz işlenmiş video yok'),
-    message: (c) => noVideosMessage(c.crawl),
+    message: (c) => noVideosMessage(c.crawl, CHANNEL_NOUN),
     channelId: true,
   },
   rateLimited: {
@@ -241,7 +253,7 @@ export const CATALOGUE = {
   noPlaylistVideosYet: {
     status: 404,
     error: text('Henüz işlenmiş video yok'),
-    message: text('Transkriptler işleniyor, lütfen birkaç dakika sonra tekrar deneyin'),
+    message: (c) => noVideosMessage(c.crawl, PLAYLIST_NOUN),
     playlistId: true,
   },
   playlistPrivate: {

@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { isFeedEntry, isShownKind } from '../../shared/store/rules';
 import type { PlaylistRecord, Store, VideoRecord } from '../../shared/store/types';
 import { ApiError } from '../errors';
+import { crawlViewOf } from '../feed/crawl-view';
 import { buildFeedModel, fingerprintOf, notModified, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { queryOf, requireKeyId, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
@@ -55,14 +56,14 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     const now = deps.clock();
     setChannelId(res, playlistId);
 
-    await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems }, now);
+    const work = await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems }, now);
     await follows.record(requireKeyId(res), playlistId, maxItems, now, 'playlist');
     if (languages !== null) await registrar.askLanguages(playlistId, languages, now);
     const playlist = await deps.store.getPlaylist(playlistId);
     if (playlist?.state === 'private') throw new ApiError('playlistPrivate', { playlistId });
     if (playlist?.state === 'deleted') throw new ApiError('playlistDeleted', { playlistId });
     const videos = playlist === null || playlist.videoIds.length === 0 ? [] : playlistEntries(playlist, await deps.store.getVideos(playlist.videoIds), q);
-    if (playlist === null || videos.length === 0) throw new ApiError('noPlaylistVideosYet', { playlistId });
+    if (playlist === null || videos.length === 0) throw new ApiError('noPlaylistVideosYet', { playlistId, crawl: crawlViewOf(work, now) });
 
     // The newest stored change: an entry written, or the listing itself (order, title, owner).
     const version = new Date(Math.max(playlist.changedAt.getTime(), ...videos.map((v) => v.fetchedAt.getTime())));

@@ -69,7 +69,7 @@ describe('a channel the crawler cannot fill: the 404 says what the crawler knows
     expect(body).to.deep.equal({
       error: 'Henüz işlenmiş video yok',
       channel_id: KNOWN,
-      message: 'Tarayıcı bu kanala henüz bakmadı; kanal sıraya alındı, lütfen birkaç dakika sonra tekrar deneyin',
+      message: 'Tarayıcı bu kanala henüz bakmadı; sıraya alındı, lütfen birkaç dakika sonra tekrar deneyin',
     });
   });
 

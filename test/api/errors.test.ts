@@ -51,6 +51,11 @@ describe('error catalogue (spec, Errors table)', () => {
     expect(message({ state: 'empty', nextTryAt: next, now })).to.contain('transkript yok').and.contain('2026-11-26 14:05 UTC');
     // A due time already passed (the crawler is behind): "shortly", never a time in the past.
     expect(message({ state: 'blocked', nextTryAt: now, now })).to.contain('birazdan').and.not.contain('UTC');
+    // A playlist's says the same of the playlist.
+    const playlist = (crawl?: CrawlView) => errorBody('noPlaylistVideosYet', { playlistId: 'PLx', crawl }).message;
+    expect(playlist()).to.contain('bu oynatma listesine henüz bakmadı');
+    expect(playlist({ state: 'running' })).to.contain('bu oynatma listesini şu anda işliyor');
+    expect(playlist({ state: 'blocked', nextTryAt: next, now })).to.equal(message({ state: 'blocked', nextTryAt: next, now }));
   });
 
   it('the channel_id message says UC and 24 characters', () => {

@@ -45,7 +45,8 @@ describe('playlist feeds over HTTP', () => {
   it('404 "Henüz işlenmiş video yok" with playlist_id until the crawler stored entries; registers the playlist as work', async () => {
     const res = await api.get(`/?playlist_url=${URL_OF(PL)}&max_items=40`);
     expect(res.status).to.equal(404);
-    expect(await res.json()).to.deep.equal({ error: 'Henüz işlenmiş video yok', message: 'Transkriptler işleniyor, lütfen birkaç dakika sonra tekrar deneyin', playlist_id: PL });
+    // The message says what the crawler knows, as for a channel (test/api/crawl-404.test.ts).
+    expect(await res.json()).to.deep.equal({ error: 'Henüz işlenmiş video yok', message: 'Tarayıcı bu oynatma listesine henüz bakmadı; sıraya alındı, lütfen birkaç dakika sonra tekrar deneyin', playlist_id: PL });
     expect(await api.store.getChannel(PL)).to.deep.include({ kind: 'playlist', wanted: 40 });
     // Listed, but none of its videos stored yet: still the same 404.
     await api.store.putPlaylist({ playlistId: PL, title: 'T', owner: 'O', ownerChannelId: CHANNEL, state: 'listed', videoIds: ['vid00000001'] }, new Date());
