@@ -18,7 +18,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../shared/logger';
 import { openStore } from '../shared/store';
-import { videoFactory } from '../test/support/factories';
+import type { TranscriptRecord } from '../shared/store/types';
+import { transcriptRecord, videoFactory } from '../test/support/factories';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 import { ensureBuilt } from '../test/support/processes';
 import { median, runStandalone } from './support';
@@ -91,17 +92,17 @@ if (kind === 'bare') {
 }
 `;
 
-function transcript(seed: number): string {
+/** About TRANSCRIPT_BYTES of text in timed paragraphs, as the crawler stores a transcript. */
+function transcript(seed: number): TranscriptRecord['paragraphs'] {
   const words = 'the quick brown fox jumps over a lazy dog while ç ğ ı ö ş ü İ & < > appear now and then'.split(' ');
-  const paragraphs: string[] = [];
+  const paragraphs: TranscriptRecord['paragraphs'] = [];
   let size = 0;
   for (let p = 0; size < TRANSCRIPT_BYTES; p++) {
-    const text = Array.from({ length: 40 }, (_, i) => words[(seed * 7 + p * 13 + i) % words.length]).join(' ');
-    const para = `<p>${text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}.</p>`;
-    paragraphs.push(para);
-    size += Buffer.byteLength(para);
+    const text = `${Array.from({ length: 40 }, (_, i) => words[(seed * 7 + p * 13 + i) % words.length]).join(' ')}.`;
+    paragraphs.push({ startMs: p * 20_000, text });
+    size += Buffer.byteLength(text);
   }
-  return paragraphs.join('\n');
+  return paragraphs;
 }
 
 const benchVideo = videoFactory({
@@ -109,7 +110,6 @@ const benchVideo = videoFactory({
   channelId: CHANNEL,
   title: (i) => `Benchmark video ${i}: a title & some <symbols> 😀`,
   publishedAt: (i) => new Date(Date.UTC(2025, 0, 1) - i * 3_600_000),
-  transcriptHtml: (i) => transcript(i),
   fetchedAt: (i) => new Date(Date.UTC(2025, 0, 2) - i * 1000),
 });
 
@@ -118,7 +118,8 @@ async function seed(dir: string): Promise<void> {
   writeFileSync(path.join(dir, 'security.yaml'), `security:\n  api_keys:\n    ${KEY}:\n      name: bench\n      rate_limit: 1000000000\n      enabled: true\n`);
   const store = await openStore(`sqlite:${path.join(dir, 'bench.db')}`, { logger: silentLogger() });
   try {
-    await store.upsertVideos(Array.from({ length: STORED_VIDEOS }, (_, i) => benchVideo(i)));
+    const videos = Array.from({ length: STORED_VIDEOS }, (_, i) => benchVideo(i));
+    await store.upsertVideos(videos, videos.map((v, i) => transcriptRecord(v, transcript(i))));
   } finally {
     await store.close();
   }

@@ -4,8 +4,8 @@
 // answers; the listing and the timed-text body left out), read from the fake's own counters; the
 // date of an undated video beside what the watch page costs for it; and how long parsing +
 // building a one-hour transcript takes on the service's own path (plain XML → spoken cues →
-// buildTranscript: paragraphs, chapters, HTML), beside a bare JSON.parse of the same transcript as
-// json3 measured in the same run.
+// buildTranscript: paragraphs and chapters → renderTranscriptHtml), beside a bare JSON.parse of the
+// same transcript as json3 measured in the same run.
 // Run alone: `npx tsx bench/platform.ts`.
 
 import { SETTINGS } from '../shared/config/settings';
@@ -13,6 +13,7 @@ import { silentLogger } from '../shared/logger';
 import { createPlatformClient } from '../shared/platform';
 import { spokenCues } from '../shared/transcript/timedtext';
 import { buildTranscript } from '../shared/transcript/build';
+import { renderTranscriptHtml } from '../shared/transcript/html';
 import { generateCues, makeChannel, startFakePlatform, type FakeCue } from '../test/fake-platform';
 import { json3Transcript, plainTranscript } from '../test/fake-platform/timedtext';
 import type { Benchmark, BenchSection } from './types';
@@ -131,16 +132,18 @@ const platformBenchmark: Benchmark = async (): Promise<BenchSection> => {
   const cues = hourOfCues();
   const plain = plainTranscript(cues);
   const json3 = JSON.stringify(json3Transcript(cues, false));
-  // What the crawler does with a timed-text answer: keep the spoken cues, build the stored transcript
-  // (no description here, so no chapters: the paragraphs and the HTML are the cost measured).
+  // What a transcript costs from timed-text answer to feed HTML: the crawler keeps the spoken cues
+  // and builds the stored paragraphs, a feed renders them (no description here, so no chapters:
+  // the paragraphs and the HTML are the cost measured).
   const facts = { videoId: 'benchhour01', language: 'en', kind: 'manual' as const, description: null, durationSeconds: null };
-  const render = () => buildTranscript(spokenCues(plain), facts);
+  const build = () => buildTranscript(spokenCues(plain), facts);
+  const render = () => renderTranscriptHtml(build());
   // Warm both paths up so the medians compare compiled code.
   timeMs(render, 30);
   timeMs(() => JSON.parse(json3), 30);
   const parseRender = timeMs(render, RUNS);
   const bareJson = timeMs(() => JSON.parse(json3), RUNS);
-  const paragraphs = render().paragraphs.length;
+  const paragraphs = build().paragraphs.length;
 
   return {
     title: 'Platform client (fake platform over loopback)',

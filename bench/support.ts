@@ -2,8 +2,8 @@
 // its own (`npx tsx bench/<name>.ts`), small statistics, and the synthetic stored videos that the
 // store and end-to-end benchmarks load (so "1k vs 100k stored videos" means the same data in both).
 
-import type { Store, VideoRecord } from '../shared/store/types';
-import { videoRecord } from '../test/support/factories';
+import type { Store, TranscriptRecord, VideoRecord } from '../shared/store/types';
+import { transcriptRecord, videoRecord } from '../test/support/factories';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 
 export const median = (xs: readonly number[]): number => {
@@ -57,10 +57,10 @@ export function runStandalone(benchmark: Benchmark): void {
     });
 }
 
-/** A transcript of about `bytes` bytes of paragraphs. */
-export function transcriptOf(bytes: number): string {
-  const paragraph = '<p>' + 'lorem ipsum dolor sit amet '.repeat(8) + '</p>\n';
-  return paragraph.repeat(Math.ceil(bytes / paragraph.length)).slice(0, bytes);
+/** A transcript of about `bytes` bytes of text, in timed paragraphs as the crawler stores them. */
+export function transcriptOf(bytes: number): TranscriptRecord['paragraphs'] {
+  const text = 'lorem ipsum dolor sit amet '.repeat(8).trim();
+  return Array.from({ length: Math.max(1, Math.round(bytes / text.length)) }, (_, i) => ({ startMs: i * 15_000, text }));
 }
 
 const T0 = Date.UTC(2025, 0, 1);
@@ -69,7 +69,7 @@ const T0 = Date.UTC(2025, 0, 1);
  * Video n of a benchmark channel: mostly ready, 5% waiting for a retry and 5% given up, so feed
  * queries must skip the retries as they do in production.
  */
-export function benchVideo(channelId: string, n: number, transcript: string): VideoRecord {
+export function benchVideo(channelId: string, n: number): VideoRecord {
   const kind = n % 20;
   const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
   return videoRecord({
@@ -78,8 +78,8 @@ export function benchVideo(channelId: string, n: number, transcript: string): Vi
     channelId,
     title: `Video ${n} of channel ${channelId}`,
     publishedAt: new Date(T0 + n * 3_600_000),
-    transcriptHtml: state === 'ready' ? transcript : null,
-    kind: 'automatic',
+    language: state === 'ready' ? 'en' : null,
+    kind: state === 'ready' ? 'automatic' : null,
     state,
     nextAttemptAt: state === 'failed' ? new Date(T0 + 86_400_000) : null,
     lastError: state === 'failed' ? 'timeout' : null,
@@ -97,18 +97,24 @@ export const BENCH_VIDEOS_PER_CHANNEL = 100;
  * channels, as a crawler serving many channels over months would, so a channel's rows are not
  * neighbours on disk. Returns how many channels there are.
  */
-export async function loadBenchVideos(store: Pick<Store, 'upsertVideos'>, totalVideos: number, transcript: string): Promise<number> {
+export async function loadBenchVideos(store: Pick<Store, 'upsertVideos'>, totalVideos: number, transcript: TranscriptRecord['paragraphs']): Promise<number> {
   const channels = totalVideos / BENCH_VIDEOS_PER_CHANNEL;
   let batch: VideoRecord[] = [];
+  const flush = async (): Promise<void> => {
+    await store.upsertVideos(batch, benchTranscripts(batch, transcript));
+    batch = [];
+  };
   for (let n = 0; n < BENCH_VIDEOS_PER_CHANNEL; n++) {
     for (let c = 0; c < channels; c++) {
-      batch.push(benchVideo(benchChannelId(c), n, transcript));
-      if (batch.length === 500) {
-        await store.upsertVideos(batch);
-        batch = [];
-      }
+      batch.push(benchVideo(benchChannelId(c), n));
+      if (batch.length === 500) await flush();
     }
   }
-  if (batch.length) await store.upsertVideos(batch);
+  if (batch.length) await flush();
   return channels;
+}
+
+/** The transcripts of the ready ones among `videos`, stored with them as the crawler does. */
+export function benchTranscripts(videos: readonly VideoRecord[], paragraphs: TranscriptRecord['paragraphs']): TranscriptRecord[] {
+  return videos.filter((v) => v.state === 'ready').map((v) => transcriptRecord(v, paragraphs));
 }

@@ -73,8 +73,8 @@ export async function fetchVideo(
 
 /** The main transcript's paragraphs and every other language fetched with it, stored per language. */
 function transcriptRecords(videoId: string, t: Transcript, fetchedAt: Date): TranscriptRecord[] {
-  const main: TranscriptRecord[] = t.paragraphs ? [{ videoId, language: t.language, kind: t.kind, paragraphs: t.paragraphs, fetchedAt }] : [];
-  return [...main, ...(t.others ?? []).map((o) => ({ videoId, language: o.language, kind: o.kind, paragraphs: o.paragraphs, fetchedAt }))];
+  const main: TranscriptRecord = { videoId, language: t.language, kind: t.kind, paragraphs: t.paragraphs, fetchedAt };
+  return [main, ...(t.others ?? []).map((o) => ({ videoId, language: o.language, kind: o.kind, paragraphs: o.paragraphs, fetchedAt }))];
 }
 
 /** A date stored earlier, unless it is the unknown-date sentinel. */
@@ -87,7 +87,7 @@ async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promis
   const { channelId, videoId } = ctx;
   try {
     const transcript = await deps.call(ctx, () => deps.platform.fetchTranscript(videoId, deps.languages ?? []));
-    return transcript.html.trim() === ''
+    return transcript.paragraphs.length === 0
       ? { kind: 'failure', outcome: 'no_captions', reason: 'empty transcript' }
       : { kind: 'transcript', transcript };
   } catch (err) {
@@ -129,7 +129,7 @@ async function browserTranscript(deps: VideoFetchDeps, ctx: VideoContext): Promi
   try {
     return await deps.call(ctx, async () => {
       const transcript = await viaBrowser(videoId);
-      if (transcript === null || transcript.html.trim() === '') throw new PlatformError('transient', 'the browser got no captions either');
+      if (transcript === null || transcript.paragraphs.length === 0) throw new PlatformError('transient', 'the browser got no captions either');
       deps.logger.info({ channelId, videoId }, 'every app client refused; the transcript came through the browser');
       return transcript;
     });

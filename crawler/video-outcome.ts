@@ -99,10 +99,10 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
     const videoKind: VideoKind = wasShort ? 'short' : d?.live === true ? 'live' : 'regular';
     return {
       ...base, videoKind, durationSeconds: d?.durationSeconds ?? base.durationSeconds, description: d?.description ?? base.description,
-      transcriptHtml: t.html, language: t.language, kind: t.kind, state: 'ready', nextAttemptAt: null, lastError: null,
+      language: t.language, kind: t.kind, state: 'ready', nextAttemptAt: null, lastError: null,
     };
   }
-  const none = { transcriptHtml: null, language: null, kind: null, lastError: result.reason };
+  const none = { language: null, kind: null, lastError: result.reason };
   if (result.kind === 'unexpected') {
     const next = attempts >= UNEXPECTED_GIVE_UP_ATTEMPTS ? null : after(transientRetryDelayMs(attempts));
     return { ...base, ...none, lastError: `unexpected error: ${result.reason}`, state: 'failed', nextAttemptAt: next };

@@ -1,10 +1,9 @@
-// Which stored transcript an entry shows (issue #10): with `lang`, the first listed language the
-// video has (its own manual track before its automatic one), else the platform's translation into
-// a listed language, else the transcript the crawler chose by TRANSCRIPT_LANGUAGES. Without `lang`,
-// that last one, as before. Stored paragraphs are rendered here, so the HTML can change without
-// fetching again; records stored before paragraphs were render the HTML stored with them.
+// Which stored transcript an entry shows: with `lang`, the first listed language the video has (its
+// own manual track before its automatic one), else the platform's translation into a listed
+// language, else the transcript the crawler chose by TRANSCRIPT_LANGUAGES. Without `lang`, that
+// last one. Transcripts are stored once, as timed paragraphs; this is where they become HTML.
 
-import { shownTranscript } from '../../shared/store/rules';
+import { showsTranscript } from '../../shared/store/rules';
 import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
 import { parseChapters } from '../../shared/transcript/chapters';
 import { renderTranscriptHtml } from '../../shared/transcript/html';
@@ -17,37 +16,40 @@ function ownIn(rows: readonly TranscriptRecord[], lang: string): TranscriptRecor
 
 /**
  * The stored transcript an entry (and its transcript file) shows, by the rule above; null when the
- * video has no stored paragraphs for it (an entry then shows the HTML stored with older records).
+ * video has none of them stored readable.
  */
-export function chosenTranscript(v: Pick<VideoRecord, 'language' | 'kind'>, rows: readonly TranscriptRecord[], languages: readonly string[] | null): TranscriptRecord | null {
-  // The crawler's own choice (TRANSCRIPT_LANGUAGES).
-  const main = (): TranscriptRecord | null => rows.find((r) => r.language === v.language && r.kind === v.kind) ?? null;
-  if (languages === null) return main();
+export function chosenTranscript(v: Pick<VideoRecord, 'language'>, rows: readonly TranscriptRecord[], languages: readonly string[] | null): TranscriptRecord | null {
+  // The crawler's own choice (TRANSCRIPT_LANGUAGES): its row is keyed by the video's language.
+  const main = rows.find((r) => r.language === v.language) ?? null;
+  if (languages === null) return main;
   for (const lang of languages) {
     const own = ownIn(rows, lang);
     if (own) return own;
-    if (v.language !== null && speaks(v.language, lang)) return main();
+    if (v.language !== null && speaks(v.language, lang) && main) return main;
   }
   // A language the crawler has not fetched yet: what is stored, its note saying which it is.
-  return rows.find((r) => r.kind === 'translated' && languages.some((lang) => speaks(r.language, lang))) ?? main();
+  return rows.find((r) => r.kind === 'translated' && languages.some((lang) => speaks(r.language, lang))) ?? main;
 }
 
+/** What a ready video shows when none of its stored transcripts can be read (a damaged file or document). */
+export const UNREADABLE_TRANSCRIPT_NOTE = '<p>The stored transcript of this video could not be read.</p>';
+
 /**
- * The entry's transcript HTML and the language it is in (a translation's target; the video
- * record's language for HTML stored with older records, null when that is not known); null = the
- * "no transcript" note.
+ * The entry's transcript HTML and the language it is in (a translation's target); null = the "no
+ * transcript" note. A ready video none of whose rows can be read shows UNREADABLE_TRANSCRIPT_NOTE,
+ * in no particular language.
  */
 export function entryContent(v: VideoRecord, rows: readonly TranscriptRecord[], languages: readonly string[] | null): { html: string; language: string | null } | null {
-  const stored = shownTranscript(v);
-  if (stored === null) return null;
+  if (!showsTranscript(v)) return null;
   const chosen = chosenTranscript(v, rows, languages);
-  if (chosen === null) return { html: stored, language: v.language };
+  if (chosen === null) return { html: UNREADABLE_TRANSCRIPT_NOTE, language: null };
   const html = renderTranscriptHtml({
     videoId: v.videoId,
     language: chosen.language,
     kind: chosen.kind,
     paragraphs: chosen.paragraphs,
     chapters: parseChapters(v.description, v.durationSeconds),
+    untimed: chosen.untimed,
   });
   return { html, language: chosen.language };
 }

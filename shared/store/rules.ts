@@ -55,9 +55,9 @@ export function isFeedEntry(state: string, nextAttemptAt: Date | number | null):
  */
 export const FEED_ENTRY_SQL = `(state = 'ready' OR (state = 'no_transcript' AND next_attempt_at IS NULL))`;
 
-/** The transcript a feed entry shows; null = the entry shows the "no transcript" note instead. */
-export function shownTranscript(v: Pick<VideoRecord, 'state' | 'transcriptHtml'>): string | null {
-  return v.state === 'ready' ? v.transcriptHtml : null;
+/** Whether a feed entry shows a transcript; otherwise it shows the "no transcript" note. */
+export function showsTranscript(v: Pick<VideoRecord, 'state'>): boolean {
+  return v.state === 'ready';
 }
 
 /** What a feed lists when the reader asks for nothing more (issue #10: Shorts and streams out). */
@@ -75,15 +75,16 @@ const TRANSCRIPT_KINDS: readonly unknown[] = ['manual', 'automatic', 'translated
 
 /**
  * A transcript as read back, or null when it does not hold what was written (a damaged file or
- * document): such a row is left out, and the entry shows the HTML stored with its video.
+ * document): such a row is left out, and the entry shows the "no transcript" note.
  */
-export function readableTranscript(t: { videoId: unknown; language: unknown; kind: unknown; paragraphs: unknown; fetchedAt: unknown }): TranscriptRecord | null {
+export function readableTranscript(t: { videoId: unknown; language: unknown; kind: unknown; paragraphs: unknown; untimed?: unknown; fetchedAt: unknown }): TranscriptRecord | null {
   const paragraphsOk = Array.isArray(t.paragraphs) && t.paragraphs.every((p: unknown) => {
     const q = p as { startMs?: unknown; text?: unknown } | null;
     return q !== null && typeof q === 'object' && typeof q.startMs === 'number' && Number.isFinite(q.startMs) && typeof q.text === 'string';
   });
   if (!paragraphsOk || typeof t.videoId !== 'string' || typeof t.language !== 'string' || !TRANSCRIPT_KINDS.includes(t.kind) || !(t.fetchedAt instanceof Date)) return null;
-  return t as TranscriptRecord;
+  const { untimed, ...rest } = t;
+  return (untimed === true ? { ...rest, untimed: true } : rest) as TranscriptRecord;
 }
 
 // ── which videos need work ─────────────────────────────────────────────────

@@ -40,9 +40,9 @@ export type FeedKind = Exclude<VideoKind, 'upcoming'>;
 export type TranscriptRecordKind = TranscriptKind | 'translated';
 
 /**
- * One video's transcript in one language (issue #10): what rendering needs, so the HTML can change
- * without fetching again. Chapters are not stored here: they are read from the video's stored
- * description when rendering.
+ * One video's transcript in one language: the only stored copy of its text. Feeds render it when
+ * they are served (api/feed/transcript-choice.ts), so the HTML can change without fetching again.
+ * Chapters are not stored here: they are read from the video's stored description when rendering.
  */
 export interface TranscriptRecord {
   videoId: string;
@@ -51,6 +51,11 @@ export interface TranscriptRecord {
   kind: TranscriptRecordKind;
   /** Paragraphs with the start of their first cue, already cut at the chapters. */
   paragraphs: { startMs: number; text: string }[];
+  /**
+   * True only on paragraphs recovered from a transcript stored as HTML before start times were
+   * kept: every startMs is then 0 and means nothing, so they are shown without time links.
+   */
+  untimed?: boolean;
   fetchedAt: Date;
 }
 
@@ -74,8 +79,10 @@ export interface VideoRecord {
    * record that is never shown.
    */
   publishedAt: Date;
-  /** Transcript as HTML paragraphs; null unless state is `ready`. */
-  transcriptHtml: string | null;
+  /**
+   * The transcript the crawler chose for the video (TRANSCRIPT_LANGUAGES): its language and track
+   * kind, naming its row among the video's transcripts. Null unless state is `ready`.
+   */
   language: string | null;
   kind: TranscriptKind | null;
   /** Null on records stored before kinds were recorded: listed as regular, as they always were. */

@@ -1,13 +1,14 @@
-// Cues of one track → the transcript as stored and shown: paragraphs with their start times, cut at
-// the creator's chapters (read from the description under the platform's rule), rendered to HTML.
-// Both ways of getting cues (the app clients' timed text, the browser's web player) end here.
+// Cues of one track → the transcript as stored: paragraphs with their start times, cut at the
+// creator's chapters (read from the description under the platform's rule). Both ways of getting
+// cues (the app clients' timed text, the browser's web player) end here. Nothing is rendered here:
+// feeds render the stored paragraphs when they are served (html.ts renderTranscriptHtml).
 
 import { timedParagraphs } from './paragraphs';
 import type { Cue } from './timedtext';
 import type { Transcript } from './types';
 import type { TranscriptKind } from '../store/types';
 import { parseChapters, type Chapter } from './chapters';
-import { renderTranscriptHtml, type TimedTranscript, type TrackKind } from './html';
+import type { TimedTranscript, TrackKind } from './html';
 
 export interface TrackFacts {
   videoId: string;
@@ -19,16 +20,11 @@ export interface TrackFacts {
   durationSeconds: number | null;
 }
 
-export interface BuiltTranscript extends TimedTranscript {
-  readonly html: string;
-}
-
 /** `spoken` are the cues with text, in order. */
-export function buildTranscript(spoken: readonly Cue[], facts: TrackFacts): BuiltTranscript {
+export function buildTranscript(spoken: readonly Cue[], facts: TrackFacts): TimedTranscript {
   const chapters: Chapter[] = parseChapters(facts.description, facts.durationSeconds);
   const paragraphs = timedParagraphs(spoken, chapters.map((c) => c.startSeconds * 1000));
-  const timed: TimedTranscript = { videoId: facts.videoId, language: facts.language, kind: facts.kind, paragraphs, chapters };
-  return { ...timed, html: renderTranscriptHtml(timed) };
+  return { videoId: facts.videoId, language: facts.language, kind: facts.kind, paragraphs, chapters };
 }
 
 /**
@@ -39,7 +35,7 @@ export function buildTranscript(spoken: readonly Cue[], facts: TrackFacts): Buil
 export function transcriptOf(spoken: readonly Cue[], facts: TrackFacts & { kind: TranscriptKind }): { transcript: Transcript; chapters: readonly Chapter[] } {
   const built = buildTranscript(spoken, facts);
   return {
-    transcript: { html: built.html, language: facts.language, kind: facts.kind, cueCount: spoken.length, paragraphs: [...built.paragraphs] },
+    transcript: { language: facts.language, kind: facts.kind, cueCount: spoken.length, paragraphs: [...built.paragraphs] },
     chapters: built.chapters,
   };
 }

@@ -19,6 +19,8 @@ export interface TimedTranscript {
   readonly kind: TrackKind;
   readonly paragraphs: readonly TimedParagraph[];
   readonly chapters: readonly Chapter[];
+  /** Paragraphs whose start times are not known (recovered from old stored HTML): no links, no headings. */
+  readonly untimed?: boolean;
 }
 
 const KIND_WORDS: Readonly<Record<TrackKind, string>> = {
@@ -48,8 +50,13 @@ function stamp(videoId: string, seconds: number): string {
   return `<a href="${escapeHtml(deepLink(videoId, seconds))}">${formatTimestamp(seconds)}</a>`;
 }
 
+/** The one renderer of a transcript: every feed entry's HTML is made here from stored paragraphs. */
 export function renderTranscriptHtml(t: TimedTranscript): string {
   const out: string[] = [`<p><small>${escapeHtml(trackNote(t.language, t.kind))}</small></p>`];
+  if (t.untimed === true) {
+    for (const p of t.paragraphs) out.push(`<p>${escapeHtml(p.text)}</p>`);
+    return out.join('\n');
+  }
   const chapters = [...t.chapters].sort((a, b) => a.startSeconds - b.startSeconds);
   let next = 0;
   /** Emits the headings up to `ms`; the last one's start in seconds, or null when none was due. */

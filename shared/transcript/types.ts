@@ -5,15 +5,13 @@ import type { TranscriptKind } from '../store/types';
 import type { TimedParagraph } from './paragraphs';
 
 export interface Transcript {
-  /** HTML paragraphs (`<p>…</p>`), every text escaped. */
-  html: string;
   language: string;
   kind: TranscriptKind;
   cueCount: number;
   /** What the player answer says of the video itself; left out where no player answer was read. */
   details?: VideoDetails;
-  /** The paragraphs with their start times, as stored per language (left out by older callers). */
-  paragraphs?: TimedParagraph[];
+  /** The paragraphs with their start times: what is stored, and rendered when a feed is served. */
+  paragraphs: TimedParagraph[];
   /** The reader's other languages fetched from the same player answer (issue #10). */
   others?: LanguageTranscript[];
 }

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import Parser from 'rss-parser';
-import { asArray, CHANNEL, KEY, NASTY_HTML, NASTY_TITLE, OTHER_CHANNEL, startApi, video, type TestApi } from './support';
+import { entryHtmlOf, transcriptRecord, withTranscripts } from '../support/factories';
+import { asArray, CHANNEL, KEY, NASTY_PARAGRAPHS, NASTY_TITLE, OTHER_CHANNEL, startApi, video, type TestApi } from './support';
 import { NO_TRANSCRIPT_NOTE } from '../../api/feed/state';
 import { StoreUnavailableError } from '../../shared/store/types';
 
@@ -24,7 +25,7 @@ describe('API feed endpoint over HTTP', () => {
     expect(registered).to.include({ channelId: CHANNEL, wanted: 25 });
     expect(registered!.dueAt.getTime()).to.equal(api.now.getTime());
 
-    await api.store.upsertVideos([video(1), video(2), video(3)]);
+    await api.store.upsertVideos(...withTranscripts([video(1), video(2), video(3)]));
     const res = await api.get(`/?channel_id=${CHANNEL}`);
     expect(res.status).to.equal(200);
     const doc = xml.parse(await res.text()) as AtomDoc;
@@ -41,9 +42,9 @@ describe('API feed endpoint over HTTP', () => {
 
   it('serves at most max_items entries, newest first, and no failed or pending ones', async () => {
     const videos = Array.from({ length: 15 }, (_, i) => video(i + 1));
-    videos.push(video(0, { state: 'unavailable', transcriptHtml: null }));
-    videos.push(video(-1, { state: 'no_transcript', transcriptHtml: null, nextAttemptAt: new Date(Date.UTC(2031, 0, 1)) }));
-    await api.store.upsertVideos(videos);
+    videos.push(video(0, { state: 'unavailable', language: null, kind: null }));
+    videos.push(video(-1, { state: 'no_transcript', language: null, kind: null, nextAttemptAt: new Date(Date.UTC(2031, 0, 1)) }));
+    await api.store.upsertVideos(...withTranscripts(videos));
     const doc = xml.parse(await (await api.get(`/?channel_id=${CHANNEL}`)).text()) as AtomDoc;
     const ids = asArray(doc.feed.entry as AtomEntry[]).map((e) => e.id);
     expect(ids).to.deep.equal(videos.slice(0, 10).map((v) => v.videoId));
@@ -52,10 +53,10 @@ describe('API feed endpoint over HTTP', () => {
   });
 
   it('renders Atom and RSS that both parsers (fast-xml-parser, rss-parser) read back exactly (escaping, CDATA, emoji, Turkish letters)', async () => {
-    await api.store.upsertVideos([
-      video(1, { title: NASTY_TITLE, transcriptHtml: NASTY_HTML }),
-      video(2, { state: 'no_transcript', transcriptHtml: null, nextAttemptAt: null }),
-    ]);
+    const nasty = video(1, { title: NASTY_TITLE });
+    const NASTY_HTML = entryHtmlOf(nasty, transcriptRecord(nasty, NASTY_PARAGRAPHS));
+    expect(NASTY_HTML).to.include('5 &lt; 6 &amp; a ]]&gt; b');
+    await api.store.upsertVideos([nasty, video(2, { state: 'no_transcript', language: null, kind: null, nextAttemptAt: null })], [transcriptRecord(nasty, NASTY_PARAGRAPHS)]);
     await api.store.registerChannel({ channelId: CHANNEL, wanted: 10, title: 'Kanal & <Başlık> İçerik' }, api.now);
 
     const atomText = await (await api.get(`/?channel_id=${CHANNEL}&format=Atom`)).text();
@@ -71,7 +72,8 @@ describe('API feed endpoint over HTTP', () => {
     expect(atomParsed.items[0]!.link).to.equal('https://youtube.com/watch?v=vid00000001');
 
     const rssText = await (await api.get(`/?channel_id=${CHANNEL}&format=Rss`)).text();
-    expect(rssText).to.contain(']]]]><![CDATA[>');
+    // Rendered HTML escapes every `>` of the text, so no `]]>` reaches the CDATA section from it.
+    expect(rssText).to.contain('<content:encoded><![CDATA[<p><small>Transcript: English (en), manual captions</small></p>');
     const rss = xml.parse(rssText) as { rss: { channel: { item: { title: string; 'content:encoded': string }[] } } };
     expect(rss.rss.channel.item[0]!.title).to.equal(NASTY_TITLE);
     expect(rss.rss.channel.item[0]!['content:encoded']).to.equal(NASTY_HTML);
@@ -84,7 +86,7 @@ describe('API feed endpoint over HTTP', () => {
   });
 
   it('links to the public host and names the feed with the fixed prefix', async () => {
-    await api.store.upsertVideos([video(1)]);
+    await api.store.upsertVideos(...withTranscripts([video(1)]));
     const doc = xml.parse(await (await api.get(`/?channel_id=${CHANNEL}`)).text()) as { feed: { title: string; link: { '@href': string }[] } };
     expect(doc.feed.title).to.equal(`YouTube Transcripts - ${CHANNEL}`);
     expect(doc.feed.link[0]!['@href']).to.equal(`https://youtube.com/channel/${CHANNEL}`);
@@ -92,7 +94,7 @@ describe('API feed endpoint over HTTP', () => {
 
   describe('channel by handle or URL', () => {
     it('resolves a handle with one platform call, then from the store cache', async () => {
-      await api.store.upsertVideos([video(1)]);
+      await api.store.upsertVideos(...withTranscripts([video(1)]));
       for (const p of ['/?channel=@Veritasium', '/?channel=veritasium', '/?channel_url=https%3A%2F%2Fwww.youtube.com%2F%40veritasium%2F']) {
         const res = await api.get(p);
         expect(res.status, p).to.equal(200);
@@ -111,7 +113,7 @@ describe('API feed endpoint over HTTP', () => {
     });
 
     it('takes a channel URL with the id without asking the platform', async () => {
-      await api.store.upsertVideos([video(1)]);
+      await api.store.upsertVideos(...withTranscripts([video(1)]));
       const res = await api.get(`/?channel_url=${encodeURIComponent(`https://youtube.com/channel/${CHANNEL}`)}`);
       expect(res.status).to.equal(200);
       expect(api.platform.calls).to.deep.equal([]);
@@ -119,7 +121,7 @@ describe('API feed endpoint over HTTP', () => {
   });
 
   describe('conditional GET', () => {
-    beforeEach(() => api.store.upsertVideos([video(1), video(2)]));
+    beforeEach(() => api.store.upsertVideos(...withTranscripts([video(1), video(2)])));
 
     it('304 without a body for a matching If-None-Match (also weak and in a list), 200 otherwise', async () => {
       const first = await api.get(`/?channel_id=${CHANNEL}`);
@@ -154,7 +156,7 @@ describe('API feed endpoint over HTTP', () => {
       const rss = (await api.get(`/?channel_id=${CHANNEL}&format=Rss`)).headers.get('etag');
       const five = (await api.get(`/?channel_id=${CHANNEL}&max_items=5`)).headers.get('etag');
       expect(new Set([a, rss, five]).size).to.equal(3);
-      await api.store.upsertVideos([video(0, { fetchedAt: new Date(Date.UTC(2025, 0, 1)) })]);
+      await api.store.upsertVideos(...withTranscripts([video(0, { fetchedAt: new Date(Date.UTC(2025, 0, 1)) })]));
       const b = await api.get(`/?channel_id=${CHANNEL}`, { headers: { 'If-None-Match': a! } });
       expect(b.status).to.equal(200);
       expect(b.headers.get('etag')).not.to.equal(a);
@@ -182,7 +184,7 @@ describe('API feed endpoint over HTTP', () => {
       return counter;
     }
 
-    beforeEach(() => api.store.upsertVideos([video(1), video(2)]));
+    beforeEach(() => api.store.upsertVideos(...withTranscripts([video(1), video(2)])));
 
     it('reads neither the transcripts nor writes the registration again while nothing changed', async () => {
       await api.get(`/?channel_id=${CHANNEL}`);
@@ -199,7 +201,7 @@ describe('API feed endpoint over HTTP', () => {
 
     it('shows a newly stored batch on the very next request', async () => {
       await api.get(`/?channel_id=${CHANNEL}`);
-      await api.store.upsertVideos([video(0, { fetchedAt: new Date(Date.UTC(2025, 0, 1)) })]);
+      await api.store.upsertVideos(...withTranscripts([video(0, { fetchedAt: new Date(Date.UTC(2025, 0, 1)) })]));
       const doc = xml.parse(await (await api.get(`/?channel_id=${CHANNEL}`)).text()) as AtomDoc;
       expect(asArray(doc.feed.entry as AtomEntry[]).map((e) => e.id)).to.deep.equal(['vid00000000', 'vid00000001', 'vid00000002']);
     });
@@ -207,7 +209,7 @@ describe('API feed endpoint over HTTP', () => {
     it('picks up a change the version cannot see (older entry rewritten) after the state TTL', async () => {
       const before = await api.get(`/?channel_id=${CHANNEL}`);
       // Rewrite the older entry with a write time below the newest: feedVersion stays the same.
-      await api.store.upsertVideos([video(2, { title: 'Renamed', fetchedAt: new Date(video(2).fetchedAt.getTime() - 1) })]);
+      await api.store.upsertVideos(...withTranscripts([video(2, { title: 'Renamed', fetchedAt: new Date(video(2).fetchedAt.getTime() - 1) })]));
       api.now = new Date(api.now.getTime() + 6_000);
       const after = await api.get(`/?channel_id=${CHANNEL}`, { headers: { 'If-None-Match': before.headers.get('etag')! } });
       expect(after.status).to.equal(200);
@@ -246,7 +248,7 @@ describe('API feed endpoint over HTTP', () => {
   });
 
   it('the API key never reaches a log line, whichever way it is sent', async () => {
-    await api.store.upsertVideos([video(1)]);
+    await api.store.upsertVideos(...withTranscripts([video(1)]));
     await api.get(`/?channel_id=${CHANNEL}&api_key=${KEY}`, { key: null });
     await api.get(`/?api%5Fkey=${KEY}&channel_id=${CHANNEL}`, { key: null });
     await api.get(`/?API_KEY=${KEY}&channel_id=${CHANNEL}`, { key: null });

@@ -4,6 +4,7 @@
 import { request } from 'node:http';
 import { expect } from 'chai';
 import { makeRng } from '../support/random';
+import { withTranscripts } from '../support/factories';
 import { CHANNEL, KEY, startApi, video, type TestApi } from './support';
 
 const NAMES = ['channel_id', 'channel', 'channel_url', 'format', 'max_items', 'api_key', 'api%5Fkey', '__proto__', 'constructor', 'channel_id[]', 'channel[x]', 'x', ''];
@@ -44,7 +45,7 @@ describe('fuzzing the query string', function () {
   let api: TestApi;
   before(async () => {
     api = await startApi({ known: { veritasium: CHANNEL, v: CHANNEL } });
-    await api.store.upsertVideos([video(1), video(2)]);
+    await api.store.upsertVideos(...withTranscripts([video(1), video(2)]));
   });
   after(() => api.close());
 

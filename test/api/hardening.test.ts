@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { connectionBound, openFileLimit } from '../../api/server';
 import { waitFor } from '../support/processes';
+import { withTranscripts } from '../support/factories';
 import { CHANNEL, KEY, rawSocket, startApi, video, type TestApi } from './support';
 
 const parsedLogs = (api: TestApi, from = 0) => api.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
@@ -26,7 +27,7 @@ describe('hardening (#11)', () => {
     let api: TestApi;
     before(async () => {
       api = await startApi();
-      await api.store.upsertVideos([video(1)]);
+      await api.store.upsertVideos(...withTranscripts([video(1)]));
     });
     after(() => api.close());
 
@@ -67,7 +68,7 @@ describe('hardening (#11)', () => {
     it('without it, every Host is a new self link: a new ETag and a fresh listing each time (the fault)', async () => {
       const api = await startApi();
       try {
-        await api.store.upsertVideos([video(1)]);
+        await api.store.upsertVideos(...withTranscripts([video(1)]));
         const lists = countLists(api);
         const answers = [];
         for (let i = 0; i < 3; i++) answers.push(await getWithHost(api, `h${i}.example`));
@@ -83,7 +84,7 @@ describe('hardening (#11)', () => {
     it('with it, any Host or X-Forwarded-Host gives the same body and ETag, from the cache, linking the public address', async () => {
       const api = await startApi({ publicBaseUrl: 'https://feeds.example.org', trustProxy: true });
       try {
-        await api.store.upsertVideos([video(1)]);
+        await api.store.upsertVideos(...withTranscripts([video(1)]));
         const first = await getWithHost(api, 'h0.example');
         const lists = countLists(api);
         for (const [host, extra] of [['h1.example', ''], ['evil.example', 'X-Forwarded-Host: attacker.example\r\nX-Forwarded-Proto: http\r\n']] as const) {
@@ -105,7 +106,7 @@ describe('hardening (#11)', () => {
     let api: TestApi;
     before(async () => {
       api = await startApi();
-      await api.store.upsertVideos([video(1), video(2)]);
+      await api.store.upsertVideos(...withTranscripts([video(1), video(2)]));
     });
     after(() => api.close());
 
@@ -130,7 +131,7 @@ describe('hardening (#11)', () => {
     it('lists at most API_MAX_RENDERS feeds at once, and one request per representation lists', async () => {
       const bounded = await startApi({ maxRenders: 1 });
       try {
-        await bounded.store.upsertVideos(Array.from({ length: 12 }, (_, i) => video(i + 1)));
+        await bounded.store.upsertVideos(...withTranscripts(Array.from({ length: 12 }, (_, i) => video(i + 1))));
         let running = 0;
         let most = 0;
         let lists = 0;
@@ -159,8 +160,8 @@ describe('hardening (#11)', () => {
       try {
         // Long transcripts: about 40 MB of feed, more than loopback's largest send and receive
         // buffers (4 MB + 32 MB here) can hold, so a client that stops reading stalls the write.
-        const big = `<p>${'word '.repeat(400_000)}</p>`;
-        await slow.store.upsertVideos(Array.from({ length: 20 }, (_, i) => video(i + 1, { transcriptHtml: big })));
+        const big = 'word '.repeat(400_000);
+        await slow.store.upsertVideos(...withTranscripts(Array.from({ length: 20 }, (_, i) => video(i + 1)), () => big));
         const socket: Socket = connect(Number(new URL(slow.base).port), '127.0.0.1');
         let received = 0;
         let stalled = true;
@@ -231,7 +232,7 @@ describe('hardening (#11)', () => {
     let api: TestApi;
     before(async () => {
       api = await startApi();
-      await api.store.upsertVideos([video(1)]);
+      await api.store.upsertVideos(...withTranscripts([video(1)]));
     });
     after(() => api.close());
 
@@ -274,7 +275,7 @@ describe('hardening (#11)', () => {
     let api: TestApi;
     before(async () => {
       api = await startApi();
-      await api.store.upsertVideos([video(1), video(2), video(3), video(4)]);
+      await api.store.upsertVideos(...withTranscripts([video(1), video(2), video(3), video(4)]));
       // Corrupt two rows the way a bad write or an old bug would leave them.
       const db = new Database(path.join(api.dir, 'api.db'));
       db.prepare('UPDATE videos SET video_id = ? WHERE video_id = ?').run('vid\u000100002', video(2).videoId);

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
+import { withTranscripts } from '../support/factories';
 import { CHANNEL, DISABLED_KEY, KEY, LIMITED_KEY, rawSocket, startApi, video, type TestApi } from './support';
 import { VERSION } from '../../api/service-info';
 import pkg from '../../package.json';
@@ -38,7 +39,7 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi({ known: { veritasium: CHANNEL } });
-    await api.store.upsertVideos([video(1), video(2)]);
+    await api.store.upsertVideos(...withTranscripts([video(1), video(2)]));
   });
   after(() => api.close());
 
@@ -302,7 +303,7 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       expect(untrusted).not.to.contain('https://feeds.example.org/');
       const behindProxy = await startApi({ trustProxy: 'loopback' });
       try {
-        await behindProxy.store.upsertVideos([video(1)]);
+        await behindProxy.store.upsertVideos(...withTranscripts([video(1)]));
         const body = await (await behindProxy.get(`/?channel_id=${CHANNEL}`, { headers: forwarded })).text();
         expect(body).to.contain(`href="https://feeds.example.org/?channel_id=${CHANNEL}"`);
       } finally {

@@ -1,6 +1,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { withTranscripts } from '../support/factories';
 import { CHANNEL, KEY, securityYaml, startApi, video, type TestApi } from './support';
 
 const NEW_KEY = 'brand-new-key-0004';
@@ -12,7 +13,7 @@ describe('API keys reload without restart', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi();
-    await api.store.upsertVideos([video(1)]);
+    await api.store.upsertVideos(...withTranscripts([video(1)]));
   });
   after(() => api.close());
 

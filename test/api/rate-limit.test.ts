@@ -1,6 +1,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { withTranscripts } from '../support/factories';
 import { CHANNEL, KEY, LIMIT, LIMITED_KEY, startApi, video, type TestApi } from './support';
 import { createApp } from '../../api/create-app';
 import { listen } from '../../api/server';
@@ -11,7 +12,7 @@ describe('per-key rate limit over HTTP', () => {
   let api: TestApi;
   beforeEach(async () => {
     api = await startApi();
-    await api.store.upsertVideos([video(1)]);
+    await api.store.upsertVideos(...withTranscripts([video(1)]));
   });
   afterEach(() => api.close());
 

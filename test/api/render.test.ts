@@ -1,28 +1,33 @@
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { atomDate, cdataPieces, renderAtom, renderRss, rssDate, xmlSafe } from '../../api/feed/render';
-import { buildFeedModel, NO_TRANSCRIPT_NOTE } from '../../api/feed/state';
-import { videoFactory } from '../support/factories';
+import { buildFeedModel, NO_TRANSCRIPT_NOTE, type FeedModel } from '../../api/feed/state';
+import { videoFactory, withTranscripts } from '../support/factories';
 
 const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 const NASTY_TITLE = 'Tom & Jerry <live> "quoted" ]]> çğıöşü İ 😀';
+// The renderers take any HTML the model carries: this one has a raw `]]>`, which a CDATA section must split.
 const NASTY_HTML = '<p>5 &lt; 6 &amp; a ]]> b</p>\n<p>Türkçe: çğıöşü İĞÜŞÖÇ 🎉</p>';
 
 const video = videoFactory({
   channelId: CHANNEL,
   publishedAt: (n) => new Date(Date.UTC(2024, 0, 10 - n, 12, 30, 5)),
-  transcriptHtml: (n) => `<p>Transcript ${n}</p>`,
   fetchedAt: (n) => new Date(Date.UTC(2024, 1, 1, 0, 0, n)),
 });
 
-const model = () =>
-  buildFeedModel({
+const [videos, transcripts] = withTranscripts([video(1, { title: NASTY_TITLE }), video(2), video(3, { state: 'no_transcript', language: null, kind: null })]);
+
+const model = (): FeedModel => {
+  const built = buildFeedModel({
     channelId: CHANNEL,
     channelTitle: 'Kanal & <Başlık>',
-    videos: [video(1, { title: NASTY_TITLE, transcriptHtml: NASTY_HTML }), video(2), video(3, { state: 'no_transcript', transcriptHtml: null })],
+    videos,
+    transcripts,
     updated: new Date(Date.UTC(2024, 1, 1, 0, 0, 3)),
     selfUrl: 'http://127.0.0.1:5000/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=atom&x=<&y="',
   });
+  return { ...built, entries: built.entries.map((e, i) => (i === 0 ? { ...e, html: NASTY_HTML } : e)) };
+};
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', cdataPropName: false, parseTagValue: false, processEntities: true, htmlEntities: false });
 const asArray = <T>(v: T | T[]): T[] => (Array.isArray(v) ? v : [v]);

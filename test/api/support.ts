@@ -25,7 +25,8 @@ export const ADMIN_KEY = 'test-key-admin-0004';
 export const DISABLED_ADMIN_KEY = 'test-key-admin-disabled-0005';
 
 export const NASTY_TITLE = 'Tom & Jerry <live> "quoted" ]]> çğıöşü İ 😀';
-export const NASTY_HTML = '<p>5 &lt; 6 &amp; a ]]> b</p>\n<p>Türkçe: çğıöşü İĞÜŞÖÇ 🎉</p>';
+/** Transcript text that escaping, CDATA and encodings must all carry through unchanged. */
+export const NASTY_PARAGRAPHS = [{ startMs: 0, text: '5 < 6 & a ]]> b "q" \'s' }, { startMs: 65_000, text: 'Türkçe: çğıöşü İĞÜŞÖÇ 🎉' }];
 
 export function securityYaml(keys: Record<string, { name: string; rate_limit?: number; enabled: boolean; role?: 'reader' | 'admin' }>): string {
   const lines = ['security:', '  api_keys:'];

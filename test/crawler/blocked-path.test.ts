@@ -162,7 +162,7 @@ describe('crawler blocked path', () => {
       expect(rows.map((r) => r.videoId).sort()).to.deep.equal(makeVideos(26).map((v) => v.videoId));
       rows.filter((r) => r.videoId !== 'v025').forEach((r) => expect(r.state).to.equal('ready'));
       // The video the block first hit is recorded for a retry with backoff, not as a transcript.
-      expect(rows.find((r) => r.videoId === 'v025')).to.deep.include({ state: 'failed', lastError: 'blocked: HTTP 429', transcriptHtml: null });
+      expect(rows.find((r) => r.videoId === 'v025')).to.deep.include({ state: 'failed', lastError: 'blocked: HTTP 429', language: null });
       expect(events).not.to.include('transcript:v027');
       // One recovery (wait, proxy, browser) for v025, given up; v026 is the third block in a row.
       const fromBlock = events.slice(events.indexOf('transcript:v025'));

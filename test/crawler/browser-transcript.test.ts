@@ -12,6 +12,7 @@ import type { Transcript } from '../../shared/transcript/types';
 import { FakeTiming } from './support/fake-timing';
 import { ScriptedPlatform, blocked, makeVideos, transcriptFor } from './support/scripted-platform';
 import { tempStore, type TempStore } from './support/temp-store';
+import { mainTranscripts, textOf } from '../support/factories';
 
 const CH = 'UCcrawlerbrowsertest0001';
 const refused = (videoId: string): AllClientsRefusedError =>
@@ -46,11 +47,12 @@ describe('crawler: the browser transcript for a video every app client refuses',
     const asked: string[] = [];
     const { result, rows } = await crawl(platform, async (id) => {
       asked.push(id);
-      return { ...transcriptFor(id), html: `<p>From the web player: ${id}.</p>` };
+      return { ...transcriptFor(id), paragraphs: [{ startMs: 0, text: `From the web player: ${id}.` }] };
     });
     expect(asked).to.deep.equal(['v001']);
     expect(result).to.deep.include({ outcome: 'ok', stored: 3 });
-    expect(rows.get('v001')).to.deep.include({ state: 'ready', transcriptHtml: '<p>From the web player: v001.</p>' });
+    expect(rows.get('v001')).to.deep.include({ state: 'ready' });
+    expect(textOf((await mainTranscripts(ts.store, ['v001'])).get('v001'))).to.equal('From the web player: v001.');
     // A block that is not every client refusing (here the caption URL) is recorded for a retry.
     expect(rows.get('v002')).to.deep.include({ state: 'failed', lastError: 'blocked: timed text: empty timed-text answer' });
     expect(rows.get('v000')!.state).to.equal('ready');
@@ -63,11 +65,12 @@ describe('crawler: the browser transcript for a video every app client refuses',
     const asked: string[] = [];
     const ok = await crawl(served, async (id) => {
       asked.push(id);
-      return { ...transcriptFor(id), html: `<p>With the web player's token: ${id}.</p>` };
+      return { ...transcriptFor(id), paragraphs: [{ startMs: 0, text: `With the web player's token: ${id}.` }] };
     });
     expect(asked).to.deep.equal(['v001']);
     expect(ok.result).to.deep.include({ outcome: 'ok', stored: 2 });
-    expect(ok.rows.get('v001')).to.deep.include({ state: 'ready', transcriptHtml: "<p>With the web player's token: v001.</p>" });
+    expect(ok.rows.get('v001')).to.deep.include({ state: 'ready' });
+    expect(textOf((await mainTranscripts(ts.store, ['v001'])).get('v001'))).to.equal("With the web player's token: v001.");
 
     await ts.cleanup();
     ts = await tempStore();

@@ -13,6 +13,7 @@ import { captureLogs } from './support/logs';
 import { ScriptedPlatform, makeVideos, transcriptFor } from './support/scripted-platform';
 import { probeStore, type StoreProbe } from './support/store-probe';
 import { tempStore, type TempStore } from './support/temp-store';
+import { mainTranscripts } from '../support/factories';
 
 const CH = 'UCcrawlerunittest0000001';
 const HOUR = 3_600_000;
@@ -54,7 +55,8 @@ describe('crawler channel run', () => {
     expect(seenBetweenBatches).to.deep.equal([{ stored: 20, feed: 20 }, { stored: 40, feed: 40 }]);
     expect(platform.count('transcript:')).to.equal(50);
     const v = (await stored(['v000'])).get('v000');
-    expect(v).to.deep.include({ state: 'ready', transcriptHtml: transcriptFor('v000').html, title: 'Video 0', channelId: CH, attempts: 1 });
+    expect(v).to.deep.include({ state: 'ready', language: 'en', kind: 'manual', title: 'Video 0', channelId: CH, attempts: 1 });
+    expect((await mainTranscripts(ts.store, ['v000'])).get('v000')?.paragraphs).to.deep.equal(transcriptFor('v000').paragraphs);
   });
 
   it('gentle profile: ten batches of 5, 10–20 s between requests and 60–90 s between batches', async () => {
@@ -116,7 +118,7 @@ describe('crawler channel run', () => {
     expect(rows.get('v001')).to.deep.include({ state: 'ready', publishedAt: videos[1]!.watchDate });
     const unknown = new Date(UNKNOWN_PUBLISHED_MS);
     for (const id of ['v002', 'v003']) {
-      expect(rows.get(id), id).to.deep.include({ state: 'failed', publishedAt: unknown, lastError: 'publish date unknown', transcriptHtml: null });
+      expect(rows.get(id), id).to.deep.include({ state: 'failed', publishedAt: unknown, lastError: 'publish date unknown', language: null });
       expect(rows.get(id)!.nextAttemptAt!.getTime() - t0).to.equal(10 * 60_000);
     }
     expect(rows.get('v004')).to.deep.include({ state: 'unavailable', publishedAt: unknown });
@@ -143,7 +145,7 @@ describe('crawler channel run', () => {
     platform.transcriptScript.set('v002', [new PlatformError('unavailable', 'This video is unavailable')]);
     platform.transcriptScript.set('v003', [new PlatformError('transient', 'timeout after 20000 ms')]);
     platform.transcriptScript.set('v004', [new TypeError("Cannot read properties of undefined (reading 'runs')")]);
-    platform.transcriptScript.set('v005', [{ html: '  ', language: 'en', kind: 'automatic', cueCount: 0 }]);
+    platform.transcriptScript.set('v005', [{ language: 'en', kind: 'automatic', cueCount: 0, paragraphs: [] }]);
     const t0 = timing.now().getTime();
     const result = await runChannel(deps(platform), await register(6), new AbortController().signal);
 
@@ -166,7 +168,8 @@ describe('crawler channel run', () => {
     const again = await runChannel(deps(platform), await register(6), new AbortController().signal);
     expect(again.pending).to.equal(4);
     const after = await stored(ids(6));
-    expect(after.get('v001')).to.deep.include({ state: 'ready', attempts: 2, transcriptHtml: transcriptFor('v001').html, nextAttemptAt: null });
+    expect(after.get('v001')).to.deep.include({ state: 'ready', attempts: 2, nextAttemptAt: null });
+    expect((await mainTranscripts(ts.store, ['v001'])).get('v001')?.paragraphs).to.deep.equal(transcriptFor('v001').paragraphs);
     expect(after.get('v003')).to.deep.include({ state: 'ready', attempts: 2 });
     expect(after.get('v002')).to.deep.include({ state: 'unavailable', attempts: 1 });
   });

@@ -18,6 +18,7 @@ import { captureLogs, until } from './support/logs';
 import { probeStore, type StoreProbe } from './support/store-probe';
 import { tempStore, type TempStore } from './support/temp-store';
 import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
+import { mainTranscripts, textOf } from '../support/factories';
 
 const READY_KINDS = new Set(['manual', 'automatic', 'both', 'foreign']);
 
@@ -85,6 +86,7 @@ describe('crawler against the fake platform (in process)', function () {
     await until('the run to end', async () => (await outcomeOf(ch)) === 'ok');
 
     const rows = await records(ch);
+    const texts = await mainTranscripts(ts.store, [...rows.keys()]);
     expect(rows.size).to.equal(14);
     for (const v of ch.videos) {
       const r = rows.get(v.videoId)!;
@@ -92,9 +94,10 @@ describe('crawler against the fake platform (in process)', function () {
       expect(r.title).to.equal(v.title);
       if (READY_KINDS.has(v.captions)) {
         expect(r.state, `${v.videoId} (${v.captions})`).to.equal('ready');
-        expect(r.transcriptHtml).to.match(/^<p>.+<\/p>$/s);
+        expect(textOf(texts.get(v.videoId)), v.videoId).not.to.equal('');
       } else if (v.captions === 'none') {
-        expect(r).to.deep.include({ state: 'no_transcript', transcriptHtml: null });
+        expect(r).to.deep.include({ state: 'no_transcript', language: null });
+        expect(texts.has(v.videoId)).to.equal(false);
         expect(r.nextAttemptAt, 'retried later').not.to.equal(null);
       } else {
         expect(r.state, `${v.videoId} (${v.captions})`).to.equal('unavailable');
@@ -118,7 +121,8 @@ describe('crawler against the fake platform (in process)', function () {
     expect(feed.map((e) => e.videoId)).to.deep.equal(ch.videos.map((v) => v.videoId));
     // Browse gives only relative dates; the exact ones came from the watch pages, none invented.
     feed.forEach((e, i) => expect(e.publishedAt.toISOString()).to.equal(ch.videos[i]!.publishedAt.toISOString()));
-    expect(new Set(feed.map((e) => e.transcriptHtml)).size).to.equal(60);
+    const texts = await mainTranscripts(ts.store, feed.map((e) => e.videoId));
+    expect(new Set(feed.map((e) => textOf(texts.get(e.videoId)))).size).to.equal(60);
   });
 
   it('learns that an unchanged channel (wanted 40) has nothing new from exactly one feed request per refresh', async () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import {
   NO_CAPTIONS_GIVE_UP_AFTER_MS, PUBLISH_DATE_UNKNOWN, UNAVAILABLE_RECHECK_MS, noCaptionsRetryDelayMs, transientRetryDelayMs, videoRecordFor,
-  type VideoFacts,
+  type FetchResult, type VideoFacts,
 } from '../../crawler/video-outcome';
 import { UNKNOWN_PUBLISHED_MS, type VideoRecord } from '../../shared/store/types';
 
@@ -12,8 +12,8 @@ const inMs = (d: Date | null): number | null => (d === null ? null : d.getTime()
 
 describe('crawler video outcome', () => {
   it('stores a transcript as ready, final, attempt counted', () => {
-    const r = videoRecordFor(facts, { kind: 'transcript', transcript: { html: '<p>hi</p>', language: 'de', kind: 'automatic', cueCount: 1 } }, undefined, now);
-    expect(r).to.deep.include({ state: 'ready', transcriptHtml: '<p>hi</p>', language: 'de', kind: 'automatic', attempts: 1, nextAttemptAt: null, lastError: null });
+    const r = videoRecordFor(facts, { kind: 'transcript', transcript: { language: 'de', kind: 'automatic', cueCount: 1, paragraphs: [{ startMs: 0, text: 'hi' }] } }, undefined, now);
+    expect(r).to.deep.include({ state: 'ready', language: 'de', kind: 'automatic', attempts: 1, nextAttemptAt: null, lastError: null });
     expect(r.publishedAt).to.deep.equal(facts.publishedAt);
     expect(r.fetchedAt).to.deep.equal(now);
   });
@@ -33,7 +33,7 @@ describe('crawler video outcome', () => {
       previous = videoRecordFor(facts, { kind: 'failure', outcome: 'no_captions', reason: 'no captions' }, previous, now);
       nexts.push(inMs(previous.nextAttemptAt));
     }
-    expect(previous).to.deep.include({ state: 'no_transcript', attempts: 6, transcriptHtml: null, lastError: 'no captions' });
+    expect(previous).to.deep.include({ state: 'no_transcript', attempts: 6, language: null, lastError: 'no captions' });
     expect(nexts).to.deep.equal([1 * HOUR, 3 * HOUR, 9 * HOUR, 24 * HOUR, 24 * HOUR, null]);
   });
 
@@ -57,7 +57,7 @@ describe('crawler video outcome', () => {
 describe('crawler video outcome without a publish date', () => {
   const undated: VideoFacts = { ...facts, publishedAt: null };
   const unknown = new Date(UNKNOWN_PUBLISHED_MS);
-  const transcript = { kind: 'transcript', transcript: { html: '<p>hi</p>', language: 'en', kind: 'manual', cueCount: 1 } } as const;
+  const transcript: FetchResult = { kind: 'transcript', transcript: { language: 'en', kind: 'manual', cueCount: 1, paragraphs: [{ startMs: 0, text: 'hi' }] } };
 
   it('records a gone video as unavailable under the unknown-date sentinel, rechecked after a week', () => {
     const r = videoRecordFor(undated, { kind: 'failure', outcome: 'unavailable', reason: 'This video is unavailable' }, undefined, now);
@@ -71,7 +71,7 @@ describe('crawler video outcome without a publish date', () => {
     for (const [i, result] of [transcript, noCaptions, transcript].entries()) {
       previous = videoRecordFor(undated, result, previous, now);
       expect(previous).to.deep.include({
-        state: 'failed', publishedAt: unknown, lastError: PUBLISH_DATE_UNKNOWN, transcriptHtml: null, language: null, kind: null, attempts: i + 1,
+        state: 'failed', publishedAt: unknown, lastError: PUBLISH_DATE_UNKNOWN, language: null, kind: null, attempts: i + 1,
       });
       expect(inMs(previous.nextAttemptAt)).to.equal(transientRetryDelayMs(i + 1));
     }

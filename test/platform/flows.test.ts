@@ -10,6 +10,7 @@ import { parseTimedText } from '../../shared/transcript/timedtext';
 import { asrStyle, makeChannel, startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatform, type FakeVideoSpec } from '../fake-platform';
 import { platformConfig } from './support';
 import type { PlatformConfig } from '../../shared/platform';
+import { feedHtmlOf } from '../support/factories';
 
 const CUES: FakeCue[] = [
   { start: 0.16, dur: 2.1, text: "It's simple & quick." },
@@ -243,7 +244,7 @@ describe('platform client flows against the fake platform', function () {
       const c = clientFor();
       const t = await c.fetchTranscript('manual00001');
       expect(t).to.include({ language: 'en', kind: 'manual', cueCount: 4 });
-      expect(t.html).to.equal(
+      expect(feedHtmlOf('manual00001', t)).to.equal(
         '<p><small>Transcript: English (en), manual captions</small></p>\n'
         + '<p><a href="https://youtube.com/watch?v=manual00001&amp;t=0s">0:00</a> It&#39;s simple &amp; quick. if x &lt; 10, stop Say &quot;hello&quot; now — done.</p>\n'
         + '<p><a href="https://youtube.com/watch?v=manual00001&amp;t=12s">0:12</a> After a pause.</p>',
@@ -260,7 +261,7 @@ describe('platform client flows against the fake platform', function () {
       expect(await c.fetchTranscript('bothkinds01')).to.include({ language: 'en', kind: 'manual' });
       const asr = await c.fetchTranscript('automatic01');
       expect(asr).to.include({ language: 'en', kind: 'automatic' });
-      expect(textOfHtml(asr.html)).to.equal(textOfCues(asrStyle(CUES)));
+      expect(textOfHtml(feedHtmlOf('automatic01', asr))).to.equal(textOfCues(asrStyle(CUES)));
       expect(await c.fetchTranscript('foreign0001')).to.include({ language: 'de', kind: 'manual' });
       expect(await clientFor({ transcriptLanguages: ['de', 'en'] }).fetchTranscript('foreign0001')).to.include({ language: 'de' });
     });
@@ -268,9 +269,9 @@ describe('platform client flows against the fake platform', function () {
     it('a generated hour-long transcript arrives whole', async () => {
       const v = fake.channel(BIG.channelId)!.videos[3]!;
       const t = await clientFor().fetchTranscript(v.videoId);
-      expect(textOfHtml(t.html)).to.equal(textOfCues(v.cues!));
-      expect(t.html).to.match(/^<p>[\s\S]*<\/p>$/);
-      expect(spokenHtml(t.html).replace(/<\/?p>/g, '')).not.to.match(/[<>]/);
+      expect(textOfHtml(feedHtmlOf(v.videoId, t))).to.equal(textOfCues(v.cues!));
+      expect(feedHtmlOf(v.videoId, t)).to.match(/^<p>[\s\S]*<\/p>$/);
+      expect(spokenHtml(feedHtmlOf(v.videoId, t)).replace(/<\/?p>/g, '')).not.to.match(/[<>]/);
     });
 
     it('parses the fake\'s plain, srv3 and json3 bodies of one track to the same text', async () => {

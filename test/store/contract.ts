@@ -306,7 +306,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       it('stores every field and writes a replayed batch once', async function () {
         const batch = [
           video({ videoId: 'v1', publishedAt: at(1000), kind: 'automatic', language: 'de' }),
-          video({ videoId: 'v2', state: 'failed', transcriptHtml: null, language: null, kind: null, attempts: 2, nextAttemptAt: at(MIN), lastError: 'timeout' }),
+          video({ videoId: 'v2', state: 'failed', language: null, kind: null, attempts: 2, nextAttemptAt: at(MIN), lastError: 'timeout' }),
         ];
         await store.upsertVideos(batch);
         await store.upsertVideos(batch);
@@ -316,7 +316,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       });
 
       it('replaces a video on a later write', async function () {
-        await store.upsertVideos([video({ videoId: 'v1', state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN) })]);
+        await store.upsertVideos([video({ videoId: 'v1', state: 'failed', nextAttemptAt: at(MIN) })]);
         const ready = video({ videoId: 'v1', attempts: 2, fetchedAt: at(MIN) });
         await store.upsertVideos([ready]);
         expect(await store.getVideos(['v1'])).to.deep.equal([ready]);
@@ -341,7 +341,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
           video({ videoId: 'regular', videoKind: 'regular', publishedAt: at(6) }),
           video({ videoId: 'short', videoKind: 'short', publishedAt: at(5) }),
           video({ videoId: 'live', videoKind: 'live', publishedAt: at(4) }),
-          video({ videoId: 'upcoming', videoKind: 'upcoming', state: 'no_transcript', transcriptHtml: null, publishedAt: at(3) }),
+          video({ videoId: 'upcoming', videoKind: 'upcoming', state: 'no_transcript', publishedAt: at(3) }),
           video({ videoId: 'from-before', videoKind: null, durationSeconds: null, description: null, publishedAt: at(2) }),
         ]);
         expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['regular', 'from-before']);
@@ -363,10 +363,10 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       it('shows ready and given-up no_transcript videos only', async function () {
         await store.upsertVideos([
           video({ videoId: 'ready', publishedAt: at(5) }),
-          video({ videoId: 'gave-up', state: 'no_transcript', transcriptHtml: null, publishedAt: at(4) }),
-          video({ videoId: 'will-retry', state: 'no_transcript', transcriptHtml: null, nextAttemptAt: at(MIN), publishedAt: at(3) }),
-          video({ videoId: 'unavailable', state: 'unavailable', transcriptHtml: null, publishedAt: at(2) }),
-          video({ videoId: 'failed', state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN), publishedAt: at(1) }),
+          video({ videoId: 'gave-up', state: 'no_transcript', publishedAt: at(4) }),
+          video({ videoId: 'will-retry', state: 'no_transcript', nextAttemptAt: at(MIN), publishedAt: at(3) }),
+          video({ videoId: 'unavailable', state: 'unavailable', publishedAt: at(2) }),
+          video({ videoId: 'failed', state: 'failed', nextAttemptAt: at(MIN), publishedAt: at(1) }),
         ]);
         expect(ids(await store.listFeedEntries('UC_a', 10))).to.deep.equal(['ready', 'gave-up']);
       });
@@ -374,7 +374,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       it('shows exactly what the shared feed rule (store/rules.ts isFeedEntry) says, for every state', async function () {
         const states: VideoState[] = ['ready', 'no_transcript', 'unavailable', 'failed'];
         const cases = states.flatMap((state, i) => [null, at(MIN)].map((nextAttemptAt, j) =>
-          video({ videoId: `${state}-${j}`, state, nextAttemptAt, transcriptHtml: state === 'ready' ? '<p>x</p>' : null, publishedAt: at(100 - i * 2 - j) })));
+          video({ videoId: `${state}-${j}`, state, nextAttemptAt, publishedAt: at(100 - i * 2 - j) })));
         await store.upsertVideos(cases);
         const expected = cases.filter((v) => isFeedEntry(v.state, v.nextAttemptAt)).map((v) => v.videoId);
         expect(ids(await store.listFeedEntries('UC_a', 100))).to.deep.equal(expected);
@@ -410,10 +410,10 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       it('says which videos still need work, in input order', async function () {
         await store.upsertVideos([
           video({ videoId: 'ready' }),
-          video({ videoId: 'retry-due', state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN) }),
-          video({ videoId: 'retry-later', state: 'no_transcript', transcriptHtml: null, nextAttemptAt: at(10 * MIN) }),
-          video({ videoId: 'gave-up', state: 'no_transcript', transcriptHtml: null }),
-          video({ videoId: 'gone', state: 'unavailable', transcriptHtml: null }),
+          video({ videoId: 'retry-due', state: 'failed', nextAttemptAt: at(MIN) }),
+          video({ videoId: 'retry-later', state: 'no_transcript', nextAttemptAt: at(10 * MIN) }),
+          video({ videoId: 'gave-up', state: 'no_transcript' }),
+          video({ videoId: 'gone', state: 'unavailable' }),
         ]);
         const asked = ['new-2', 'gone', 'retry-later', 'ready', 'retry-due', 'gave-up', 'new-1'];
         expect(await store.videosNeedingWork(asked, at(MIN))).to.deep.equal(['new-2', 'retry-due', 'new-1']);
@@ -422,7 +422,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
     });
 
     describe('refresh support', function () {
-      const none = { transcriptHtml: null, language: null, kind: null };
+      const none = { language: null, kind: null };
       const due = (videoId: string, publishedMs: number, extra: Partial<VideoRecord> = {}): VideoRecord =>
         video({ videoId, ...none, state: 'failed', nextAttemptAt: at(MIN), publishedAt: at(publishedMs), ...extra });
 
@@ -570,6 +570,13 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect((await store.getTranscripts(['v2', 'v1'])).map((t) => `${t.videoId}/${t.language}`)).to.deep.equal(['v1/en', 'v1/tr', 'v2/de']);
         expect(await store.getTranscripts([])).to.deep.equal([]);
         await store.upsertVideos([], []);
+      });
+
+      it('keeps the mark of paragraphs whose times are unknown, and clears it when they are fetched again', async function () {
+        await store.upsertVideos([video({ videoId: 'v1' })], [{ ...tr('v1', 'en', 'manual', 'old'), untimed: true }]);
+        expect(await store.getTranscripts(['v1'])).to.deep.equal([{ ...tr('v1', 'en', 'manual', 'old'), untimed: true }]);
+        await store.upsertVideos([video({ videoId: 'v1' })], [tr('v1', 'en', 'manual', 'new')]);
+        expect(await store.getTranscripts(['v1'])).to.deep.equal([tr('v1', 'en', 'manual', 'new')]);
       });
 
       it('a batch without transcripts leaves the stored ones alone', async function () {

@@ -3,14 +3,16 @@
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import path from 'node:path';
+import { UNREADABLE_TRANSCRIPT_NOTE } from '../../api/feed/transcript-choice';
 import { CHANNEL, startApi, video, type TestApi } from '../api/support';
+import { entryHtmlOf, transcriptRecord, withTranscripts } from '../support/factories';
 import { jsonFeedViolations } from './json-feed-rules';
 
 describe('format=Json over HTTP', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi();
-    await api.store.upsertVideos([video(1), video(2)]);
+    await api.store.upsertVideos(...withTranscripts([video(1), video(2)]));
   });
   after(() => api.close());
 
@@ -49,13 +51,13 @@ describe('include over HTTP', () => {
   let api: TestApi;
   before(async () => {
     api = await startApi();
-    await api.store.upsertVideos([
+    await api.store.upsertVideos(...withTranscripts([
       video(1, { videoKind: 'regular' }),
       video(2, { videoKind: 'short' }),
       video(3, { videoKind: 'live' }),
-      video(4, { videoKind: 'upcoming', state: 'no_transcript', transcriptHtml: null }),
+      video(4, { videoKind: 'upcoming', state: 'no_transcript', language: null, kind: null }),
       video(5, { videoKind: null }),
-    ]);
+    ]));
   });
   after(() => api.close());
 
@@ -99,6 +101,7 @@ describe('lang over HTTP', () => {
   before(async () => {
     api = await startApi();
     await api.store.upsertVideos([video(1, { language: 'en', kind: 'manual' })], [
+      transcriptRecord(video(1)),
       { videoId: 'vid00000001', language: 'tr', kind: 'translated', paragraphs: [{ startMs: 2_000, text: 'Merhaba & hoş geldiniz' }], fetchedAt: video(1).fetchedAt },
     ]);
   });
@@ -113,9 +116,9 @@ describe('lang over HTTP', () => {
     expect(doc.items[0]!.content_html).to.include('Turkish (tr), machine-translated captions');
     expect(doc.items[0]!.content_html).to.include('&amp;t=2s">0:02</a> Merhaba &amp; hoş geldiniz');
     expect(await api.store.wantedLanguages(CHANNEL, 5)).to.have.members(['tr', 'de']);
-    // English first: the video's own English (stored as HTML with the record) before a translation.
+    // English first: the video's own English before a translation.
     const en = (await (await api.get(`/?channel_id=${CHANNEL}&format=Json&lang=en,tr`)).json()) as { items: { content_html: string }[] };
-    expect(en.items[0]!.content_html).to.equal(video(1).transcriptHtml);
+    expect(en.items[0]!.content_html).to.equal(entryHtmlOf(video(1)));
   });
 
   it('answers 400 with the Turkish entry for a bad list, and lists lang in /info', async () => {
@@ -147,12 +150,12 @@ describe('a damaged transcripts row', () => {
   });
   after(() => api.close());
 
-  it('is left out: the entry shows the HTML stored with its video, the rest of the feed renders', async () => {
+  it('is left out: the entry says its transcript could not be read, the rest of the feed renders', async () => {
     expect((await api.store.getTranscripts(['vid00000001', 'vid00000002'])).map((t) => t.videoId)).to.deep.equal(['vid00000001']);
     const res = await api.get(`/?channel_id=${CHANNEL}&format=Json`);
     expect(res.status).to.equal(200);
     const doc = (await res.json()) as { items: { id: string; content_html: string }[] };
     expect(doc.items[0]!.content_html).to.include('&amp;t=0s">0:00</a> fine');
-    expect(doc.items[1]!.content_html).to.equal(video(2).transcriptHtml);
+    expect(doc.items[1]!.content_html).to.equal(UNREADABLE_TRANSCRIPT_NOTE);
   });
 });

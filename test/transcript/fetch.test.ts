@@ -6,6 +6,7 @@ import { createPlatformClient } from '../../shared/platform';
 import { silentLogger } from '../../shared/logger';
 import { startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatform } from '../fake-platform';
 import { platformConfig } from '../platform/support';
+import { feedHtmlOf } from '../support/factories';
 
 const CUES: FakeCue[] = [
   { start: 0.4, dur: 3, text: 'Welcome.' },
@@ -42,7 +43,7 @@ describe('transcripts fetched from the fake platform carry start times and chapt
   it('each paragraph links to its first cue\'s start; chapters are headings and cut paragraphs', async () => {
     fake.resetCounters();
     const t = await client().fetchTranscript('chapters001');
-    expect(t.html.split('\n')).to.deep.equal([
+    expect(feedHtmlOf('chapters001', t).split('\n')).to.deep.equal([
       '<p><small>Transcript: English (en), manual captions</small></p>',
       `<h3>${link('chapters001', 0)}0:00</a> Intro</h3>`,
       // Right under a heading of the same second, the heading's link is not repeated.
@@ -62,15 +63,15 @@ describe('transcripts fetched from the fake platform carry start times and chapt
 
   it('every paragraph time is the start of a cue', async () => {
     const t = await client().fetchTranscript('chapters001');
-    const stamps = [...t.html.matchAll(/<p><a href="[^"]*t=(\d+)s">/g)].map((m) => Number(m[1]));
+    const stamps = [...feedHtmlOf('chapters001', t).matchAll(/<p><a href="[^"]*t=(\d+)s">/g)].map((m) => Number(m[1]));
     expect(stamps, 'the two paragraphs right under their headings carry none').to.deep.equal([62, 65, 3725]);
     for (const s of stamps) expect(CUES.some((c) => Math.floor(c.start) === s), `${s}s`).to.equal(true);
   });
 
   it('a description that breaks the platform\'s rule gives no headings', async () => {
     const t = await client().fetchTranscript('nochapter01');
-    expect(t.html).not.to.include('<h3>');
-    expect(t.html.split('\n')[0]).to.equal('<p><small>Transcript: English (en), automatic captions</small></p>');
+    expect(feedHtmlOf('nochapter01', t)).not.to.include('<h3>');
+    expect(feedHtmlOf('nochapter01', t).split('\n')[0]).to.equal('<p><small>Transcript: English (en), automatic captions</small></p>');
   });
 });
 

@@ -125,12 +125,12 @@ describe('transcript HTML', () => {
 
   it('escapes every cue text, and gives no paragraph for a track whose cues are empty', () => {
     const facts = { videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual' as const, description: null, durationSeconds: null };
-    const html = buildTranscript([cue(0, '<script>alert("x")</script> & co'), cue(10, "it's")], facts).html;
+    const html = renderTranscriptHtml(buildTranscript([cue(0, '<script>alert("x")</script> & co'), cue(10, "it's")], facts));
     expect(html.split('\n').slice(1)).to.deep.equal([
       '<p><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=0s">0:00</a> &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co</p>',
       '<p><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=10s">0:10</a> it&#39;s</p>',
     ]);
-    expect(buildTranscript([cue(0, '')], facts).html.split('\n').slice(1)).to.deep.equal([]);
+    expect(renderTranscriptHtml(buildTranscript([cue(0, '')], facts)).split('\n').slice(1)).to.deep.equal([]);
   });
 
   it('says which language and kind of track it is', () => {

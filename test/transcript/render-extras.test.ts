@@ -7,23 +7,28 @@ import Parser from 'rss-parser';
 import { jsonFeedOf, renderJsonFeed, JSON_FEED_VERSION } from '../../api/feed/json-feed';
 import { MEDIA_RSS_NS, renderAtom, renderRss } from '../../api/feed/render';
 import { buildFeedModel, type FeedModel } from '../../api/feed/state';
-import { videoFactory } from '../support/factories';
+import { entryHtmlOf, videoFactory, withTranscripts } from '../support/factories';
 import { jsonFeedViolations } from './json-feed-rules';
 
 const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
-const video = videoFactory({ channelId: CHANNEL, publishedAt: (n) => new Date(Date.UTC(2024, 0, 10 - n, 12, 30, 5)), transcriptHtml: (n) => `<p>Transcript ${n}</p>` });
+const video = videoFactory({ channelId: CHANNEL, publishedAt: (n) => new Date(Date.UTC(2024, 0, 10 - n, 12, 30, 5)) });
 const SUMMARY = 'Bread & butter <3 — "quoted" ]]> 🍞';
 
+// What the crawler stores from the player answer: the description's chapter lines stay out of the summary.
+const first = video(1, { description: `${SUMMARY}\n\n0:00 Intro\n1:00 Middle\n2:00 End`, durationSeconds: 316 });
+const FIRST_HTML = entryHtmlOf(first);
+
 function model(): FeedModel {
+  const [videos, transcripts] = withTranscripts([
+    first,
+    // A record stored before kinds, durations and descriptions were.
+    video(2, { state: 'no_transcript', language: null, kind: null, videoKind: null, durationSeconds: null, description: null }),
+  ]);
   return buildFeedModel({
     channelId: CHANNEL,
     channelTitle: 'Kanal & <Başlık>',
-    videos: [
-      // What the crawler stores from the player answer: the description's chapter lines stay out of the summary.
-      video(1, { description: `${SUMMARY}\n\n0:00 Intro\n1:00 Middle\n2:00 End`, durationSeconds: 316 }),
-      // A record stored before kinds, durations and descriptions were.
-      video(2, { state: 'no_transcript', transcriptHtml: null, videoKind: null, durationSeconds: null, description: null }),
-    ],
+    videos,
+    transcripts,
     updated: new Date(Date.UTC(2024, 1, 1)),
     selfUrl: 'http://127.0.0.1:5000/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw&format=json&x=<',
   });
@@ -51,7 +56,7 @@ describe('entry extras in the three formats', () => {
       expect(entries[0]!['media:thumbnail']).to.deep.equal(THUMB('vid00000001'));
       expect(entries[0]!['media:content']).to.deep.equal({ '@url': 'https://youtube.com/watch?v=vid00000001', '@medium': 'video', '@duration': '316' });
       expect(entries[0]!.summary).to.deep.equal({ '#text': SUMMARY, '@type': 'text' });
-      expect(entries[0]!.content).to.deep.equal({ '#text': '<p>Transcript 1</p>', '@type': 'html', '@xml:lang': 'en' });
+      expect(entries[0]!.content).to.deep.equal({ '#text': FIRST_HTML, '@type': 'html', '@xml:lang': 'en' });
     });
 
     it('renders a record stored before these fields as before, plus its thumbnail', () => {
@@ -63,7 +68,7 @@ describe('entry extras in the three formats', () => {
     it('reads back with rss-parser, summary and content apart', async () => {
       const parsed = await new Parser({ customFields: { item: ['media:thumbnail'] } }).parseString(text);
       const item = parsed.items[0]! as unknown as Record<string, unknown>;
-      expect(item.content).to.equal('<p>Transcript 1</p>');
+      expect(item.content).to.equal(FIRST_HTML);
       expect(item.summary).to.equal(SUMMARY);
       expect(item['media:thumbnail']).to.deep.equal({ $: { url: 'https://i.ytimg.com/vi/vid00000001/hqdefault.jpg', width: '480', height: '360' } });
     });
@@ -87,7 +92,7 @@ describe('entry extras in the three formats', () => {
       expect(items[0]!['media:content']).to.deep.equal({ '@url': 'https://youtube.com/watch?v=vid00000001', '@medium': 'video', '@duration': '316' });
       // Readers take RSS description as HTML: the plain text arrives HTML-escaped.
       expect(items[0]!.description).to.equal('Bread &amp; butter &lt;3 — &quot;quoted&quot; ]]&gt; 🍞');
-      expect(items[0]!['content:encoded']).to.equal('<p>Transcript 1</p>');
+      expect(items[0]!['content:encoded']).to.equal(FIRST_HTML);
       expect(items[1]).not.to.have.property('description');
       // One language per RSS channel (the spec's en); Dublin Core gives each item the transcript's.
       expect(rss['@xmlns:dc']).to.equal('http://purl.org/dc/elements/1.1/');
@@ -99,7 +104,7 @@ describe('entry extras in the three formats', () => {
       const parsed = await new Parser({ customFields: { item: ['media:thumbnail', 'media:content'] } }).parseString(text);
       const item = parsed.items[0]! as unknown as Record<string, unknown>;
       expect(parsed.description).to.equal('Transcripts of the newest videos of Kanal & <Başlık>');
-      expect(item['content:encoded']).to.equal('<p>Transcript 1</p>');
+      expect(item['content:encoded']).to.equal(FIRST_HTML);
       expect(item.contentSnippet).to.equal(SUMMARY);
       expect(item['media:content']).to.deep.equal({ $: { url: 'https://youtube.com/watch?v=vid00000001', medium: 'video', duration: '316' } });
     });
@@ -131,7 +136,7 @@ describe('entry extras in the three formats', () => {
         id: 'vid00000001',
         url: 'https://youtube.com/watch?v=vid00000001',
         title: 'Video 1',
-        content_html: '<p>Transcript 1</p>',
+        content_html: FIRST_HTML,
         language: 'en',
         summary: SUMMARY,
         image: 'https://i.ytimg.com/vi/vid00000001/hqdefault.jpg',

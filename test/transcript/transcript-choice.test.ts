@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { entryContent } from '../../api/feed/transcript-choice';
+import { entryContent, UNREADABLE_TRANSCRIPT_NOTE } from '../../api/feed/transcript-choice';
 import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
 import { videoRecord } from '../support/factories';
 
@@ -12,7 +12,7 @@ const entryLanguage = (v: VideoRecord, rows: readonly TranscriptRecord[], langua
 
 describe('which stored transcript an entry shows', () => {
   const rows = [row('en', 'manual'), row('de', 'automatic'), row('tr', 'translated'), row('pt-BR', 'manual')];
-  const v = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual', transcriptHtml: '<p>stored</p>', description: null });
+  const v = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual', description: null });
   const note = (html: string | null) => html!.split('\n')[0];
 
   it('the first listed language the video has, its own track before a translation', () => {
@@ -27,9 +27,9 @@ describe('which stored transcript an entry shows', () => {
     expect(note(entryHtml(v, [row('en', 'automatic'), row('en-GB', 'manual')], ['en']))).to.include('manual');
   });
 
-  it('the video\'s own language counts even when only its stored HTML is there', () => {
-    expect(entryHtml(v, [row('tr', 'translated')], ['tr'])).to.include('Turkish');
-    expect(entryHtml(v, [row('tr', 'translated')], ['tr', 'en']), 'a listed language it has, before a translation').to.equal('<p>stored</p>');
+  it('a listed language the video has comes before a translation', () => {
+    expect(entryHtml(v, [row('en', 'manual'), row('tr', 'translated')], ['tr'])).to.include('Turkish');
+    expect(note(entryHtml(v, [row('de', 'automatic'), row('tr', 'translated')], ['de', 'tr']))).to.include('German');
   });
 
   it('renders the chosen paragraphs with the note, the links and the stored description\'s chapters', () => {
@@ -43,17 +43,9 @@ describe('which stored transcript an entry shows', () => {
     expect(html).to.include('<h3><a href="https://youtube.com/watch?v=dQw4w9WgXcQ&amp;t=60s">1:00</a> Body</h3>');
   });
 
-  it('without lang, the crawler\'s choice from its stored paragraphs; else the stored HTML', () => {
-    const v = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual', transcriptHtml: '<p>stored</p>', description: null });
+  it('without lang, the crawler\'s choice; a language not stored yet falls back to it', () => {
     expect(entryHtml(v, rows, null)).to.include('en manual');
-    expect(entryHtml(v, [], null)).to.equal('<p>stored</p>');
-    expect(entryHtml(v, [], ['tr']), 'a language not stored yet falls back to what is').to.equal('<p>stored</p>');
-  });
-
-  it('a record stored before kinds and paragraphs renders as it did', () => {
-    const old = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: null, transcriptHtml: '<p>old</p>', videoKind: null, description: null, durationSeconds: null });
-    expect(entryHtml(old, [], null)).to.equal('<p>old</p>');
-    expect(entryLanguage(old, [], null), 'the language stored with it').to.equal('en');
+    expect(note(entryHtml(v, [row('en', 'manual')], ['tr']))).to.include('English (en), manual');
   });
 
   it('says the language of what it shows: a translation\'s target, a regional code as stored', () => {
@@ -61,10 +53,26 @@ describe('which stored transcript an entry shows', () => {
     expect(entryLanguage(v, rows, ['pt'])).to.equal('pt-BR');
     expect(entryLanguage(v, rows, ['de', 'en'])).to.equal('de');
     expect(entryLanguage(v, rows, null)).to.equal('en');
-    expect(entryLanguage(videoRecord({ state: 'no_transcript', transcriptHtml: null }), rows, ['tr']), 'the note: no language of its own').to.equal(undefined);
+    expect(entryLanguage(videoRecord({ state: 'no_transcript', language: null, kind: null }), rows, ['tr']), 'the note: no language of its own').to.equal(undefined);
+  });
+
+  it('a ready video none of whose transcripts can be read says so', () => {
+    expect(entryHtml(v, [], null)).to.equal(UNREADABLE_TRANSCRIPT_NOTE);
+    expect(entryHtml(v, [row('tr', 'translated')], ['en'])).to.equal(UNREADABLE_TRANSCRIPT_NOTE);
+    expect(entryLanguage(v, [], null), 'the note: no language of its own').to.equal(null);
+  });
+
+  it('paragraphs recovered without their times render as plain paragraphs: no links, no chapter headings', () => {
+    const chaptered = videoRecord({ videoId: 'dQw4w9WgXcQ', language: 'en', kind: 'manual', description: '0:00 Intro\n1:00 Body\n2:00 End', durationSeconds: 300 });
+    const untimed: TranscriptRecord = { ...row('en', 'manual', 'old <text>'), untimed: true };
+    expect(entryHtml(chaptered, [untimed], null)!.split('\n')).to.deep.equal([
+      '<p><small>Transcript: English (en), manual captions</small></p>',
+      '<p>old &lt;text&gt;</p>',
+      '<p>old &lt;text&gt; later</p>',
+    ]);
   });
 
   it('a video without a transcript gets the note (null)', () => {
-    expect(entryHtml(videoRecord({ state: 'no_transcript', transcriptHtml: null }), rows, ['en'])).to.equal(null);
+    expect(entryHtml(videoRecord({ state: 'no_transcript', language: null, kind: null }), rows, ['en'])).to.equal(null);
   });
 });

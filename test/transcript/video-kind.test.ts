@@ -9,7 +9,7 @@ import { videoRecord } from '../support/factories';
 
 const now = new Date('2026-07-01T12:00:00Z');
 const facts: VideoFacts = { videoId: 'v1', channelId: 'UCaaaaaaaaaaaaaaaaaaaaaa', title: 'One', publishedAt: new Date('2026-06-30T00:00:00Z') };
-const transcript = (details?: Transcript['details']): FetchResult => ({ kind: 'transcript', transcript: { html: '<p>hi</p>', language: 'en', kind: 'manual', cueCount: 1, ...(details ? { details } : {}) } });
+const transcript = (details?: Transcript['details']): FetchResult => ({ kind: 'transcript', transcript: { language: 'en', kind: 'manual', cueCount: 1, paragraphs: [{ startMs: 0, text: 'hi' }], ...(details ? { details } : {}) } });
 
 describe('video kind, duration and description on the stored record', () => {
   it('a transcript from the player records regular, its duration and description', () => {
@@ -47,7 +47,7 @@ describe('video kind, duration and description on the stored record', () => {
   });
 
   it('once it airs, the transcript tells its kind again', () => {
-    const before = videoRecord({ videoId: 'v1', videoKind: 'upcoming', state: 'no_transcript', transcriptHtml: null });
+    const before = videoRecord({ videoId: 'v1', videoKind: 'upcoming', state: 'no_transcript', language: null, kind: null });
     expect(videoRecordFor(facts, transcript({ durationSeconds: 3600, description: null, live: true }), before, now).videoKind).to.equal('live');
     expect(videoRecordFor(facts, { kind: 'failure', outcome: 'transient', reason: 'x' }, before, now).videoKind).to.equal(null);
   });

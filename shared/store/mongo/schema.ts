@@ -17,6 +17,7 @@ import { channelsIndexes } from './channels';
 import { runsIndexes } from './runs';
 import { retryOnDuplicateKey } from './errors';
 import { handlesIndexes } from './handles';
+import { htmlTranscriptsToParagraphs } from './legacy-transcripts';
 import { platformPacingIndexes } from './platform-pacing';
 import { rateLimitsIndexes } from './rate-limits';
 import { searchIndexes } from './search';
@@ -65,6 +66,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     name: 'push (WebSub) subscriptions and the channels readers wait for',
     run: async (db) => {
       await Promise.all([webSubIndexes(db), channelsIndexes(db)]);
+    },
+  },
+  {
+    name: 'one copy of each transcript: the rendered HTML on video documents converted to timed paragraphs where none are readable, then removed',
+    run: async (db) => {
+      await htmlTranscriptsToParagraphs(db);
     },
   },
 ];

@@ -15,6 +15,8 @@ export interface TranscriptDoc {
   language: string;
   kind: TranscriptRecordKind;
   paragraphs: TranscriptRecord['paragraphs'];
+  /** Present (true) only on paragraphs recovered from HTML stored before start times were kept. */
+  untimed?: boolean;
   fetchedAt: Date;
 }
 
@@ -28,13 +30,18 @@ interface LanguageDoc {
 }
 
 export const transcriptRecordOf = (d: TranscriptDoc): TranscriptRecord | null =>
-  readableTranscript({ videoId: d.videoId, language: d.language, kind: d.kind, paragraphs: d.paragraphs, fetchedAt: d.fetchedAt });
+  readableTranscript({ videoId: d.videoId, language: d.language, kind: d.kind, paragraphs: d.paragraphs, untimed: d.untimed, fetchedAt: d.fetchedAt });
+
+/** The document's key: one per video and language. */
+export const transcriptKey = (videoId: string, language: string): string => `${videoId}\n${language}`;
 
 export function transcriptUpserts(transcripts: readonly TranscriptRecord[]): AnyBulkWriteOperation<TranscriptDoc>[] {
   return transcripts.map((t) => ({
     updateOne: {
-      filter: { _id: `${t.videoId}\n${t.language}` },
-      update: { $set: { videoId: t.videoId, language: t.language, kind: t.kind, paragraphs: t.paragraphs, fetchedAt: t.fetchedAt } },
+      filter: { _id: transcriptKey(t.videoId, t.language) },
+      update: t.untimed === true
+        ? { $set: { videoId: t.videoId, language: t.language, kind: t.kind, paragraphs: t.paragraphs, untimed: true, fetchedAt: t.fetchedAt } }
+        : { $set: { videoId: t.videoId, language: t.language, kind: t.kind, paragraphs: t.paragraphs, fetchedAt: t.fetchedAt }, $unset: { untimed: '' } },
       upsert: true,
     },
   }));

@@ -23,7 +23,8 @@ export interface VideoDoc {
   nextAttemptAt: Date | null;
   lastError: string | null;
   fetchedAt: Date;
-  transcriptHtml: string | null;
+  /** Only on documents written before transcripts were stored once; legacy-transcripts.ts converts and removes it. */
+  transcriptHtml?: string | null;
   /** Missing on documents from before kinds were recorded (counted as regular). */
   videoKind?: VideoKind | null;
   durationSeconds?: number | null;
@@ -31,13 +32,12 @@ export interface VideoDoc {
   inFeed: boolean;
 }
 
-function toRecord(d: VideoDoc): VideoRecord {
+export function toRecord(d: VideoDoc): VideoRecord {
   return {
     videoId: d._id,
     channelId: d.channelId,
     title: d.title,
     publishedAt: d.publishedAt,
-    transcriptHtml: d.transcriptHtml ?? null,
     language: d.language ?? null,
     kind: d.kind ?? null,
     state: d.state,
@@ -63,7 +63,6 @@ function toUpsert(v: VideoRecord): AnyBulkWriteOperation<VideoDoc> {
     nextAttemptAt: v.nextAttemptAt,
     lastError: v.lastError,
     fetchedAt: v.fetchedAt,
-    transcriptHtml: v.transcriptHtml,
     videoKind: v.videoKind,
     durationSeconds: v.durationSeconds,
     description: v.description,

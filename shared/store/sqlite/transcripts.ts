@@ -13,10 +13,11 @@ interface TranscriptRow {
   language: string;
   kind: string;
   paragraphs: string;
+  untimed: number;
   fetched_at: number;
 }
 
-/** A row that cannot be read is left out: the entry then shows the HTML stored with its video. */
+/** A row that cannot be read is left out (rules.ts readableTranscript). */
 function toRecord(r: TranscriptRow): TranscriptRecord | null {
   let parsed: unknown;
   try {
@@ -24,7 +25,7 @@ function toRecord(r: TranscriptRow): TranscriptRecord | null {
   } catch {
     return null;
   }
-  return readableTranscript({ videoId: r.video_id, language: r.language, kind: r.kind, paragraphs: parsed, fetchedAt: new Date(r.fetched_at) });
+  return readableTranscript({ videoId: r.video_id, language: r.language, kind: r.kind, paragraphs: parsed, untimed: r.untimed === 1, fetchedAt: new Date(r.fetched_at) });
 }
 
 export const toTranscriptRow = (t: TranscriptRecord): TranscriptRow => ({
@@ -32,21 +33,22 @@ export const toTranscriptRow = (t: TranscriptRecord): TranscriptRow => ({
   language: t.language,
   kind: t.kind,
   paragraphs: JSON.stringify(t.paragraphs),
+  untimed: t.untimed === true ? 1 : 0,
   fetched_at: t.fetchedAt.getTime(),
 });
 
 /** The upsert, for the videos table to run inside its own batch transaction. */
 export function prepareTranscriptUpsert(db: Database.Database) {
   return db.prepare<TranscriptRow>(`
-    INSERT INTO transcripts (video_id, language, kind, paragraphs, fetched_at)
-    VALUES (@video_id, @language, @kind, @paragraphs, @fetched_at)
+    INSERT INTO transcripts (video_id, language, kind, paragraphs, untimed, fetched_at)
+    VALUES (@video_id, @language, @kind, @paragraphs, @untimed, @fetched_at)
     ON CONFLICT (video_id, language) DO UPDATE SET
-      kind = excluded.kind, paragraphs = excluded.paragraphs, fetched_at = excluded.fetched_at`);
+      kind = excluded.kind, paragraphs = excluded.paragraphs, untimed = excluded.untimed, fetched_at = excluded.fetched_at`);
 }
 
 export function transcriptsTable(db: Database.Database) {
   const byVideos = db.prepare<[string], TranscriptRow>(
-    'SELECT video_id, language, kind, paragraphs, fetched_at FROM transcripts WHERE video_id IN (SELECT value FROM json_each(?)) ORDER BY video_id, language',
+    'SELECT video_id, language, kind, paragraphs, untimed, fetched_at FROM transcripts WHERE video_id IN (SELECT value FROM json_each(?)) ORDER BY video_id, language',
   );
   const ask = db.prepare<[string, string, number]>(`
     INSERT INTO channel_languages (channel_id, language, asked_at) VALUES (?, ?, ?)

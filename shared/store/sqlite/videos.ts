@@ -22,7 +22,6 @@ interface VideoRow {
   next_attempt_at: number | null;
   last_error: string | null;
   fetched_at: number;
-  transcript_html: string | null;
   video_kind: string | null;
   duration_seconds: number | null;
   description: string | null;
@@ -31,7 +30,7 @@ interface VideoRow {
 type VideoParams = VideoRow;
 
 const COLUMNS = `video_id, channel_id, title, published_at, language, kind, state, attempts, next_attempt_at,
-  last_error, fetched_at, transcript_html, video_kind, duration_seconds, description`;
+  last_error, fetched_at, video_kind, duration_seconds, description`;
 
 function toRecord(r: VideoRow): VideoRecord {
   return {
@@ -39,7 +38,6 @@ function toRecord(r: VideoRow): VideoRecord {
     channelId: r.channel_id,
     title: r.title,
     publishedAt: new Date(r.published_at),
-    transcriptHtml: r.transcript_html,
     language: r.language,
     kind: r.kind as TranscriptKind | null,
     state: r.state as VideoState,
@@ -66,7 +64,6 @@ function toParams(v: VideoRecord): VideoParams {
     next_attempt_at: v.nextAttemptAt === null ? null : v.nextAttemptAt.getTime(),
     last_error: v.lastError,
     fetched_at: v.fetchedAt.getTime(),
-    transcript_html: v.transcriptHtml,
     video_kind: v.videoKind,
     duration_seconds: v.durationSeconds,
     description: v.description,
@@ -77,13 +74,13 @@ function prepare(db: Database.Database, indexSearch: boolean) {
   const upsert = db.prepare<VideoParams>(`
     INSERT INTO videos (${COLUMNS})
     VALUES (@video_id, @channel_id, @title, @published_at, @language, @kind, @state, @attempts,
-      @next_attempt_at, @last_error, @fetched_at, @transcript_html, @video_kind, @duration_seconds, @description)
+      @next_attempt_at, @last_error, @fetched_at, @video_kind, @duration_seconds, @description)
     ON CONFLICT (video_id) DO UPDATE SET
       channel_id = excluded.channel_id, title = excluded.title, published_at = excluded.published_at,
       language = excluded.language, kind = excluded.kind, state = excluded.state,
       attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
       last_error = excluded.last_error, fetched_at = excluded.fetched_at,
-      transcript_html = excluded.transcript_html, video_kind = excluded.video_kind,
+      video_kind = excluded.video_kind,
       duration_seconds = excluded.duration_seconds, description = excluded.description`);
   const upsertTranscript = prepareTranscriptUpsert(db);
   const search = prepareSearchIndex(db);

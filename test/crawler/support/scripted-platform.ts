@@ -36,7 +36,7 @@ export function makeVideos(count: number, opts: { listedDates?: boolean; start?:
 }
 
 export function transcriptFor(videoId: string): Transcript {
-  return { html: `<p>Transcript of ${videoId}.</p>`, language: 'en', kind: 'manual', cueCount: 3 };
+  return { language: 'en', kind: 'manual', cueCount: 3, paragraphs: [{ startMs: 0, text: `Transcript of ${videoId}.` }] };
 }
 
 export const blocked = (reason = 'HTTP 429'): PlatformError => new PlatformError('blocked', reason);
