@@ -120,8 +120,8 @@ export function subscriptionCases(current: () => Store): void {
         video('x_newest', 'UC_x', 0),
         video('a_old', 'UC_a', 5),
         video('b_short', 'UC_b', 3, { videoKind: 'short' }),
-        video('b_failed', 'UC_b', 1.5, { state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN) }),
-        video('b_given_up', 'UC_b', 4, { state: 'no_transcript', transcriptHtml: null, nextAttemptAt: null }),
+        video('b_failed', 'UC_b', 1.5, { state: 'failed', language: null, kind: null, nextAttemptAt: at(MIN) }),
+        video('b_given_up', 'UC_b', 4, { state: 'no_transcript', language: null, kind: null, nextAttemptAt: null }),
         video('a_legacy', 'UC_a', 6, { videoKind: null }),
       ]);
       const feed = await store.subscriptionFeed(KEY_A, 10);
