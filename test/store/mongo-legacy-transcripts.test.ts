@@ -64,6 +64,9 @@ describe('mongodb: a store written by the old schema', function () {
       expect(await store.getTranscripts(legacy.map((d) => d._id))).to.have.length(legacy.length);
       expect(await db.collection('videos').countDocuments({ transcriptHtml: { $exists: true } })).to.equal(0);
       expect(await htmlTranscriptsToParagraphs(db), 'a converted store converts nothing again').to.equal(0);
+      // The converted text is searchable like any stored transcript.
+      const hits = await store.searchVideos({ all: [[['old', '17']]], none: [] }, { channelIds: null, kinds: ['regular'] }, 10);
+      expect(hits.map((h) => h.video.videoId)).to.deep.equal(['leg00000017']);
     } finally {
       await store.close();
     }

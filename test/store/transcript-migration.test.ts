@@ -130,6 +130,9 @@ describe('sqlite: a store written by the old schema', function () {
       expect(all).to.have.length(LEGACY_COUNT);
       all.forEach((t) => expect(t.paragraphs[0]!.text).to.equal(`Old text ${Number(t.videoId.slice(3))} & <more>`));
       expect(html.get('nocaption01'), 'given up without captions, as before').to.equal(NO_TRANSCRIPT_NOTE);
+      // The converted text is searchable like any stored transcript.
+      const hits = await store.searchVideos({ all: [[['old', 'text', '17']]], none: [] }, { channelIds: null, kinds: ['regular'] }, 10);
+      expect(hits.map((h) => h.video.videoId)).to.deep.equal([legacyId(17)]);
       for (const [id, entry] of html) if (id !== 'nocaption01') expect(entry, id).not.to.be.oneOf([NO_TRANSCRIPT_NOTE, UNREADABLE_TRANSCRIPT_NOTE]);
     } finally {
       await store.close();
