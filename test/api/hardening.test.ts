@@ -160,7 +160,8 @@ describe('hardening (#11)', () => {
       try {
         // Long transcripts: about 40 MB of feed, more than loopback's largest send and receive
         // buffers (4 MB + 32 MB here) can hold, so a client that stops reading stalls the write.
-        const big = 'word '.repeat(400_000);
+        // Long words: the search index the batch write keeps in step costs per word, not per byte.
+        const big = `${'w'.repeat(999)} `.repeat(2_000);
         await slow.store.upsertVideos(...withTranscripts(Array.from({ length: 20 }, (_, i) => video(i + 1)), () => big));
         const socket: Socket = connect(Number(new URL(slow.base).port), '127.0.0.1');
         let received = 0;

@@ -6,10 +6,9 @@
 
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import { legacyTrack, paragraphsFromHtml } from '../legacy-html';
-import type { TranscriptRecord } from '../types';
-import { searchDocUpdates, type SearchDoc } from './search';
+import { rebuildSearchDocs } from './search-rebuild';
 import { transcriptRecordOf, transcriptKey, type TranscriptDoc } from './transcripts';
-import { toRecord as videoRecordOf, type VideoDoc } from './videos';
+import type { VideoDoc } from './videos';
 
 /** Videos converted per round trip: the HTML of a whole store is never in memory at once. */
 const CONVERT_PAGE = 500;
@@ -51,12 +50,4 @@ export async function htmlTranscriptsToParagraphs(db: Db): Promise<number> {
     await videos.updateMany({ _id: { $in: page.map((v) => v._id) } }, { $unset: { transcriptHtml: '' } });
     converted += writes.length;
   }
-}
-
-/** The search documents of these videos, made again from what is stored now. */
-async function rebuildSearchDocs(db: Db, videoIds: readonly string[]): Promise<void> {
-  const stored = await db.collection<VideoDoc>('videos').find({ _id: { $in: [...videoIds] } }).toArray();
-  const texts = await db.collection<TranscriptDoc>('transcripts').find({ videoId: { $in: [...videoIds] } }).toArray();
-  const updates = searchDocUpdates(stored.map(videoRecordOf), texts.map(transcriptRecordOf).filter((t): t is TranscriptRecord => t !== null));
-  if (updates.length > 0) await db.collection<SearchDoc>('search').bulkWrite(updates, { ordered: false });
 }
