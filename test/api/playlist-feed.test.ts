@@ -4,6 +4,7 @@
 
 import { expect } from 'chai';
 import { CHANNEL, startApi, video, type TestApi } from '../api/support';
+import { withTranscripts } from '../support/factories';
 
 const PL = 'PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf';
 const URL_OF = (id: string) => encodeURIComponent(`https://www.youtube.com/playlist?list=${id}`);
@@ -55,7 +56,7 @@ describe('playlist feeds over HTTP', () => {
 
   it('serves stored entries in the playlist\'s order, named after the playlist, with ETag and 304; include and max_items as for channels', async () => {
     const id = 'PL1234567890ABCDEF';
-    await api.store.upsertVideos([video(1), video(2), video(3, { videoKind: 'short' }), video(4, { state: 'unavailable', transcriptHtml: null }), video(5)]);
+    await api.store.upsertVideos(...withTranscripts([video(1), video(2), video(3, { videoKind: 'short' }), video(4, { state: 'unavailable', language: null, kind: null }), video(5)]));
     await api.store.putPlaylist({ playlistId: id, title: 'Course <1> & "2"', owner: 'Teacher', ownerChannelId: CHANNEL, state: 'listed', videoIds: ['vid00000005', 'vid00000003', 'vid00000004', 'vid00000001', 'vid00000002'] }, new Date());
     const res = await api.get(`/?playlist_id=${id}&format=Json`);
     expect(res.status).to.equal(200);

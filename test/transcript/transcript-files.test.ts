@@ -41,7 +41,7 @@ describe('transcript files over HTTP', () => {
     await api.store.upsertVideos(
       [
         video(1, { language: 'en', kind: 'manual', durationSeconds: DURATION_S }),
-        video(2, { state: 'no_transcript', transcriptHtml: null, language: null, kind: null }),
+        video(2, { state: 'no_transcript', language: null, kind: null }),
         video(3, { durationSeconds: null }),
       ],
       [
