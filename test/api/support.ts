@@ -163,3 +163,10 @@ export const video = videoFactory({
 });
 
 export const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/**
+ * A feed body without its transcript-file links: those carry the reader's own api_key on purpose
+ * (a podcast app fetches them without headers; docs/api.md), so a check that the key leaks nowhere
+ * else looks at the rest.
+ */
+export const outsideTranscriptLinks = (body: string): string => body.replace(/\/transcripts\/[^"<\s]*/g, '');
