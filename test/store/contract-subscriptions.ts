@@ -144,7 +144,7 @@ export function subscriptionCases(current: () => Store): void {
       await store.upsertVideos([video('a1', 'UC_a', 1, { fetchedAt: at(MIN) })]);
       const t2 = await store.subscriptionFeedVersion(KEY_A);
       expect(t2).to.not.equal(t1);
-      await store.upsertVideos([video('a2', 'UC_a', 2, { state: 'failed', transcriptHtml: null, nextAttemptAt: at(DAY), fetchedAt: at(2 * MIN) })]);
+      await store.upsertVideos([video('a2', 'UC_a', 2, { state: 'failed', language: null, kind: null, nextAttemptAt: at(DAY), fetchedAt: at(2 * MIN) })]);
       expect(await store.subscriptionFeedVersion(KEY_A), 'a video not in any feed changes nothing').to.equal(t2);
       await store.follow(KEY_A, [{ channelId: 'UC_b' }], 'import', 10, at(0));
       const t3 = await store.subscriptionFeedVersion(KEY_A);
