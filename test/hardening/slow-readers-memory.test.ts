@@ -7,7 +7,7 @@
 import { connect, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { startApiProcess, type ApiProcess } from '../support/api-process';
-import { videoFactory } from '../support/factories';
+import { videoFactory, withTranscripts } from '../support/factories';
 import { waitFor } from '../support/processes';
 
 const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
@@ -37,11 +37,11 @@ describe('slow readers and the memory they hold', function () {
   before(async () => {
     const video = videoFactory({ channelId: CHANNEL });
     // About 12 MB of feed: more than loopback's socket buffers take off the process's hands.
-    const transcript = `<p>${'spoken words '.repeat(10_000)}</p>`;
+    const transcript = 'spoken words '.repeat(10_000);
     api = await startApiProcess({
       keys: { [KEY]: { name: 'attacker', rate_limit: 1000 }, [OTHER]: { name: 'bystander', rate_limit: 1000 } },
       env: { API_SEND_TIMEOUT_MS: '8000', API_MAX_CONNECTIONS_PER_KEY: '4' },
-      seed: (store) => store.upsertVideos(Array.from({ length: 100 }, (_, i) => video(i + 1, { transcriptHtml: transcript }))),
+      seed: (store) => store.upsertVideos(...withTranscripts(Array.from({ length: 100 }, (_, i) => video(i + 1)), () => transcript)),
     });
   });
   after(async () => {
