@@ -34,7 +34,7 @@ describe('admin channel endpoints', () => {
 
   it('lists every channel in pages with an opaque cursor, with the fields an admin needs', async () => {
     for (let n = 1; n <= 5; n++) await api.store.registerChannel({ channelId: channelId(n), wanted: 10, handle: `h${n}`, title: `Title ${n}` }, T0);
-    await api.store.upsertVideos([video(1, { channelId: channelId(2) }), video(2, { channelId: channelId(2), state: 'failed', transcriptHtml: null, nextAttemptAt: T0 })]);
+    await api.store.upsertVideos([video(1, { channelId: channelId(2) }), video(2, { channelId: channelId(2), state: 'failed', nextAttemptAt: T0 })]);
     await api.store.askLanguages(channelId(2), ['de'], T0);
     await api.store.follow('some-key-id', [{ channelId: channelId(2) }], 'import', 10, T0);
 
@@ -60,7 +60,7 @@ describe('admin channel endpoints', () => {
     const PL = 'PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf';
     await api.store.registerChannel({ channelId: PL, kind: 'playlist', wanted: 2 }, T0);
     // The playlist lists videos of two channels: its counts are its own, its window its first `wanted`.
-    await api.store.upsertVideos([video(1, { channelId: CHANNEL }), video(2, { channelId: OTHER_CHANNEL, state: 'failed', transcriptHtml: null, nextAttemptAt: T0 }), video(3, { channelId: CHANNEL })]);
+    await api.store.upsertVideos([video(1, { channelId: CHANNEL }), video(2, { channelId: OTHER_CHANNEL, state: 'failed', nextAttemptAt: T0 }), video(3, { channelId: CHANNEL })]);
     await api.store.putPlaylist({ playlistId: PL, title: 'Course', owner: 'Owner', ownerChannelId: CHANNEL, state: 'listed', videoIds: [video(2).videoId, video(1).videoId, video(3).videoId] }, T0);
     await api.store.registerChannel({ channelId: CHANNEL, wanted: 10 }, T0);
     const lease = new Date(T0.getTime() + 5 * 86_400_000);

@@ -313,7 +313,8 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
 
     it('the key is never in the self link of the feed', async () => {
       const body = await (await api.get(`/?channel_id=${CHANNEL}&api_key=${KEY}&format=Rss`, { key: null })).text();
-      expect(outsideTranscriptLinks(body)).not.to.contain(KEY);
+      expect(outsideTranscriptLinks(body, KEY)).not.to.contain(KEY);
+      expect(body, 'the transcript-file link carries the reader\'s key').to.match(new RegExp(`/transcripts/\\w{3}\\d{8}\\.vtt\\?api_key=${KEY}"`));
       expect(body).to.contain(`/?channel_id=${CHANNEL}&amp;format=Rss`);
       const limitedBody = await (await api.get(`/?api_key=${LIMITED_KEY}&channel_id=${CHANNEL}`, { key: null })).text();
       expect(limitedBody).not.to.contain(LIMITED_KEY);

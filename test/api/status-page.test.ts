@@ -26,7 +26,7 @@ describe('GET /status', function () {
     const s = api.store;
     await s.registerChannel({ channelId: CHANNEL, wanted: 4, title: NASTY_TITLE }, T0);
     await s.registerChannel({ channelId: OTHER_CHANNEL, wanted: 10, title: '<script>alert(1)</script>' }, new Date(T0.getTime() + 1000));
-    await s.upsertVideos([video(1), video(2), video(3, { state: 'failed', transcriptHtml: null, nextAttemptAt: T0 })]);
+    await s.upsertVideos([video(1), video(2), video(3, { state: 'failed', nextAttemptAt: T0 })]);
     const claimed = await s.claimDueChannel('host:crawler-0', MIN, T0);
     await s.releaseChannel(claimed!.channelId, 'host:crawler-0', { nextDueAt: new Date(T0.getTime() + HOUR), outcome: 'blocked', error: 'HTTP 429 <b>', consecutiveFailures: 2 }, new Date(T0.getTime() + 1000));
     await s.recordRun({ channelId: claimed!.channelId, owner: 'host:crawler-0', startedAt: T0, endedAt: new Date(T0.getTime() + 1000), outcome: 'blocked', error: 'HTTP 429 <b>', stored: 3 });

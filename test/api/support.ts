@@ -165,8 +165,14 @@ export const video = videoFactory({
 export const asArray = <T>(v: T | T[] | undefined): T[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /**
- * A feed body without its transcript-file links: those carry the reader's own api_key on purpose
- * (a podcast app fetches them without headers; docs/api.md), so a check that the key leaks nowhere
- * else looks at the rest.
+ * A feed body with the reader's `key` cut out of its transcript-file links, and only there: those
+ * links carry the key on purpose (a podcast app fetches them without headers; docs/api.md). Only the
+ * exact `api_key=<key>` parameter that ends a `/transcripts/<video id>.vtt` link is cut, so a check
+ * that the key is nowhere else still sees it anywhere else: the self link, ids, other parameters,
+ * text, or a second copy inside the link.
  */
-export const outsideTranscriptLinks = (body: string): string => body.replace(/\/transcripts\/[^"<\s]*/g, '');
+export function outsideTranscriptLinks(body: string, key: string): string {
+  const encodedKey = new URLSearchParams({ k: key }).toString().slice(2).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const link = new RegExp(`(/transcripts/[A-Za-z0-9_-]{11}\\.vtt\\?(?:lang=[^&"<\\s]*&(?:amp;)?)?api_key=)${encodedKey}(?=["<\\s])`, 'g');
+  return body.replace(link, '$1');
+}

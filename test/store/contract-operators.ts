@@ -15,7 +15,7 @@ const HOUR = 3_600_000;
 
 const video = (overrides: Partial<VideoRecord> & { videoId: string }): VideoRecord =>
   videoRecord({ channelId: 'UC_a', publishedAt: at(0), fetchedAt: at(0), ...overrides });
-const none = { transcriptHtml: null, language: null, kind: null };
+const none = { language: null, kind: null };
 const transcript = (videoId: string): TranscriptRecord => ({ videoId, language: 'en', kind: 'manual', paragraphs: [{ startMs: 0, text: 'hi' }], fetchedAt: at(0) });
 
 const run = (channelId: string, n: number, extra: Partial<ChannelRunRecord> = {}): ChannelRunRecord => ({

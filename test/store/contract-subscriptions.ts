@@ -192,7 +192,7 @@ export function subscriptionCases(current: () => Store): void {
         video('a_shared', 'UC_a', 2),
         video('p_old', 'UC_p', 9),
         video('p_short', 'UC_p', 3, { videoKind: 'short' }),
-        video('p_failed', 'UC_p', 0.2, { state: 'failed', transcriptHtml: null, nextAttemptAt: at(MIN) }),
+        video('p_failed', 'UC_p', 0.2, { state: 'failed', nextAttemptAt: at(MIN) }),
         video('p_not_listed', 'UC_p', 0.1),
         video('q_only', 'UC_q', 0.3),
       ]);

@@ -49,7 +49,7 @@ describe('mongodb batches as readers see them', function () {
     it('a batch that takes an entry out of the feed moves the version too', async () => {
       await store.upsertVideos(batchOf(2, T));
       const later = new Date(T.getTime() + 60_000);
-      await store.upsertVideos([videoRecord({ videoId: 'v0', channelId: 'UC_a', publishedAt: T, fetchedAt: later, state: 'unavailable', transcriptHtml: null })]);
+      await store.upsertVideos([videoRecord({ videoId: 'v0', channelId: 'UC_a', publishedAt: T, fetchedAt: later, state: 'unavailable' })]);
       expect(await store.feedVersion('UC_a')).to.deep.equal(later);
       expect((await store.listFeedEntries('UC_a', 10)).map((v) => v.videoId)).to.deep.equal(['v1']);
     });

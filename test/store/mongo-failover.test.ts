@@ -79,7 +79,7 @@ describe('mongodb store through failover and outages', function () {
   it('a write concern error in a bulk write of videos is StoreUnavailableError', async () => {
     const wce = { code: 64, codeName: 'WriteConcernFailed', errmsg: 'waiting for replication timed out' };
     await failCommand(db.url, { mode: { times: 1 }, data: { failCommands: ['update'], writeConcernError: wce } });
-    const v = { videoId: 'v1', channelId: 'UC_a', title: 't', publishedAt: NOW, transcriptHtml: null, language: null, kind: null, videoKind: 'regular' as const,
+    const v = { videoId: 'v1', channelId: 'UC_a', title: 't', publishedAt: NOW, language: null, kind: null, videoKind: 'regular' as const,
       durationSeconds: null, description: null, state: 'unavailable' as const, attempts: 1, nextAttemptAt: null, lastError: null, fetchedAt: NOW };
     expect(await failure(store.upsertVideos([v]))).to.be.instanceOf(StoreUnavailableError);
   });

@@ -8,7 +8,7 @@ import { MongoClient } from 'mongodb';
 import { silentLogger } from '../../shared/logger';
 import { htmlTranscriptsToParagraphs } from '../../shared/store/mongo/legacy-transcripts';
 import { connectMongoStore } from '../../shared/store/mongo/mongo-store';
-import { escapeHtml } from '../../shared/platform/entities';
+import { escapeHtml } from '../../shared/transcript/entities';
 import { renderTranscriptHtml } from '../../shared/transcript/html';
 import { mongoTestDatabase } from '../support/mongo-emulator';
 
