@@ -26,6 +26,12 @@ import { WebSubSubscriber } from './websub-subscriber';
 const DRAIN_MARGIN_MS = 10_000;
 
 async function main(): Promise<void> {
+  // A stop that arrives while the crawler is still starting (PM2 stopping everything because the API
+  // could not start, say) is kept and acted on once the orderly shutdown exists, so the crawler still
+  // ends with "crawler stopped" instead of dying half-started by the signal's default action.
+  const early: NodeJS.Signals[] = [];
+  const keep = (signal: NodeJS.Signals): void => void early.push(signal);
+  for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, keep);
   let ctx: ProcessContext;
   let unblockers: Unblocker[];
   let scheduler: Scheduler;
@@ -101,7 +107,7 @@ async function main(): Promise<void> {
   const checks: Worker = startPlatformCheckWorker({
     store, check: checkPlatform, owner, pollMs: config.crawlPollSeconds * 1000, timing: realTiming, logger: categoryLogger(logger, 'crawler.platform-check'),
   });
-  handleShutdown({
+  const shutdown = handleShutdown({
     logger: log,
     drain: async () => {
       await subscriber?.stop();
@@ -115,6 +121,11 @@ async function main(): Promise<void> {
       await store.close();
     },
   });
+  for (const s of ['SIGTERM', 'SIGINT'] as const) process.off(s, keep);
+  if (early.length > 0) {
+    shutdown(early[0]!);
+    return;
+  }
   await reclaimOwnLeases(store, owner, log);
   scheduler.start();
   heartbeat.start();

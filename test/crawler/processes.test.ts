@@ -168,6 +168,17 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`crawler processe
     expect(ended).to.deep.include({ outcome: 'stopped' });
   });
 
+  it('a stop that arrives while it is still starting ends the same orderly way: "crawler stopped", exit 0', async () => {
+    const p = start();
+    // Its first line comes from the start-up, before the scheduler and the shutdown handling exist:
+    // PM2 stopping everything because the API could not start sends its signal about then.
+    await until('the first log line', () => p.logs.length > 0, 30_000);
+    p.child.kill('SIGTERM');
+    const exit = await p.exited;
+    expect(exit, p.stderr.join('')).to.deep.equal({ code: 0, signal: null });
+    expect(p.logs.map((l) => l.msg)).to.include('crawler stopped');
+  });
+
   it('a second signal exits at once', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'impatient', count: 5, seed: 400, captionsMix: { manual: 1 } }));
     fake.scenario.slow(5000);
