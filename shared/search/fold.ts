@@ -17,13 +17,24 @@ export interface Token {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 const MARKS = /\p{M}+/gu;
+// Scanning for \p{M} is slow; Latin, Greek and Cyrillic text only holds the combining diacritics
+// block after NFKD, so the full scan runs only when a character beyond it is present.
+const COMBINING_DIACRITICS = /[\u0300-\u036f]+/g;
+const BEYOND_DIACRITICS = /[\u0370-\uffff]/;
 const DOTLESS_I = /ı/g;
 const FINAL_SIGMA = /ς/g;
 
 /** Lower-case, compatibility-decompose, drop diacritics, Turkish dotless ı → i, final ς → σ. */
 export function fold(text: string): string {
-  return text.normalize('NFKD').replace(MARKS, '').toLowerCase().replace(DOTLESS_I, 'i').replace(FINAL_SIGMA, 'σ');
+  if (ASCII.test(text)) return text.toLowerCase();
+  let s = text.normalize('NFKD').replace(COMBINING_DIACRITICS, '');
+  if (BEYOND_DIACRITICS.test(s)) s = s.replace(MARKS, '');
+  s = s.toLowerCase();
+  if (s.includes('ı')) s = s.replace(DOTLESS_I, 'i');
+  if (s.includes('ς')) s = s.replace(FINAL_SIGMA, 'σ');
+  return s;
 }
 
 /** The searchable words of `text`. */

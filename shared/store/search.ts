@@ -1,7 +1,8 @@
 // The part of a search both backends share. An engine (SQLite FTS5, MongoDB's text index) hands
 // out candidates page by page, newest first by whole second; each page is checked here against
-// the query's meaning (shared/search/match.ts) on the candidates' own stored text, and against the
-// scope, until `limit` hits are found. Ties at the last second are read to their end so the answer
+// the scope and, unless the engine decided the whole query itself (SQLite's positional index),
+// against the query's meaning (shared/search/match.ts) on the candidates' own stored text, until
+// `limit` hits are found. Ties at the last second are read to their end so the answer
 // is exactly "newest first, then video id", whatever order an engine gives within one second.
 
 import { matchesSegments, segmentsOf } from '../search/match';
@@ -9,7 +10,10 @@ import type { SearchQuery, SearchScope } from '../search/query';
 import { isFeedEntry, isShownKind } from './rules';
 import type { SearchHit, TranscriptRecord, VideoRecord } from './types';
 
-/** A candidate as an engine lists it: the video and its publish time in whole seconds. */
+/**
+ * A candidate as an engine lists it: the video and its publish time in whole seconds, or a later
+ * second (never an earlier one) where the engine had to move it.
+ */
 export interface Candidate {
   readonly videoId: string;
   readonly publishedSecond: number;
@@ -18,8 +22,15 @@ export interface Candidate {
 export interface CandidateSource {
   /** The next candidates, never more than `size`, newest second first; empty when there are no more. */
   next(size: number): Promise<readonly Candidate[]> | readonly Candidate[];
-  /** The candidates' records, in any order (a video gone meanwhile is left out). */
-  load(videoIds: readonly string[]): Promise<{ videos: readonly VideoRecord[]; transcripts: readonly TranscriptRecord[] }> | { videos: readonly VideoRecord[]; transcripts: readonly TranscriptRecord[] };
+  /**
+   * Whether every candidate matches the query (the engine decided all of it): then no text is
+   * read to decide, only the hits' transcripts to show them.
+   */
+  readonly decided: boolean;
+  /** These videos' records, in any order (a video gone meanwhile is left out). */
+  videos(videoIds: readonly string[]): Promise<readonly VideoRecord[]> | readonly VideoRecord[];
+  /** Every stored transcript of these videos. */
+  transcripts(videoIds: readonly string[]): Promise<readonly TranscriptRecord[]> | readonly TranscriptRecord[];
 }
 
 /**
@@ -38,21 +49,29 @@ export function inScope(v: VideoRecord, scope: SearchScope): boolean {
   return isFeedEntry(v.state, v.nextAttemptAt) && isShownKind(v.videoKind, scope.kinds) && (scope.channelIds === null || scope.channelIds.includes(v.channelId));
 }
 
+function byVideo(transcripts: readonly TranscriptRecord[]): Map<string, TranscriptRecord[]> {
+  const out = new Map<string, TranscriptRecord[]>();
+  for (const t of transcripts) out.set(t.videoId, [...(out.get(t.videoId) ?? []), t]);
+  return out;
+}
+
 export async function collectHits(query: SearchQuery, scope: SearchScope, limit: number, source: CandidateSource): Promise<SearchHit[]> {
-  const hits: SearchHit[] = [];
+  let hits: SearchHit[] = [];
   let edge: number | null = null; // publish second of the limit-th hit, once there are that many
   for (let size = limit + CANDIDATE_SLACK; ; size = Math.min(size * 2, 1024)) {
     const page = await source.next(size);
     if (page.length === 0) break;
     const wanted = edge === null ? page : page.filter((c) => c.publishedSecond >= edge!);
     if (wanted.length > 0) {
-      const { videos, transcripts } = await source.load(wanted.map((c) => c.videoId));
-      const byVideo = new Map<string, TranscriptRecord[]>();
-      for (const t of transcripts) byVideo.set(t.videoId, [...(byVideo.get(t.videoId) ?? []), t]);
-      for (const v of videos) {
-        if (!inScope(v, scope)) continue;
-        const own = byVideo.get(v.videoId) ?? [];
-        if (matchesSegments(query, segmentsOf(v.title, own))) hits.push({ video: v, transcripts: own });
+      const videos = (await source.videos(wanted.map((c) => c.videoId))).filter((v) => inScope(v, scope));
+      if (source.decided) {
+        for (const v of videos) hits.push({ video: v, transcripts: [] });
+      } else {
+        const texts = byVideo(await source.transcripts(videos.map((v) => v.videoId)));
+        for (const v of videos) {
+          const own = texts.get(v.videoId) ?? [];
+          if (matchesSegments(query, segmentsOf(v.title, own))) hits.push({ video: v, transcripts: own });
+        }
       }
     }
     if (hits.length >= limit) {
@@ -64,5 +83,8 @@ export async function collectHits(query: SearchQuery, scope: SearchScope, limit:
     }
     if (page.length < size) break;
   }
-  return hits.sort(newestFirst).slice(0, limit);
+  hits = hits.sort(newestFirst).slice(0, limit);
+  if (!source.decided || hits.length === 0) return hits;
+  const texts = byVideo(await source.transcripts(hits.map((h) => h.video.videoId)));
+  return hits.map((h) => ({ video: h.video, transcripts: texts.get(h.video.videoId) ?? [] }));
 }

@@ -116,6 +116,16 @@ export function searchCases(storeOf: () => Store): void {
     expect(idsOf(await search('door OR video')), 'title "Video 2" replaced').to.not.include(n(2)[0]);
   });
 
+  it('folds every script alike: compatibility forms, Greek final sigma, marks inside a word', async function () {
+    const v = corpusVideo(9, { title: 'Script test' });
+    await store.upsertVideos([v], [transcript(v.videoId, ['Der ﬁnanzplan.', 'ΟΔΟΣ προς το σπίτι.', 'हिंदी भाषा'])]);
+    expect(idsOf(await search('finanzplan'))).to.deep.equal(n(9));
+    expect(idsOf(await search('οδος'))).to.deep.equal(n(9));
+    expect(idsOf(await search('"οδοσ προσ"'))).to.deep.equal(n(9));
+    expect(idsOf(await search('हिंदी'))).to.deep.equal(n(9));
+    expect(idsOf(await search('"हिंदी भाषा"'))).to.deep.equal(n(9));
+  });
+
   it('finds a given-up video without captions by its title', async function () {
     await store.upsertVideos([corpusVideo(8, { title: 'Silent film about pelicans', state: 'no_transcript', nextAttemptAt: null, language: null, kind: null })]);
     expect(idsOf(await search('pelicans'))).to.deep.equal(n(8));

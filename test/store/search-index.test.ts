@@ -59,6 +59,41 @@ describe('sqlite search index', function () {
     }
   });
 
+  it('rebuilds an index of the first kind in its migration, text and scope kept', async function () {
+    const file = path.join(dir, 'store.db');
+    const REBUILD_STEP = MIGRATIONS.length - 1 - [...MIGRATIONS].reverse().findIndex((step) => typeof step !== 'string' && step.toString().includes('SEARCH_SCHEMA'));
+    expect(REBUILD_STEP).to.be.greaterThan(SEARCH_STEP);
+    const old = new Database(file);
+    const { logger } = captureLogs();
+    for (const step of MIGRATIONS.slice(0, REBUILD_STEP)) {
+      if (typeof step === 'string') old.exec(step);
+      else step(old, logger);
+    }
+    old.exec(`CREATE TABLE schema_version (version INTEGER NOT NULL); INSERT INTO schema_version (version) VALUES (${REBUILD_STEP})`);
+    old.prepare(`INSERT INTO videos (video_id, channel_id, title, published_at, state, attempts, fetched_at, language, kind)
+      VALUES ('oldvideo001', 'UCaaaaaaaaaaaaaaaaaaaaaa', 'Kept title', 1700000000000, 'ready', 1, 0, 'tr', 'manual')`).run();
+    old.prepare(`INSERT INTO transcripts (video_id, language, kind, fetched_at, paragraphs) VALUES ('oldvideo001', 'tr', 'manual', 0, ?)`)
+      .run(JSON.stringify([{ startMs: 0, text: 'Kısa bir ılık rüzgâr.' }, { startMs: 9000, text: 'Sonra yağmur.' }]));
+    old.close();
+
+    const { logger: after, lines } = captureLogs();
+    const store = await openStore(`sqlite:${file}`, { logger: after });
+    try {
+      expect(lines.map((l) => String(l.msg))).to.include('search index built');
+      const find = async (text: string, channelIds: string[] | null = null): Promise<string[]> => {
+        const parsed = parseSearchText(text);
+        if (!parsed.ok) throw new Error(parsed.error);
+        return (await store.searchVideos(parsed.value, { channelIds, kinds: ['regular'] }, 10)).map((h) => h.video.videoId);
+      };
+      expect(await find('"ilik ruzgar"')).to.deep.equal(['oldvideo001']);
+      expect(await find('kept yagmur', ['UCaaaaaaaaaaaaaaaaaaaaaa'])).to.deep.equal(['oldvideo001']);
+      expect(await find('"ruzgar sonra"'), 'not across a paragraph break').to.deep.equal([]);
+      expect(await find('kept', ['UCbbbbbbbbbbbbbbbbbbbbbb'])).to.deep.equal([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps no copy of the text: the index table is contentless', async function () {
     const file = path.join(dir, 'store.db');
     const store = await openStore(`sqlite:${file}`, { logger: captureLogs().logger });

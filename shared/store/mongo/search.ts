@@ -78,10 +78,9 @@ export function searchCollection(db: Db, load: Loaders) {
           skip += docs.length;
           return docs.map((d) => ({ videoId: d._id, publishedSecond: publishedSecondOf(d.publishedAt) }));
         },
-        async load(ids) {
-          const [videos, transcripts] = await Promise.all([load.getVideos(ids), load.getTranscripts(ids)]);
-          return { videos, transcripts };
-        },
+        decided: false,
+        videos: (ids) => load.getVideos(ids),
+        transcripts: (ids) => load.getTranscripts(ids),
       });
     },
   } satisfies Partial<BackendMethods>;

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
 import { legacyTrack, paragraphsFromHtml } from '../legacy-html';
 import { FEED_ENTRY_SQL } from '../rules';
-import { buildSearchIndex, prepareSearchIndex, SEARCH_SCHEMA } from './search';
+import { buildSearchIndex, prepareSearchIndex, SEARCH_SCHEMA, SEARCH_SCHEMA_1 } from './search';
 
 /** Videos that may be retried some day; repeated in the due-retry query for the same reason. */
 export const RETRY_SQL = `next_attempt_at IS NOT NULL`;
@@ -137,7 +137,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   `,
   // 8: the search index (sqlite/search.ts), built from what is already stored, progress logged.
   (db, logger) => {
-    db.exec(SEARCH_SCHEMA);
+    db.exec(SEARCH_SCHEMA_1);
     buildSearchIndex(db, logger);
   },
   // 9: playlists. Their work items live in channels (kind 'playlist'), so leases, backoff and the
@@ -272,6 +272,13 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   // goes; a row without readable paragraphs gets them from its HTML first, so no entry loses text
   // (and its search entry is made again with that text).
   htmlTranscriptsToParagraphs,
+  // 18: the search index rebuilt as sqlite/search.ts keeps it now (text folded before FTS5 sees it,
+  // rowids by publish second, positions for phrases), progress logged.
+  (db, logger) => {
+    db.exec('DROP TABLE search_index; DROP TABLE search_docs;');
+    db.exec(SEARCH_SCHEMA);
+    buildSearchIndex(db, logger);
+  },
 ];
 
 /** Rows converted per read: the HTML of a whole store is never in memory at once. */

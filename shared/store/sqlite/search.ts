@@ -1,21 +1,28 @@
 // The search index of the embedded store: an FTS5 table over each feed entry's title and the
 // stored paragraphs of all its transcripts, kept in step by the batch write's own transaction
-// (reindexVideos), and read by searchVideos. The table is contentless: it holds the index only,
-// never a second copy of the text (the text stays in transcripts, the one copy).
+// (reindex), and read by searchVideos. The table is contentless: it holds the index only, never a
+// second copy of the text (the text stays in transcripts, the one copy).
 //
-// Each video is one row. Its text is folded and split into words by shared/search/fold.ts before
-// FTS5 sees it (FTS5's unicode61 cannot fold Turkish dotless ı), and a paragraph break is a word
-// no query can contain (a private-use character, which fold.ts never yields), so a phrase never
-// runs from one paragraph into the next. The `scope` column holds a word for the channel and one
-// for the video's kind, so the scope is part of the one MATCH. The rowid is the publish second
-// times 2^20 plus a slot: FTS5 walks rows newest first and stops after a page.
+// Each video is one row. Its text is folded by shared/search/fold.ts before FTS5 sees it (FTS5's
+// unicode61 cannot fold Turkish dotless ı, nor compatibility forms), and FTS5 then only splits it
+// into runs of letters and digits (categories 'L* N*', no folding of its own left to do), so the
+// index holds exactly the words fold.ts gives the query. A paragraph break is a word no query can
+// contain (a private-use character made a token character, which fold.ts never yields as a word),
+// so a phrase never runs from one paragraph into the next. The index keeps positions (detail=full):
+// every form of the query, phrases included, is decided by the one MATCH, so a search reads the
+// stored text of its hits only. The `scope` column holds a word for the channel and one for the
+// video's kind, so the scope is part of the MATCH too.
+//
+// The rowid is the publish second (the next free second when taken): FTS5 walks rows newest first
+// and stops after a page, and rowids close together keep the index small (each posting stores the
+// distance to the previous rowid). A video's listed second is thus never earlier than its own.
 //
 // Every word of a query goes into the MATCH as a quoted string literal built here from folded
 // letters and digits; no text of the reader is ever FTS5 syntax.
 
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
-import { wordsOf } from '../../search/fold';
+import { fold } from '../../search/fold';
 import type { SearchQuery, SearchScope, Term } from '../../search/query';
 import type { BackendMethods } from '../call';
 import { FEED_ENTRY_SQL } from '../rules';
@@ -24,14 +31,34 @@ import type { TranscriptRecord, VideoRecord } from '../types';
 
 /** Between two paragraphs (or two languages): a word of its own that no query word can equal. */
 export const PARAGRAPH_BREAK = '\uE000';
-const SLOT_BITS = 2 ** 20;
+const BREAKS_IN_TEXT = /\uE000/g;
 
-export const SEARCH_SCHEMA = `
+/** The first search index (migration 8), replaced by SEARCH_SCHEMA (a later step rebuilds it). */
+export const SEARCH_SCHEMA_1 = `
   CREATE VIRTUAL TABLE search_index USING fts5(
     title, body, scope,
     content = '', contentless_delete = 1,
     tokenize = 'unicode61 remove_diacritics 2'
   );
+  CREATE TABLE search_docs (
+    doc_id   INTEGER PRIMARY KEY,
+    video_id TEXT NOT NULL UNIQUE
+  );
+`;
+
+/**
+ * Pending index data FTS5 holds in memory before it writes a segment: a crawler batch (or the
+ * migration's pages) becomes one segment, not several small ones merged again at once.
+ */
+const HASH_BYTES = 8 * 1024 * 1024;
+
+export const SEARCH_SCHEMA = `
+  CREATE VIRTUAL TABLE search_index USING fts5(
+    title, body, scope,
+    content = '', contentless_delete = 1,
+    tokenize = "unicode61 remove_diacritics 0 categories 'L* N*' tokenchars '${PARAGRAPH_BREAK}'"
+  );
+  INSERT INTO search_index (search_index, rank) VALUES ('hashsize', ${HASH_BYTES});
   CREATE TABLE search_docs (
     doc_id   INTEGER PRIMARY KEY,
     video_id TEXT NOT NULL UNIQUE
@@ -61,29 +88,42 @@ interface IndexedVideo {
   title: string;
   published_at: number;
   video_kind: string | null;
-  state: string;
-  next_attempt_at: number | null;
+}
+
+/** The text of one stored transcript row, or nothing when it cannot be read (not shown either). */
+function textsOfRow(json: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  return (parsed as { text?: unknown }[]).flatMap((p) => (typeof p?.text === 'string' ? [p.text] : []));
 }
 
 /** Index upkeep, for the batch write's transaction and for the migration that builds the index. */
 export function prepareSearchIndex(db: Database.Database) {
-  const video = db.prepare<[string], IndexedVideo>(`SELECT channel_id, title, published_at, video_kind, state, next_attempt_at FROM videos WHERE video_id = ? AND ${FEED_ENTRY_SQL}`);
-  const paragraphs = db.prepare<[string], string>('SELECT paragraphs FROM transcripts WHERE video_id = ? ORDER BY language').pluck();
+  const video = db.prepare<[string], IndexedVideo>(`SELECT channel_id, title, published_at, video_kind FROM videos WHERE video_id = ? AND ${FEED_ENTRY_SQL}`);
+  const languages = db.prepare<[string], string>('SELECT language FROM transcripts WHERE video_id = ? ORDER BY language').pluck();
+  const paragraphs = db.prepare<[string, string], string>('SELECT paragraphs FROM transcripts WHERE video_id = ? AND language = ?').pluck();
   const docOf = db.prepare<[string], number>('SELECT doc_id FROM search_docs WHERE video_id = ?').pluck();
   const taken = db.prepare<[number], number>('SELECT 1 FROM search_docs WHERE doc_id = ?').pluck();
+  // After a taken second: the end of its run of taken ones, plus one.
+  const freeAfter = db.prepare<[number], number>(`
+    SELECT d.doc_id + 1 FROM search_docs d
+    WHERE d.doc_id >= ? AND NOT EXISTS (SELECT 1 FROM search_docs n WHERE n.doc_id = d.doc_id + 1)
+    ORDER BY d.doc_id LIMIT 1`).pluck();
   const dropRow = db.prepare<[number]>('DELETE FROM search_index WHERE rowid = ?');
   const dropDoc = db.prepare<[number]>('DELETE FROM search_docs WHERE doc_id = ?');
   const addDoc = db.prepare<[number, string]>('INSERT INTO search_docs (doc_id, video_id) VALUES (?, ?)');
   const addRow = db.prepare<[number, string, string, string]>('INSERT INTO search_index (rowid, title, body, scope) VALUES (?, ?, ?, ?)');
 
-  const slotOf = (videoId: string): number => {
-    let h = 2166136261;
-    for (let i = 0; i < videoId.length; i++) h = Math.imul(h ^ videoId.charCodeAt(i), 16777619) >>> 0;
-    return h % SLOT_BITS;
-  };
-
-  /** Bring one video's row in line with what is stored: removed unless it is a feed entry. */
-  const reindex = (videoId: string): void => {
+  /**
+   * Bring one video's row in line with what is stored: removed unless it is a feed entry. `given`
+   * are transcripts of it this transaction has just written (their text is not read back).
+   */
+  const reindex = (videoId: string, given: readonly TranscriptRecord[] = []): void => {
     const old = docOf.get(videoId);
     if (old !== undefined) {
       dropRow.run(old);
@@ -91,22 +131,16 @@ export function prepareSearchIndex(db: Database.Database) {
     }
     const v = video.get(videoId);
     if (v === undefined) return;
-    const segments: string[] = [];
-    for (const json of paragraphs.all(videoId)) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(json);
-      } catch {
-        continue; // an unreadable row is not shown either (transcripts.ts)
-      }
-      if (!Array.isArray(parsed)) continue;
-      for (const p of parsed as { text?: unknown }[]) if (typeof p?.text === 'string') segments.push(wordsOf(p.text).join(' '));
+    const texts: string[] = [];
+    for (const language of languages.all(videoId)) {
+      const t = given.find((g) => g.language === language);
+      const own = t !== undefined ? t.paragraphs.map((p) => p.text) : textsOfRow(paragraphs.get(videoId, language) ?? '');
+      for (const text of own) texts.push(text.includes(PARAGRAPH_BREAK) ? text.replace(BREAKS_IN_TEXT, ' ') : text);
     }
-    const base = publishedSecondOf(new Date(v.published_at)) * SLOT_BITS;
-    let slot = slotOf(videoId);
-    while (taken.get(base + slot) !== undefined) slot = (slot + 1) % SLOT_BITS;
-    addDoc.run(base + slot, videoId);
-    addRow.run(base + slot, wordsOf(v.title).join(' '), segments.join(` ${PARAGRAPH_BREAK} `), `${channelWord(v.channel_id)} ${kindWord(v.video_kind ?? 'regular')}`);
+    const second = publishedSecondOf(new Date(v.published_at));
+    const docId = taken.get(second) === undefined ? second : freeAfter.get(second)!;
+    addDoc.run(docId, videoId);
+    addRow.run(docId, fold(v.title), fold(texts.join(` ${PARAGRAPH_BREAK} `)), `${channelWord(v.channel_id)} ${kindWord(v.video_kind ?? 'regular')}`);
   };
   return { reindex };
 }
@@ -160,11 +194,12 @@ export function searchTable(db: Database.Database, videos: Loaders, transcripts:
         next(size): Candidate[] {
           const rows = page.all(expr, below, size);
           if (rows.length > 0) below = rows[rows.length - 1]!.doc_id;
-          return rows.map((r) => ({ videoId: r.video_id, publishedSecond: Math.floor(r.doc_id / SLOT_BITS) }));
+          // The listed second is the video's own or later (taken seconds move a video up).
+          return rows.map((r) => ({ videoId: r.video_id, publishedSecond: r.doc_id }));
         },
-        load(ids) {
-          return { videos: videos.getVideos(ids), transcripts: transcripts.getTranscripts(ids) };
-        },
+        decided: true,
+        videos: (ids) => videos.getVideos(ids),
+        transcripts: (ids) => transcripts.getTranscripts(ids),
       });
     },
   } satisfies Partial<BackendMethods>;

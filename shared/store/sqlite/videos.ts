@@ -89,7 +89,10 @@ function prepare(db: Database.Database, indexSearch: boolean) {
     for (const t of transcripts) upsertTranscript.run(toTranscriptRow(t));
     // The search index moves with the batch: same transaction, so it never shows a state the
     // videos table does not have.
-    if (indexSearch) for (const id of new Set([...rows.map((r) => r.video_id), ...transcripts.map((t) => t.videoId)])) search.reindex(id);
+    if (!indexSearch) return;
+    const written = new Map<string, TranscriptRecord[]>(rows.map((r) => [r.video_id, []]));
+    for (const t of transcripts) written.set(t.videoId, [...(written.get(t.videoId) ?? []), t]);
+    for (const [id, own] of written) search.reindex(id, own);
   });
 
   // The kinds travel as one JSON array; a record without a kind counts as regular (rules.ts isShownKind).
