@@ -17,7 +17,7 @@ export interface Token {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const ASCII = /^[\x00-\x7f]*$/;
+const NON_ASCII = /[\u0080-\uffff]/;
 const MARKS = /\p{M}+/gu;
 // Scanning for \p{M} is slow; Latin, Greek and Cyrillic text only holds the combining diacritics
 // block after NFKD, so the full scan runs only when a character beyond it is present.
@@ -28,7 +28,7 @@ const FINAL_SIGMA = /ς/g;
 
 /** Lower-case, compatibility-decompose, drop diacritics, Turkish dotless ı → i, final ς → σ. */
 export function fold(text: string): string {
-  if (ASCII.test(text)) return text.toLowerCase();
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   let s = text.normalize('NFKD').replace(COMBINING_DIACRITICS, '');
   if (BEYOND_DIACRITICS.test(s)) s = s.replace(MARKS, '');
   s = s.toLowerCase();
