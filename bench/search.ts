@@ -149,7 +149,10 @@ function queriesOf(corpus: Corpus): QueryKind[] {
     const at = Math.floor(rng() * (sample.length - len));
     return parse(`"${sample.slice(at, at + len).join(' ')}"`);
   });
+  const ranked = (lo: number, hi: number): SearchQuery[] => Array.from({ length: QUERIES_PER_KIND }, () => parse(WORDS[lo + Math.floor(rng() * (hi - lo))]!));
   return [
+    { label: 'one common word (rank 1–100, in most videos)', queries: ranked(0, 100) },
+    { label: 'one rare word (rank 10,000–30,000, in ~1 % of videos)', queries: ranked(10_000, VOCABULARY) },
     { label: 'one word', queries: words(1) },
     { label: 'two words', queries: words(2) },
     { label: 'three words', queries: words(3) },
