@@ -9,7 +9,7 @@ import { closeSync, fstatSync, openSync, readSync, watch, watchFile, unwatchFile
 import path from 'node:path';
 import { parseSecurityConfig, SecurityConfigError, type ApiKey, type SecurityOptions } from '../shared/config/security';
 import { ConfigError } from '../shared/config/settings';
-import { fileErrorText } from '../shared/fs-errors';
+import { fileErrorText } from '../shared/error-text';
 import { categoryLogger, type Logger } from '../shared/logger';
 
 /** Largest key file read: about 10,000 keys with their records. */
@@ -103,7 +103,8 @@ export class KeyRing extends EventEmitter {
       this.current = keys;
       this.lastText = text;
     } catch (err) {
-      this.log.error({ file: this.file, err: (err as Error).message }, `API key file rejected, keeping the previous keys: ${(err as Error).message}`);
+      // An operator's file refused, not a bug: the reason alone (bounded), no stack.
+      this.log.error({ file: this.file, reason: (err as Error).message }, `API key file rejected, keeping the previous keys: ${(err as Error).message}`);
       this.emit('reload-failed', err);
       return false;
     }
@@ -145,9 +146,9 @@ export class KeyRing extends EventEmitter {
       this.watcher = watch(dir, { persistent: false }, (_event, name) => {
         if (name === null || name === base) this.schedule();
       });
-      this.watcher.on('error', (err) => this.log.warning({ err: err.message }, 'watching the API key directory failed; polling continues'));
+      this.watcher.on('error', (err) => this.log.warning({ err }, 'watching the API key directory failed; polling continues'));
     } catch (err) {
-      this.log.warning({ err: (err as Error).message }, 'cannot watch the API key directory; polling only');
+      this.log.warning({ err }, 'cannot watch the API key directory; polling only');
     }
     watchFile(this.file, { persistent: false, interval: this.opts.pollMs ?? 2000 }, this.schedule);
   }

@@ -13,7 +13,7 @@ import type { PlatformClient } from '../shared/platform/types';
 import { PlatformError } from '../shared/platform/types';
 import type { Store } from '../shared/store/types';
 import { ApiError } from './errors';
-import type { ChannelRef } from '../shared/channel-ref';
+import { normalizeHandle, type ChannelRef } from '../shared/channel-ref';
 import { CHANNEL_ID } from '../shared/ids';
 
 export interface ResolvedChannel {
@@ -50,7 +50,7 @@ export class ChannelResolver {
   /** `keyId`: the key asking, whose new handles per minute are limited. */
   async resolve(ref: ChannelRef, now: Date, keyId?: string): Promise<ResolvedChannel> {
     if (ref.kind === 'id') return { channelId: ref.channelId, handle: null };
-    const handle = ref.handle.toLowerCase();
+    const handle = normalizeHandle(ref.handle);
     const cached = await this.store.getHandle(handle);
     // A handle the platform said does not exist is not asked about again for a while (store/rules.ts).
     if (cached === null && (await this.store.isUnknownHandle(handle, now))) throw new ApiError('unknownHandle', { handle: ref.handle });

@@ -12,9 +12,6 @@ export const FEED_TITLE_PREFIX = 'YouTube Transcripts';
 /** major.minor.patch, from package.json so that a release bump changes it in one place. */
 export const VERSION: string = pkg.version;
 
-/** Public links always point at the real platform, whatever PLATFORM_BASE_URL says (tests use a fake). */
-export const PUBLIC_VIDEO_HOST = 'youtube.com';
-
 export type UsageKey = 'channel_id' | 'channel' | 'channel_url' | 'format' | 'max_items';
 export type Usage = Readonly<Record<UsageKey, string>>;
 
@@ -27,7 +24,7 @@ export const USAGE: Usage = Object.freeze({
 });
 
 /**
- * Optional parameters beyond the spec's five (issue #10). The spec fixes the keys of `usage`, so
+ * Optional parameters beyond the spec's five. The spec fixes the keys of `usage`, so
  * /info lists these under their own key.
  */
 export const EXTRA_USAGE: Readonly<Record<string, string>> = Object.freeze({

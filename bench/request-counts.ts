@@ -69,7 +69,7 @@ const requestCountsBenchmark: Benchmark = async (): Promise<BenchSection> => {
           unit: 'requests',
           baseline: floor,
           ratio: round(steadyPer / 2, 2),
-          // The issue bounds the two parts separately: at most 2 requests per new video and at most
+          // The two parts are bounded separately: at most 2 requests per new video and at most
           // 1 listing request per refresh, so with the listing spread over the new videos the
           // bound is 2 + 1/n.
           target: `<= 2 per video + 1 listing = ${round(2 + 1 / Math.max(1, steadyStored), 2)}`,

@@ -14,7 +14,7 @@ export interface BenchRow {
   baseline?: { label: string; value: number };
   /** value / baseline.value (or the inverse where lower is better — say so in `metric`). */
   ratio?: number;
-  /** The target from the issue, in words, e.g. ">= 0.8x of minimal Express". */
+  /** The target the figure is held to, in words, e.g. ">= 0.8x of minimal Express". */
   target?: string;
   /** Whether the target was met; omitted when there is no target. */
   met?: boolean;

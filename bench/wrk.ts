@@ -1,6 +1,6 @@
 // The one wrk runner of the benchmarks (bench/api.ts, bench/feed-at-scale.ts). wrk, not a Node
 // load generator: on a 2-core machine a JavaScript generator is slower than bare node:http and
-// would measure itself (issue #12 item 7). A benchmark without wrk on the PATH skips its HTTP
+// would measure itself. A benchmark without wrk on the PATH skips its HTTP
 // load with WRK_INSTALL as its note.
 
 import { execFile, spawnSync } from 'node:child_process';

@@ -1,10 +1,9 @@
-// One batch: its videos go through a p-queue of concurrency 1 (one platform request at a time),
-// and whatever completed is written to the store with one upsertVideos call the moment the batch
+// One batch: its videos are fetched one after another (one platform request at a time), and
+// whatever completed is written to the store with one upsertVideos call the moment the batch
 // ends (one transaction; on a standalone MongoDB server, ordered writes whose last moves the feed
 // version), so a feed request between two batches already sees this one, all of it at once. A run that must end (repeated blocks,
 // a stop) still stores the batch's finished videos.
 
-import PQueue from 'p-queue';
 import type { ListedVideo } from '../shared/platform/types';
 import type { Store, TranscriptRecord, VideoRecord } from '../shared/store/types';
 import { RunBlockedError, RunStoppedError } from './run-ending';
@@ -28,24 +27,22 @@ export async function runBatch(
   const transcripts: TranscriptRecord[] = [];
   let ending: RunBlockedError | RunStoppedError | null = null;
 
-  const queue = new PQueue({ concurrency: 1 });
   for (const listed of videos) {
-    // Tasks never reject (a rejected, unawaited add() would crash the process): the two run-ending
-    // errors are kept here, so the remaining tasks see them and do nothing; anything else skips
-    // only this video.
-    void queue.add(async () => {
-      if (ending !== null || deps.signal.aborted) return;
-      try {
-        const fetched = await fetchVideo(deps, channelId, listed, previous.get(listed.videoId));
-        records.push(fetched.record);
-        transcripts.push(...fetched.transcripts);
-      } catch (err) {
-        if (err instanceof RunBlockedError || err instanceof RunStoppedError) ending = err;
-        else deps.logger.error({ channelId, videoId: listed.videoId, err: (err as Error).message }, 'video skipped after an unexpected error');
+    if (deps.signal.aborted) break;
+    // The two run-ending errors end the loop (what finished is still stored below); anything else
+    // skips only this video.
+    try {
+      const fetched = await fetchVideo(deps, channelId, listed, previous.get(listed.videoId));
+      records.push(fetched.record);
+      transcripts.push(...fetched.transcripts);
+    } catch (err) {
+      if (err instanceof RunBlockedError || err instanceof RunStoppedError) {
+        ending = err;
+        break;
       }
-    });
+      deps.logger.error({ channelId, videoId: listed.videoId, err }, 'video skipped after an unexpected error');
+    }
   }
-  await queue.onIdle();
 
   if (records.length > 0) {
     await deps.store.upsertVideos(records, transcripts);

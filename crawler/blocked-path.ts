@@ -141,7 +141,7 @@ export class BlockedPath {
       log.info({ channelId: ctx.channelId, unblocker: unblocker.name, cleared }, cleared ? 'block cleared' : 'block not cleared');
       return cleared;
     } catch (err) {
-      log.warning({ channelId: ctx.channelId, unblocker: unblocker.name, err: (err as Error).message }, 'unblocker failed');
+      log.warning({ channelId: ctx.channelId, unblocker: unblocker.name, err }, 'unblocker failed');
       return false;
     }
   }

@@ -10,6 +10,7 @@
 // No Chromium → not available (one WARNING), never a crash.
 
 import { accessSync, constants } from 'node:fs';
+import PQueue from 'p-queue';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import type { Config } from '../shared/config/load';
 import { categoryLogger, type Logger } from '../shared/logger';
@@ -134,9 +135,7 @@ export class BrowserFallback implements Unblocker {
   private launchFailed = false;
   private browser: Promise<Started> | null = null;
   /** Serializes uses, and the closing after them: one page at a time in one browser. */
-  private queue: Promise<unknown> = Promise.resolve();
-  /** Uses asked for and not yet finished; the browser is closed only when none is left. */
-  private pending = 0;
+  private readonly queue = new PQueue({ concurrency: 1 });
   /** Aborts the idle period's wait when a use comes first (or at shutdown). */
   private idleWait: AbortController | null = null;
   private closed = false;
@@ -174,18 +173,15 @@ export class BrowserFallback implements Unblocker {
 
   /** One use of the browser, queued behind the others; the browser is closed after the last. */
   private use<T>(work: () => Promise<T>): Promise<T> {
-    this.pending += 1;
     this.cancelIdleClose();
-    const run = this.queue.then(async () => {
+    return this.queue.add(async () => {
       try {
         return await work();
       } finally {
-        this.pending -= 1;
-        if (this.pending === 0) await this.afterLastUse();
+        // Nothing waiting behind this use: the browser is not needed any more.
+        if (this.queue.size === 0) await this.afterLastUse();
       }
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   async close(): Promise<void> {
@@ -209,7 +205,9 @@ export class BrowserFallback implements Unblocker {
       if (wait.signal.aborted) return;
       this.idleWait = null;
       // Through the queue, so the close never overlaps a use that started in the meantime.
-      this.queue = this.queue.then(() => (this.pending === 0 ? this.closeBrowser() : undefined));
+      void this.queue.add(async () => {
+        if (this.queue.size === 0) await this.closeBrowser();
+      });
     });
   }
 
@@ -252,7 +250,7 @@ export class BrowserFallback implements Unblocker {
         BLOCKED_RESOURCES.has(route.request().resourceType()) ? route.abort() : route.continue());
       return await work(await context.newPage(), context);
     } catch (err) {
-      this.log.warning({ ...what, err: (err as Error).message }, 'browser fallback failed');
+      this.log.warning({ ...what, err }, 'browser fallback failed');
       return failed;
     } finally {
       await context?.close().catch(() => undefined);

@@ -141,7 +141,7 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   // Until every pending video is stored, the store may hold a gap: coverage is unknown.
   result.coveredWanted = null;
 
-  // The languages readers asked for (issue #10): fetched with each new video's transcript, and once
+  // The languages readers asked for: fetched with each new video's transcript, and once
   // for the ready videos of the window stored before they were asked for.
   const languages = await store.wantedLanguages(channelId, MAX_OTHER_LANGUAGES);
   const backfillLanguages = await store.languagesToBackfill(channelId, MAX_OTHER_LANGUAGES);

@@ -45,7 +45,7 @@ export async function resolveFollowedHandles(deps: HandleResolverDeps, signal: A
         channelId = await deps.platform.resolveHandle(handle);
       } catch (err) {
         if (!(err instanceof PlatformError && err.outcome === 'not_found')) {
-          log.warning({ handle, err: err instanceof Error ? err.message : String(err) }, 'could not resolve a followed handle; trying again next round');
+          log.warning({ handle, err }, 'could not resolve a followed handle; trying again next round');
           break;
         }
         channelId = null;

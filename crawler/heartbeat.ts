@@ -102,7 +102,7 @@ export class Heartbeat {
       if (this.failing) this.log.info({}, 'heartbeat written again');
       this.failing = false;
     } catch (err) {
-      if (!this.failing) this.log.warning({ err: (err as Error).message }, 'heartbeat not written; trying again at the next beat');
+      if (!this.failing) this.log.warning({ err }, 'heartbeat not written; trying again at the next beat');
       this.failing = true;
     }
   }

@@ -1,4 +1,4 @@
-// The videos stored before a reader asked for a language (issue #10): a language is fetched with
+// The videos stored before a reader asked for a language: a language is fetched with
 // every new video, but the channel's stored ones need one more visit each. This picks, among the
 // listed window, the ready videos that lack a language still to be backfilled (their own language
 // counts); the run fetches them like any pending video (player + one timed text per language), and

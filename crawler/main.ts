@@ -46,10 +46,15 @@ async function main(): Promise<void> {
     const platform = createPlatformClient(config, logger, {
       observer: { request: crawlerMetrics.platformRequest, proxySkipped: () => crawlerMetrics.proxySwitch('unreachable') },
     });
-    owner = crawlerIdentity(config.crawlerId).owner;
+    const identity = crawlerIdentity(config.crawlerId);
+    owner = identity.owner;
+    if (!identity.stable) {
+      logger.info({ owner }, 'this crawler\'s lease owner name holds its pid: after a crash its leases wait CRAWL_LEASE_SECONDS to expire; set CRAWLER_ID (or run it under PM2) so a restart takes them back at once');
+    }
     // Order matters (docs/crawler.md §4): the proxy is cheap, the browser is the last resort.
     const browser = createBrowserFallback(config, platform, logger, platform.egress);
-    unblockers = [createChallengeProxy(config, platform, logger), browser].filter((u): u is Unblocker => u !== null);
+    const challengeProxy = createChallengeProxy(config, platform, logger);
+    unblockers = challengeProxy === null ? [browser] : [challengeProxy, browser];
     const browserReady = await browser.available();
     checkPlatform = () => platform.checkPlatform(config.platformCheckVideo);
     // One budget for the whole process: the platform's quota is per session/IP, not per channel.
@@ -116,7 +121,7 @@ async function main(): Promise<void> {
     },
     drainTimeoutMs: config.platformTimeoutMs + DRAIN_MARGIN_MS,
     close: async () => {
-      for (const u of unblockers) await u.close().catch((err: unknown) => log.warning({ unblocker: u.name, err: String(err) }, 'unblocker close failed'));
+      for (const u of unblockers) await u.close().catch((err: unknown) => log.warning({ unblocker: u.name, err }, 'unblocker close failed'));
       await metricsListener?.close();
       await store.close();
     },
@@ -145,7 +150,7 @@ async function reclaimOwnLeases(store: Store, owner: string, log: Logger): Promi
     const channels = await store.reclaimLeases(owner, new Date());
     if (channels > 0) log.warning({ owner, channels }, 'took back the leases a previous run of this crawler left (it was killed or crashed); resuming them now');
   } catch (err) {
-    log.warning({ owner, err: String(err) }, 'could not take back leases left by a previous run; they expire after CRAWL_LEASE_SECONDS');
+    log.warning({ owner, err }, 'could not take back leases left by a previous run; they expire after CRAWL_LEASE_SECONDS');
   }
 }
 

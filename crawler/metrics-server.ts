@@ -31,7 +31,7 @@ export async function serveCrawlerMetrics(metrics: CrawlerMetrics, port: number,
     merged.metrics().then(
       (body) => res.writeHead(200, { 'content-type': merged.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : body),
       (err: unknown) => {
-        log.error({ err: (err as Error).message }, 'metrics could not be collected');
+        log.error({ err }, 'metrics could not be collected');
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end('metrics could not be collected\n');
       },
     );

@@ -52,7 +52,8 @@ export function nextDueAt(outcome: RunOutcome, consecutiveFailures: number, now:
  * The channel's failure count after a run with this outcome. A not-found answer after any other
  * outcome starts the count again, so after a not-found run the count is how many not-found answers
  * came in a row: only those retire a channel (NOT_FOUND_CONFIRMATIONS), never blocks or errors that
- * happened to come before one odd answer. The other backoffs grow with every failure, as before.
+ * happened to come before one odd answer. The other backoffs grow with every failure of any kind:
+ * a channel that keeps failing costs less and less.
  */
 export function failuresAfter(outcome: RunOutcome, previous: number, previousOutcome: string | null = null): number {
   if (outcome === 'ok') return 0;

@@ -39,7 +39,7 @@ export function startPlatformCheckWorker(o: PlatformCheckWorkerOptions): Worker 
         await once();
       } catch (err) {
         // A store outage or a failed check: the request stays pending (or its claim goes stale) and is tried again.
-        o.logger.warning({ err: (err as Error).message }, 'platform check could not be run or stored; trying again at the next poll');
+        o.logger.warning({ err }, 'platform check could not be run or stored; trying again at the next poll');
       }
       await o.timing.sleep(o.pollMs, stopping.signal);
     }

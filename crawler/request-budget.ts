@@ -20,7 +20,6 @@ export const HOUR_MS = 3_600_000;
 /** "Tens of minutes": the session's rate limit lasts up to an hour (docs/crawler.md §4). */
 export const DEFAULT_COOL_DOWN_MS: MsRange = [1_800_000, 1_800_000];
 /** Well under the guest session's ~1,000 page/player requests an hour (docs/crawler.md §4). */
-export const DEFAULT_REQUESTS_PER_HOUR = 500;
 /** A budget wait this short, starting this soon after the previous one ended, continues the same stretch. */
 export const SAME_STRETCH_MS = 60_000;
 /** How often a long wait says it is still waiting. */
@@ -203,7 +202,7 @@ export class RequestBudget {
       }
     } catch (err) {
       // The store pauses the crawler on its own when it is down; the local budget still holds.
-      this.opts.logger.warning({ err: (err as Error).message }, 'could not read the shared platform budget; pacing on this process\'s own count');
+      this.opts.logger.warning({ err }, 'could not read the shared platform budget; pacing on this process\'s own count');
     }
   }
 
@@ -211,7 +210,7 @@ export class RequestBudget {
   private share(write: (store: NonNullable<RequestBudgetOptions['shared']>) => Promise<void>): void {
     const store = this.opts.shared;
     if (store === undefined) return;
-    write(store).catch((err: unknown) => this.opts.logger.warning({ err: (err as Error).message }, 'could not record platform requests in the shared budget'));
+    write(store).catch((err: unknown) => this.opts.logger.warning({ err }, 'could not record platform requests in the shared budget'));
   }
 
   /** Takes in the requests sent since the last look and forgets those older than an hour. */

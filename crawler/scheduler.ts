@@ -9,6 +9,7 @@
 // finished batch is stored and its lease released. Calling stop() twice is harmless.
 
 import { categoryLogger, type Logger } from '../shared/logger';
+import { messageOf } from '../shared/error-text';
 import { StoreUnavailableError, type ChannelRecord, type ChannelRunRecord, type ReleaseInput, type Store } from '../shared/store/types';
 import { newRunResult, runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
 import { keepLease, type Every } from './lease-keeper';
@@ -45,7 +46,6 @@ export interface SchedulerOptions {
 /** The schedule report: at the top of every hour. */
 const HOURLY = '0 * * * *';
 
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** While channels keep the crawler busy, followed handles still get a round this often. */
 export const HANDLE_ROUND_EVERY_MS = 60_000;
@@ -120,7 +120,7 @@ export class Scheduler {
       if (due === 0) this.log.info({ due, behindMinutes, listings, share }, 'listing schedule on time');
       else this.log.info({ due, behindMinutes, listings, share }, `listing schedule ${behindMinutes} min behind: ${due} channel(s) due`);
     } catch (err) {
-      this.log.warning({ err: message(err) }, 'could not read the listing schedule; the next hourly report will try again');
+      this.log.warning({ err }, 'could not read the listing schedule; the next hourly report will try again');
     }
   }
 
@@ -210,9 +210,9 @@ export class Scheduler {
           storeFailures += 1;
           const b = this.o.storeBackoff ?? { baseMs: 1000, capMs: 60_000 };
           idleMs = backoffMs(storeFailures, b.baseMs, b.capMs);
-          this.log.warning({ err: err.message, failures: storeFailures, ms: idleMs }, 'store unavailable; pausing');
+          this.log.warning({ err, failures: storeFailures, ms: idleMs }, 'store unavailable; pausing');
         } else {
-          this.log.error({ err: message(err), stack: err instanceof Error ? err.stack : undefined }, 'unexpected error in the crawler loop');
+          this.log.error({ err }, 'unexpected error in the crawler loop');
         }
       }
       await this.idle(idleMs);
@@ -232,7 +232,7 @@ export class Scheduler {
       } catch (err) {
         if (!(err instanceof StoreUnavailableError) || attempt >= RELEASE_ATTEMPTS) throw err;
         const waitMs = backoffMs(attempt, RELEASE_RETRY_MS.baseMs, RELEASE_RETRY_MS.capMs);
-        this.log.warning({ channelId, err: err.message, attempt, ms: waitMs }, 'release failed; trying again');
+        this.log.warning({ channelId, err, attempt, ms: waitMs }, 'release failed; trying again');
         await this.o.runDeps.timing.sleep(waitMs);
       }
     }
@@ -247,7 +247,7 @@ export class Scheduler {
       return await resolveFollowedHandles(this.o.runDeps, this.stopController.signal);
     } catch (err) {
       if (err instanceof StoreUnavailableError) throw err;
-      if (!this.stopping) this.log.warning({ err: message(err) }, 'resolving followed handles failed; the next round tries again');
+      if (!this.stopping) this.log.warning({ err }, 'resolving followed handles failed; the next round tries again');
       return 0;
     }
   }
@@ -257,7 +257,7 @@ export class Scheduler {
     try {
       await this.store.recordRun(run);
     } catch (err) {
-      this.log.warning({ channelId: run.channelId, err: message(err) }, 'could not record the run in the history');
+      this.log.warning({ channelId: run.channelId, err }, 'could not record the run in the history');
     }
   }
 
@@ -295,9 +295,9 @@ export class Scheduler {
     let outcome: RunOutcome = result?.outcome ?? 'error';
     let error = result?.error ?? null;
     if (failure !== null) {
-      error = message(failure).slice(0, 300);
+      error = messageOf(failure).slice(0, 300);
       if (!(failure instanceof StoreUnavailableError)) {
-        this.log.error({ channelId, err: error, stack: failure instanceof Error ? failure.stack : undefined }, 'run failed unexpectedly');
+        this.log.error({ channelId, err: failure }, 'run failed unexpectedly');
       }
     }
     // Neither a lost lease nor a store outage is the channel's fault: hand it back without a failure.
@@ -315,7 +315,7 @@ export class Scheduler {
       if (!released) this.log.warning({ channelId, outcome }, 'lease was already gone at release');
     } catch (err) {
       if (failure === null) failure = err;
-      this.log.warning({ channelId, err: message(err), attempts: RELEASE_ATTEMPTS }, 'could not release the channel; its lease will expire');
+      this.log.warning({ channelId, err, attempts: RELEASE_ATTEMPTS }, 'could not release the channel; its lease will expire');
     }
     status?.idle();
     await this.recordRun({ channelId, owner: this.o.owner, startedAt: new Date(started), endedAt: now, outcome, error, stored: progress.stored });

@@ -4,8 +4,10 @@
 // (repeated blocks, a stop).
 
 import type { Logger } from '../shared/logger';
+import { messageOf } from '../shared/error-text';
 import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ListedVideo, type PlatformClient } from '../shared/platform/types';
 import type { Transcript } from '../shared/transcript/types';
+import { watchPath } from '../shared/video-links';
 import { isUnknownPublishedAt, type TranscriptRecord, type VideoRecord } from '../shared/store/types';
 import { RequestBlockedError, type RequestContext } from './blocked-path';
 import { RunBlockedError, RunStoppedError } from './run-ending';
@@ -25,7 +27,7 @@ export interface VideoFetchDeps {
    */
   readonly browserTranscript?: (videoId: string) => Promise<Transcript | null>;
   /**
-   * The languages readers asked for on this channel (issue #10): each is fetched once per video
+   * The languages readers asked for on this channel: each is fetched once per video
    * from the same player answer as the main transcript. Left out: the main transcript only.
    */
   readonly languages?: readonly string[];
@@ -34,7 +36,6 @@ export interface VideoFetchDeps {
 type VideoContext = RequestContext & { readonly videoId: string };
 
 const endsRun = (err: unknown): boolean => err instanceof RunBlockedError || err instanceof RunStoppedError;
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /** What one attempt stores: the video's record, and its transcripts per language when it got some. */
 export interface FetchedVideo {
@@ -50,7 +51,7 @@ export async function fetchVideo(
   previous: VideoRecord | undefined,
 ): Promise<FetchedVideo> {
   const { videoId } = listed;
-  const ctx: VideoContext = { channelId, videoId, path: `/watch?v=${encodeURIComponent(videoId)}` };
+  const ctx: VideoContext = { channelId, videoId, path: watchPath(videoId) };
 
   let publishedAt = listed.publishedAt ?? knownPublishedAt(previous);
   const result = await transcriptResult(deps, ctx);
@@ -114,7 +115,7 @@ async function transcriptResult(deps: VideoFetchDeps, ctx: VideoContext): Promis
     }
     // Not an answer of the platform (those are all PlatformErrors): a bug, logged with its stack.
     deps.logger.error({ channelId, videoId, err }, 'unexpected error fetching a transcript');
-    return { kind: 'unexpected', reason: message(err).slice(0, 300) };
+    return { kind: 'unexpected', reason: messageOf(err).slice(0, 300) };
   }
 }
 
@@ -136,7 +137,7 @@ async function browserTranscript(deps: VideoFetchDeps, ctx: VideoContext): Promi
   } catch (err) {
     if (endsRun(err)) throw err;
     if (!(err instanceof PlatformError)) deps.logger.error({ channelId, videoId, err }, 'unexpected error fetching a transcript through the browser');
-    else deps.logger.info({ channelId, videoId, err: message(err) }, 'every app client refused and the browser got no transcript');
+    else deps.logger.info({ channelId, videoId, err }, 'every app client refused and the browser got no transcript');
     return null;
   }
 }
@@ -151,7 +152,7 @@ async function lookUpPublishedAt(deps: VideoFetchDeps, ctx: VideoContext): Promi
   } catch (err) {
     if (endsRun(err)) throw err;
     if (!(err instanceof PlatformError)) deps.logger.error({ channelId, videoId, err }, 'unexpected error looking up a publish date; recorded for a retry with backoff');
-    else deps.logger.warning({ channelId, videoId, err: message(err) }, 'publish date lookup failed; recorded for a retry with backoff');
+    else deps.logger.warning({ channelId, videoId, err }, 'publish date lookup failed; recorded for a retry with backoff');
     return null;
   }
 }

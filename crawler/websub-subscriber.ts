@@ -14,6 +14,7 @@ import { categoryLogger, type Logger } from '../shared/logger';
 import type { Store, WebSubRecord } from '../shared/store/types';
 import { LEASE_ASKED_SECONDS, subscribeBackoffMs, VERIFY_WITHIN_MS } from '../shared/push-schedule';
 import type { Timing } from './timing';
+import { messageOf } from '../shared/error-text';
 
 /** Between two subscribe requests: 1,000 channels in about 3.5 minutes. */
 export const SUBSCRIBE_SPACING_MS = 200;
@@ -74,7 +75,7 @@ export class WebSubSubscriber {
         try {
           await this.tick();
         } catch (err) {
-          this.log.warning({ err: err instanceof Error ? err.message : String(err) }, 'push subscriber pass failed; trying again at the next');
+          this.log.warning({ err }, 'push subscriber pass failed; trying again at the next');
         }
         await this.o.timing.sleep(this.o.pollMs ?? SUBSCRIBER_POLL_MS, this.stopController.signal);
       }
@@ -211,7 +212,7 @@ export class WebSubSubscriber {
       await res.arrayBuffer().catch(() => undefined);
       return { ok: res.status >= 200 && res.status < 300, status: res.status, retryAfterMs: retryAfterMs(res.headers.get('retry-after'), Date.now()), error: null };
     } catch (err) {
-      return { ok: false, status: null, retryAfterMs: null, error: err instanceof Error ? err.message : String(err) };
+      return { ok: false, status: null, retryAfterMs: null, error: messageOf(err) };
     }
   }
 }

@@ -7,6 +7,7 @@ import { RETIRED_SETTINGS } from './config/settings';
 import { categoryLogger, createLogger, exitWhenWritten, type Logger } from './logger';
 import { openStore } from './store';
 import type { Store } from './store/types';
+import { messageOf } from './error-text';
 
 export type ProcessName = 'api' | 'crawler';
 
@@ -100,6 +101,6 @@ export function exitOnStartupError(name: ProcessName, err: unknown): void {
 }
 
 function oneLine(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  const text = messageOf(err);
   return text.split('\n')[0]!.trim();
 }

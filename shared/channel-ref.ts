@@ -5,6 +5,12 @@
 
 import { CHANNEL_ID } from './ids';
 
+/** Lower-cased handle without a leading `@`: "@SomeName" and "somename" are one key everywhere (the platform ignores case),
+ * in the store, in cache keys and in the links the service writes. */
+export function normalizeHandle(handle: string): string {
+  return handle.trim().replace(/^@/, '').toLowerCase();
+}
+
 export type ChannelRef = { readonly kind: 'id'; readonly channelId: string } | { readonly kind: 'handle'; readonly handle: string };
 
 const HANDLE = /^@?([A-Za-z0-9_-]{1,30})$/;

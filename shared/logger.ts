@@ -7,12 +7,25 @@ import pino, { type DestinationStream } from 'pino';
 import pretty from 'pino-pretty';
 
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
-type Levels = 'debug' | 'info' | 'warning' | 'error';
 
 /** The logger every module receives. Use `.child({ category })` via `categoryLogger`. */
-export type Logger = pino.Logger<Levels, true>;
+export type Logger = pino.Logger<LogLevel, true>;
 
-const LEVEL_VALUES: Record<Levels, number> = { debug: 20, info: 30, warning: 40, error: 50 };
+const LEVEL_VALUES: Record<LogLevel, number> = { debug: 20, info: 30, warning: 40, error: 50 };
+
+/**
+ * `err` of every line, one shape to query: `{ type, message, stack, …own fields }` of an Error
+ * (anything else as given). The error's own message only, never its causes': a raw cause (a network
+ * error naming a proxy with its password, say) may hold what the error's message was made safe of.
+ */
+export function errFields(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  const out: Record<string, unknown> = { type: err.constructor.name || err.name, message: err.message, stack: err.stack };
+  for (const [key, value] of Object.entries(err)) {
+    if (key !== 'cause' && !(key in out)) out[key] = value instanceof Error ? errFields(value) : value;
+  }
+  return out;
+}
 
 export const REDACTED = '[REDACTED]';
 
@@ -63,6 +76,7 @@ export function createLogger(opts: LoggerOptions): Logger {
     timestamp: pino.stdTimeFunctions.isoTime,
     base: { pid: process.pid, ...opts.base },
     redact: { paths: REDACT_PATHS, censor: REDACTED },
+    serializers: { err: errFields },
     hooks: { streamWrite: redactApiKeyInText },
     formatters: format === 'json' ? { level: (label: string) => ({ level: label.toUpperCase() }) } : {},
   };
@@ -77,7 +91,7 @@ export function createLogger(opts: LoggerOptions): Logger {
           destination: (opts.stream as NodeJS.WritableStream | undefined) ?? stdoutDestination(),
         })
       : (opts.stream ?? stdoutDestination());
-  return pino<Levels, true>(options, destination as DestinationStream);
+  return pino<LogLevel, true>(options, destination as DestinationStream);
 }
 
 /**

@@ -11,7 +11,8 @@ import type { SearchHit, TranscriptRecord, VideoRecord } from '../../shared/stor
 import { speaks } from '../../shared/transcript/languages';
 import { summaryOf } from '../../shared/transcript/summary';
 import { deepLink, formatTimestamp } from '../../shared/transcript/timestamps';
-import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { FEED_TITLE_PREFIX } from '../service-info';
+import { PUBLIC_VIDEO_HOST, watchUrl } from '../../shared/video-links';
 import { thumbnailOf, type FeedEntry, type FeedModel } from './state';
 
 export const MAX_SHOWN_PARAGRAPHS = 5;
@@ -87,7 +88,7 @@ export function buildSearchModel(input: SearchModelInput): FeedModel {
   const entries: FeedEntry[] = input.hits.map(({ video: v, transcripts }) => {
     const shown = matchingParagraphs(input.query, v, transcripts, input.languages);
     const first = shown.find((p) => p.seconds !== null);
-    const link = first?.seconds != null ? deepLink(v.videoId, first.seconds) : `https://${PUBLIC_VIDEO_HOST}/watch?v=${encodeURIComponent(v.videoId)}`;
+    const link = first?.seconds != null ? deepLink(v.videoId, first.seconds) : watchUrl(v.videoId);
     const paragraphs = shown.map((p) =>
       p.seconds === null ? `<p>${p.html}</p>` : `<p><a href="${escapeHtml(deepLink(v.videoId, p.seconds))}">${formatTimestamp(p.seconds)}</a> ${p.html}</p>`,
     );

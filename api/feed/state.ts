@@ -18,7 +18,8 @@ import type { FeedKind, Store, TranscriptRecord, VideoRecord } from '../../share
 import { shownText } from '../../shared/transcript/shown-text';
 import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
-import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { FEED_TITLE_PREFIX } from '../service-info';
+import { PUBLIC_VIDEO_HOST, watchUrl } from '../../shared/video-links';
 import { chosenTranscript, entryContent } from './transcript-choice';
 
 // ── the model ──────────────────────────────────────────────────────────────
@@ -116,7 +117,7 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
     entries.push({
       videoId: v.videoId,
       title: typeof v.title === 'string' ? shownText(v.title) : '',
-      link: `https://${PUBLIC_VIDEO_HOST}/watch?v=${v.videoId}`,
+      link: watchUrl(v.videoId),
       html: shownText(content?.html ?? NO_TRANSCRIPT_NOTE),
       language: languageTag(content?.language ?? null),
       published: v.publishedAt,

@@ -44,7 +44,7 @@ export type RawQuery = Readonly<Record<string, unknown>>;
 const OPTION_PARAMS = ['format', 'max_items', 'include', 'lang'] as const;
 const PARAMS = ['channel_id', 'channel', 'channel_url', ...OPTION_PARAMS] as const;
 
-/** `include` values → the kind each adds (issue #10: Shorts and streams are out unless asked for). */
+/** `include` values → the kind each adds (Shorts and streams are out unless asked for: most readers follow a channel for its videos). */
 const INCLUDES: Readonly<Record<string, FeedKind>> = { shorts: 'short', live: 'live' };
 const KIND_ORDER: readonly FeedKind[] = ['regular', 'short', 'live'];
 

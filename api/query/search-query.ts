@@ -10,7 +10,7 @@
 // searched as the letters and digits they hold (punctuation alone holds none and is ignored).
 // An unpaired `"` is ignored. At most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS terms.
 
-import { parseChannelUrl, parseHandle, type ChannelRef } from '../../shared/channel-ref';
+import { normalizeHandle, parseChannelUrl, parseHandle, type ChannelRef } from '../../shared/channel-ref';
 import { CHANNEL_ID } from '../../shared/ids';
 import { wordsOf } from '../../shared/search/fold';
 import type { SearchQuery, Term } from '../../shared/search/query';
@@ -101,7 +101,7 @@ function checkChannels(query: RawQuery): Checked<ChannelRef[]> {
       if (value === '') continue;
       const ref = name === 'channel_id' ? (CHANNEL_ID.test(value) ? ({ kind: 'id', channelId: value } as const) : null) : name === 'channel' ? parseHandle(value) : parseChannelUrl(value);
       if (ref === null) return bad(name === 'channel_id' ? 'invalidChannelId' : name === 'channel' ? 'invalidHandle' : 'invalidChannelUrl');
-      const key = ref.kind === 'id' ? ref.channelId : `@${ref.handle.toLowerCase()}`;
+      const key = ref.kind === 'id' ? ref.channelId : `@${normalizeHandle(ref.handle)}`;
       if (seen.has(key)) continue;
       seen.add(key);
       refs.push(ref);

@@ -19,6 +19,7 @@ import { keyIdOf, requireKeyId, queryOf, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validateFeedQuery, type FeedFormat, type FeedOptions, type FeedQuery, type RawQuery } from '../query/feed-query';
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
+import { normalizeHandle } from '../../shared/channel-ref';
 
 export interface FeedDeps {
   store: Pick<Store, 'getChannel' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
@@ -121,7 +122,7 @@ export function requestOrigin(req: IncomingMessage, trust: FeedDeps['trustProxy'
 
 /** The self link's query: the validated spec parameters in one order and spelling. */
 function selfQuery(q: FeedQuery, raw: RawQuery): string {
-  return [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${q.channel.handle.toLowerCase()}`, ...feedQueryTail(q, raw)].join('&');
+  return [q.channel.kind === 'id' ? `channel_id=${q.channel.channelId}` : `channel=${normalizeHandle(q.channel.handle)}`, ...feedQueryTail(q, raw)].join('&');
 }
 
 /** The self link's parameters after the channel or playlist, each only when the request gave it. */
@@ -289,7 +290,7 @@ export class ChannelRegistrar {
   }
 
   /**
-   * Tell the crawler which languages readers want on the channel (issue #10), as `register` tells
+   * Tell the crawler which languages readers want on the channel, as `register` tells
    * it the wanted count; the same list again within the TTL is not written again.
    */
   async askLanguages(channelId: string, languages: readonly string[], now: Date): Promise<void> {

@@ -14,7 +14,8 @@ import { queryOf, requireKeyId, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validatePlaylistQuery, type PlaylistFeedQuery } from '../query/playlist-query';
 import type { RawQuery } from '../query/feed-query';
-import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { FEED_TITLE_PREFIX } from '../service-info';
+import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { categoryLogger } from '../../shared/logger';
 import { ChannelRegistrar, FEED_CACHE_CONTROL, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
 

@@ -16,7 +16,8 @@ import { ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE, renderAtom, renderRss } from '../f
 import { buildFeedModel, notModified, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { requireKeyId, queryOf } from '../http/locals';
 import { validateCombinedFeedQuery, type FeedFormat, type FeedOptions } from '../query/feed-query';
-import { FEED_TITLE_PREFIX, PUBLIC_VIDEO_HOST } from '../service-info';
+import { FEED_TITLE_PREFIX } from '../service-info';
+import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { requestOrigin, sendValidators } from './feed';
 
 export interface CombinedFeedDeps {

@@ -8,7 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
 import { CHANNEL_ID } from '../../shared/ids';
-import { parseHandle } from '../../shared/channel-ref';
+import { normalizeHandle, parseHandle } from '../../shared/channel-ref';
 import { isPlaylistId } from '../../shared/playlist-ref';
 import type { Store, SubscriptionInput } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
@@ -57,7 +57,7 @@ function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
   });
 }
 
-const refKey = (ref: FollowRef): string => (ref.kind === 'id' ? ref.channelId : ref.kind === 'playlist' ? ref.playlistId : `@${ref.handle.toLowerCase()}`);
+const refKey = (ref: FollowRef): string => (ref.kind === 'id' ? ref.channelId : ref.kind === 'playlist' ? ref.playlistId : `@${normalizeHandle(ref.handle)}`);
 const toInput = (e: ImportEntry): SubscriptionInput =>
   e.ref.kind === 'id'
     ? { channelId: e.ref.channelId, title: e.title }
@@ -66,7 +66,7 @@ const toInput = (e: ImportEntry): SubscriptionInput =>
       : { handle: e.ref.handle, title: e.title };
 /** How an answer names one followed channel or playlist. */
 const refFields = (ref: FollowRef): Record<string, string> =>
-  ref.kind === 'id' ? { channel_id: ref.channelId } : ref.kind === 'playlist' ? { playlist_id: ref.playlistId } : { handle: ref.handle.toLowerCase() };
+  ref.kind === 'id' ? { channel_id: ref.channelId } : ref.kind === 'playlist' ? { playlist_id: ref.playlistId } : { handle: normalizeHandle(ref.handle) };
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
   const body = JSON.stringify(value);
@@ -150,7 +150,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
     const raw = String((req.params as Record<string, string | undefined>).ref ?? '');
     const handle = raw.startsWith('@') ? parseHandle(raw) : null;
     if (!CHANNEL_ID.test(raw) && !isPlaylistId(raw) && handle === null) throw new ApiError('invalidSubscription');
-    const ref = handle !== null && handle.kind === 'handle' ? `@${handle.handle.toLowerCase()}` : raw;
+    const ref = handle !== null && handle.kind === 'handle' ? `@${normalizeHandle(handle.handle)}` : raw;
     const keyId = requireKeyId(res);
     if (!(await deps.store.unfollow(keyId, ref, deps.clock()))) throw new ApiError('subscriptionNotFound');
     follows.forget(keyId, ref);

@@ -7,7 +7,8 @@ import type { FollowRef } from './channel-refs';
 import { presentedKey } from '../http/keyed';
 import { queryOf } from '../http/locals';
 import { requestOrigin } from '../routes/feed';
-import { PUBLIC_VIDEO_HOST } from '../service-info';
+import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
+import { normalizeHandle } from '../../shared/channel-ref';
 
 export interface LinkDeps {
   publicBaseUrl: string | null;
@@ -15,7 +16,7 @@ export interface LinkDeps {
 }
 
 const feedParam = (ref: FollowRef): string =>
-  ref.kind === 'id' ? `channel_id=${ref.channelId}` : ref.kind === 'playlist' ? `playlist_id=${ref.playlistId}` : `channel=${encodeURIComponent(ref.handle.toLowerCase())}`;
+  ref.kind === 'id' ? `channel_id=${ref.channelId}` : ref.kind === 'playlist' ? `playlist_id=${ref.playlistId}` : `channel=${encodeURIComponent(normalizeHandle(ref.handle))}`;
 const pagePath = (ref: FollowRef): string =>
   ref.kind === 'id' ? `channel/${ref.channelId}` : ref.kind === 'playlist' ? `playlist?list=${ref.playlistId}` : `@${encodeURIComponent(ref.handle)}`;
 

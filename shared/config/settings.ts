@@ -4,6 +4,7 @@
 import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides, type IdentityOverride } from './client-identities';
 import { isLanguageCode } from '../transcript/languages';
 import { isVideoId } from '../ids';
+import { messageOf } from '../error-text';
 
 /** One or more problems with the configuration, each a line naming its variable. */
 export class ConfigError extends Error {
@@ -133,7 +134,7 @@ function parseClientIdentities(raw: string): Readonly<Record<string, IdentityOve
   try {
     return parseIdentityOverrides(raw);
   } catch (err) {
-    return fail(err instanceof Error ? err.message : String(err));
+    return fail(messageOf(err));
   }
 }
 

@@ -20,8 +20,6 @@ export type Verdict =
   | { outcome: 'consent'; reason: string; /** hidden `v` of the consent form, when there is one */ consentValue: string | null }
   | { outcome: Exclude<PlatformOutcome, 'ok' | 'consent'>; reason: string; signal?: PlatformSignal };
 
-export type Failure = Exclude<Verdict, { outcome: 'ok' }>;
-
 const OK: Verdict = { outcome: 'ok' };
 
 const looksLikeHtml = (a: RawAnswer): boolean =>

@@ -192,16 +192,15 @@ export class PlatformHttp {
     });
     const path = loggablePath(url);
     const started = performance.now();
-    const controller = new AbortController();
     const waitMs = req.stallAfterMs ?? this.opts.timeoutMs;
-    const timer = setTimeout(() => controller.abort(), waitMs);
+    const signal = AbortSignal.timeout(waitMs);
     let proxy: string | undefined;
     try {
       const { res, via } = await this.sendVia(url, {
         method,
         headers,
         body: method === 'POST' && req.body !== undefined ? JSON.stringify(req.body) : undefined,
-        signal: controller.signal,
+        signal,
         maxBytes: this.maxBody,
       });
       proxy = via;
@@ -230,17 +229,15 @@ export class PlatformHttp {
         this.opts.logger.debug({ method, path, ms, outcome: 'transient' }, `${method} ${path} failed: ${err.message}`);
         throw new PlatformError('transient', `${req.what}: ${err.message}`, { cause: err });
       }
-      if (controller.signal.aborted && req.stallAfterMs !== undefined) {
+      if (signal.aborted && req.stallAfterMs !== undefined) {
         this.opts.logger.debug({ method, path, ms, outcome: 'blocked' }, `${method} ${path} stalled past ${waitMs} ms`);
         throw new PlatformError('blocked', `${req.what} stalled: no answer within ${waitMs} ms`, { cause: err });
       }
-      const reason = controller.signal.aborted
+      const reason = signal.aborted
         ? `timed out after ${waitMs} ms`
         : `network error (${this.scrub(networkCode(err))})`;
       this.opts.logger.debug({ method, path, ms, outcome: 'transient' }, `${method} ${path} failed: ${reason}`);
       throw new PlatformError('transient', `${req.what}: ${reason}`, { cause: err });
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -24,7 +24,7 @@ import { checkPlatform, type PlatformCheckReport } from './platform-check';
 export { AllClientsRefusedError, PlatformError, PlaylistUnavailableError, TokenRequiredError } from './types';
 export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, PlaylistListing, Unblocker } from './types';
 export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
-export { watchPath } from './watch-page';
+export { watchPath } from '../video-links';
 
 /** The settings the platform client reads. */
 export type PlatformConfig = Pick<Config, 'platformBaseUrl' | 'transcriptLanguages' | 'playerClients' | 'platformTimeoutMs'>

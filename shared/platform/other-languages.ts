@@ -1,5 +1,5 @@
-// The reader's other languages for one video, from the player answer already in hand (issue #10,
-// docs/crawler.md §3): the video's own track in that language when it has one, else the platform's
+// The reader's other languages for one video, from the player answer already in hand
+// (docs/crawler.md §3): the video's own track in that language when it has one, else the platform's
 // machine translation of a translatable track (`&tlang=<code>`, only into a language the answer
 // offers). One timed-text request per language, no new player call. A language that fails is left
 // out (the video's main transcript is stored all the same) and logged.

@@ -8,7 +8,7 @@ import { ENDPOINTS, readJson, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { innertubeRequest } from './innertube';
 import { dig } from './page-data';
-import { watchPath } from './watch-page';
+import { watchPath } from '../video-links';
 
 /** What the transcript needs from a player answer (NewPipe's mask, June 2026). */
 export const PLAYER_FIELDS =

@@ -10,7 +10,7 @@ import type { PlatformHttp } from './http-client';
 import { innertubeRequest } from './innertube';
 import { asString, dig } from './page-data';
 import { PlatformError } from './types';
-import { watchPath } from './watch-page';
+import { watchPath } from '../video-links';
 
 /** The date, the id (a poisoned answer shows), and the status (a bot check must still be seen). */
 export const DATE_FIELDS = 'playabilityStatus,microformat.playerMicroformatRenderer.publishDate,videoDetails.videoId';

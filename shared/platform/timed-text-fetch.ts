@@ -9,7 +9,7 @@ import { ENDPOINTS, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { spokenCues, UnreadableTimedTextError, type Cue } from '../transcript/timedtext';
 import { PlatformError } from './types';
-import { watchPath } from './watch-page';
+import { watchPath } from '../video-links';
 
 export async function fetchSpokenCues(http: PlatformHttp, videoId: string, target: string, language: string): Promise<Cue[]> {
   const a = await http.send({ method: 'GET', target, kind: 'xhr', referer: watchPath(videoId), what: 'timed text', stallAfterMs: http.timedTextTimeoutMs });

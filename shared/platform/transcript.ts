@@ -25,7 +25,7 @@ export interface TranscriptOptions {
   clients: readonly ClientIdentity[];
   visitors: VisitorSessions;
   log: Logger;
-  /** The reader's languages besides the main one: fetched from the same player answer (issue #10). */
+  /** The reader's languages besides the main one: fetched from the same player answer (no new player call). */
   otherLanguages?: readonly string[];
 }
 

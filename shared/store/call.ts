@@ -41,7 +41,7 @@ async function call<T>(backend: Backend, work: () => Awaitable<T>): Promise<T> {
     return await (backend.deadlineMs ? withDeadline(answer, backend.deadlineMs, backend.kind) : answer);
   } catch (err) {
     const mapped = backend.toStoreError(err);
-    if (mapped instanceof StoreUnavailableError) backend.logger.warning({ err: (err as Error).message }, `${backend.kind} store unavailable`);
+    if (mapped instanceof StoreUnavailableError) backend.logger.warning({ err }, `${backend.kind} store unavailable`);
     throw mapped;
   }
 }

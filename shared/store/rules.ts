@@ -4,11 +4,6 @@
 
 import type { FeedKind, PlaylistRecord, PlaylistState, TranscriptRecord, VideoKind, VideoRecord } from './types';
 
-/** Lower-cased handle without a leading `@`: "@SomeName" and "somename" are one key everywhere. */
-export function normalizeHandle(handle: string): string {
-  return handle.trim().replace(/^@/, '').toLowerCase();
-}
-
 /**
  * How long "the platform has no such handle" is believed: junk handles cost one platform request
  * an hour at most, and a handle created meanwhile resolves within the hour.
@@ -60,7 +55,7 @@ export function showsTranscript(v: Pick<VideoRecord, 'state'>): boolean {
   return v.state === 'ready';
 }
 
-/** What a feed lists when the reader asks for nothing more (issue #10: Shorts and streams out). */
+/** What a feed lists when the reader asks for nothing more: regular videos (Shorts and streams only when asked for). */
 export const DEFAULT_FEED_KINDS: readonly FeedKind[] = ['regular'];
 
 /**

@@ -1,8 +1,7 @@
 // Video timestamps as people write them and as the platform links them: `m:ss` below an hour,
 // `h:mm:ss` from an hour on (docs/crawler.md §3), and the deep link that opens the video there.
 
-// Public links always name the real platform, whatever PLATFORM_BASE_URL points at (as api/service-info.ts).
-const PUBLIC_VIDEO_HOST = 'youtube.com';
+import { watchUrl } from '../video-links';
 
 /** `m:ss` or `h:mm:ss` for a whole number of seconds (fractions are cut: a link jumps to the second). */
 export function formatTimestamp(seconds: number): string {
@@ -25,6 +24,4 @@ export function parseTimestamp(text: string): number | null {
 }
 
 /** https://youtube.com/watch?v=<id>&t=<seconds>s — the link a reader follows to that moment. */
-export function deepLink(videoId: string, seconds: number): string {
-  return `https://${PUBLIC_VIDEO_HOST}/watch?v=${encodeURIComponent(videoId)}&t=${Math.max(0, Math.floor(seconds))}s`;
-}
+export const deepLink = (videoId: string, seconds: number): string => watchUrl(videoId, seconds);

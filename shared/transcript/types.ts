@@ -12,7 +12,7 @@ export interface Transcript {
   details?: VideoDetails;
   /** The paragraphs with their start times: what is stored, and rendered when a feed is served. */
   paragraphs: TimedParagraph[];
-  /** The reader's other languages fetched from the same player answer (issue #10). */
+  /** The reader's other languages, fetched from the same player answer as this one. */
   others?: LanguageTranscript[];
 }
 

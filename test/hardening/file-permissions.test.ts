@@ -67,7 +67,7 @@ describe('file permissions are named (real process as an unprivileged user)', fu
     chmodSync(hidden, 0o700);
     const out = asNobody(`
       const { fileChange } = require('./shared/store/sqlite/file-watch.ts');
-      const { fileErrorText } = require('./shared/fs-errors.ts');
+      const { fileErrorText } = require('./shared/error-text.ts');
       try { console.log(String(fileChange(${JSON.stringify(file)}, { dev: ${dev}, ino: ${ino} }))); } catch (err) { console.log(fileErrorText(err, 'look at the database file')); }
     `);
     expect(out).to.equal('permission denied (EACCES): the user 65534 this process runs as may not look at the database file');

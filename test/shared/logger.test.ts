@@ -34,6 +34,22 @@ describe('logger', () => {
     }
   });
 
+  it('writes every err in one shape: type, message, stack and own fields, without the raw cause', () => {
+    const { logger, lines, raw } = capture();
+    class OutcomeError extends Error {
+      readonly outcome = 'transient';
+    }
+    const cause = new Error('connect ECONNREFUSED via http://user:proxy-password@10.0.0.1:3128');
+    logger.warning({ err: new OutcomeError('transient: network error (ECONNREFUSED)', { cause }) }, 'platform request failed');
+    logger.error({ err: new TypeError('boom') }, 'a bug');
+    logger.info({ err: 'a plain text' }, 'not an Error');
+    expect(lines[0]!.err).to.deep.include({ type: 'OutcomeError', message: 'transient: network error (ECONNREFUSED)', outcome: 'transient' });
+    expect((lines[0]!.err as { stack: string }).stack).to.match(/^Error: transient: network error \(ECONNREFUSED\)\n\s+at /);
+    expect(raw[0], 'the safe message only, never the raw cause').not.to.contain('proxy-password');
+    expect(lines[1]!.err).to.deep.include({ type: 'TypeError', message: 'boom' });
+    expect(lines[2]!.err).to.equal('a plain text');
+  });
+
   it('drops lines below the configured level', () => {
     const { logger, lines } = capture('warning');
     logger.info('hidden');

@@ -4,11 +4,22 @@
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { openStore, StoreUnavailableError } from '../../shared/store';
-import { connectMongoStore } from '../../shared/store/mongo/mongo-store';
+import { connectMongoStore, dbNameFromUrl } from '../../shared/store/mongo/mongo-store';
 import { mongoTestDatabase } from '../support/mongo-emulator';
 import { freePort } from '../support/processes';
 import { storeContract } from './contract';
 import { runWorkers } from './run-workers';
+
+describe('the database named in a MongoDB URL', () => {
+  it('is the URL path, read as the driver reads it, seed lists and SRV included; none without a path', () => {
+    expect(dbNameFromUrl('mongodb://db.example:27017/feeds?replicaSet=rs0')).to.equal('feeds');
+    expect(dbNameFromUrl('mongodb://user:p%40ss@a:27017,b:27017,c:27017/feeds_prod?replicaSet=rs0&w=majority')).to.equal('feeds_prod');
+    expect(dbNameFromUrl('mongodb+srv://user:pw@cluster0.example.net/tf?retryWrites=true')).to.equal('tf');
+    expect(dbNameFromUrl('mongodb://a:1,b:2/my%2Ddb')).to.equal('my-db');
+    expect(dbNameFromUrl('mongodb://a:27017,b:27017/?replicaSet=rs0')).to.equal(null);
+    expect(dbNameFromUrl('mongodb://localhost')).to.equal(null);
+  });
+});
 
 describe('mongodb store without a server', function () {
   it('fails to open with StoreUnavailableError, not a driver error', async function () {

@@ -6,7 +6,8 @@
 
 import type { Collection, Db, Filter } from 'mongodb';
 import type { BackendMethods } from '../call';
-import { normalizeHandle, refreshCutoff } from '../rules';
+import { refreshCutoff } from '../rules';
+import { normalizeHandle } from '../../channel-ref';
 import type { ChannelRecord, WorkKind } from '../types';
 import { lit, type StoreClock } from './clock';
 import { retryOnDuplicateKey } from './errors';

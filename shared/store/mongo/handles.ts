@@ -3,7 +3,8 @@
 
 import type { Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
-import { normalizeHandle, UNKNOWN_HANDLE_TTL_MS, unknownHandleHolds } from '../rules';
+import { UNKNOWN_HANDLE_TTL_MS, unknownHandleHolds } from '../rules';
+import { normalizeHandle } from '../../channel-ref';
 import { retryOnDuplicateKey } from './errors';
 
 interface UnknownHandleDoc {

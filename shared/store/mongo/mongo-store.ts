@@ -3,6 +3,7 @@
 // database to the code's schema version at start (schema.ts); store/call.ts maps "cannot reach the
 // server" (and any call after close) to StoreUnavailableError.
 
+import ConnectionString from 'mongodb-connection-string-url';
 import { MongoClient } from 'mongodb';
 import type { Logger } from '../../logger';
 import { assembleStore, type BackendMethods } from '../call';
@@ -50,10 +51,12 @@ export interface MongoStoreOptions {
 
 export const DEFAULT_DB_NAME = 'transcript-feed';
 
-/** The database named in the URL path (`mongodb://host/name?…`), if any. */
+/**
+ * The database named in the URL path (`mongodb://host1,host2/name?…`), if any, read by the parser
+ * the driver itself uses (a seed list of several hosts is no WHATWG URL).
+ */
 export function dbNameFromUrl(url: string): string | null {
-  const m = /^mongodb(?:\+srv)?:\/\/[^/?#]*\/([^?#]*)/.exec(url);
-  const name = m?.[1] ? decodeURIComponent(m[1]) : '';
+  const name = decodeURIComponent(new ConnectionString(url).pathname.replace(/^\//, ''));
   return name === '' ? null : name;
 }
 

@@ -9,7 +9,8 @@
 
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
-import { asksNothing, DEFAULT_FEED_KINDS, normalizeHandle } from '../rules';
+import { asksNothing, DEFAULT_FEED_KINDS } from '../rules';
+import { normalizeHandle } from '../../channel-ref';
 import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionSource, VideoKind, WorkKind } from '../types';
 import { toRecord as toChannelRecord, type ChannelDoc } from './channels';
 import { retryOnDuplicateKey } from './errors';

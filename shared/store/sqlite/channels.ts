@@ -3,7 +3,8 @@
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
-import { normalizeHandle, refreshCutoff, REFRESHED_SQL } from '../rules';
+import { refreshCutoff, REFRESHED_SQL } from '../rules';
+import { normalizeHandle } from '../../channel-ref';
 import type { ChannelRecord } from '../types';
 
 export interface ChannelRow {

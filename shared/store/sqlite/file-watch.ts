@@ -4,7 +4,7 @@
 // restarts every process on one store.
 
 import { statSync } from 'node:fs';
-import { fileErrorText } from '../../fs-errors';
+import { fileErrorText } from '../../error-text';
 
 /** How often the file's identity is checked (a stat: cheap). */
 export const FILE_CHECK_MS = 2000;

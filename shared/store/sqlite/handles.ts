@@ -3,7 +3,8 @@
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
-import { normalizeHandle, UNKNOWN_HANDLE_TTL_MS, unknownHandleHolds } from '../rules';
+import { UNKNOWN_HANDLE_TTL_MS, unknownHandleHolds } from '../rules';
+import { normalizeHandle } from '../../channel-ref';
 
 function prepare(db: Database.Database) {
   const get = db.prepare<[string], string>('SELECT channel_id FROM handles WHERE handle = ?').pluck();

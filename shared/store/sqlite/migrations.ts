@@ -81,14 +81,14 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   ) WITHOUT ROWID;
   CREATE INDEX channels_refresh ON channels (due_at) WHERE consecutive_failures = 0;
   `,
-  // 4: what an entry shows beside the transcript, and which videos a feed lists (issue #10). Null
+  // 4: what an entry shows beside the transcript, and which videos a feed lists (its kind). Null
   // on rows from before: such a video is listed as regular and renders as it always did.
   `
   ALTER TABLE videos ADD COLUMN video_kind TEXT;
   ALTER TABLE videos ADD COLUMN duration_seconds INTEGER;
   ALTER TABLE videos ADD COLUMN description TEXT;
   `,
-  // 5: transcripts per video and language, and the languages readers asked for per channel (#10).
+  // 5: transcripts per video and language, and the languages readers asked for per channel.
   // Rows with large paragraphs keep their rowid: WITHOUT ROWID suits small rows only.
   `
   CREATE TABLE transcripts (

@@ -6,7 +6,8 @@
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
-import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL, normalizeHandle } from '../rules';
+import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL } from '../rules';
+import { normalizeHandle } from '../../channel-ref';
 import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionRecord, SubscriptionSource, WorkKind } from '../types';
 import { COLUMNS as CHANNEL_COLUMNS, toRecord as toChannelRecord, type ChannelRow } from './channels';
 
