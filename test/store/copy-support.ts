@@ -1,0 +1,94 @@
+// What the store:copy tests share: a store filled the way a crawled deployment is (channels with
+// their videos, transcripts in two languages, handles, languages asked for), and every channel's
+// feed as the API renders it, to compare a copy with its source.
+
+import { renderAtom } from '../../api/feed/render';
+import { buildFeedModel } from '../../api/feed/state';
+import type { Store, TranscriptRecord, VideoRecord } from '../../shared/store/types';
+import { transcriptRecord, videoRecord } from '../support/factories';
+
+const T0 = Date.UTC(2026, 0, 1);
+
+export const channelIdOf = (c: number): string => `UC${String(c).padStart(22, '0')}`;
+
+/** Two API keys (as the store knows them: digests) following channels. */
+export const KEY_IDS = ['a'.repeat(64), 'b'.repeat(64)];
+
+export interface Filled {
+  channelIds: string[];
+  videos: number;
+}
+
+/**
+ * `channels` channels of `perChannel` videos each (a twentieth waiting for a retry, a twentieth
+ * given up without captions), the ready ones with their transcript and, for every third, a Turkish
+ * translation (every seventh recovered without times); a handle per channel and two languages
+ * asked; one key following every channel and a handle not resolved yet, another every fifth channel.
+ */
+export async function fillStore(store: Store, channels: number, perChannel: number): Promise<Filled> {
+  const channelIds: string[] = [];
+  for (let c = 0; c < channels; c++) {
+    const channelId = channelIdOf(c);
+    channelIds.push(channelId);
+    await store.registerChannel({ channelId, wanted: Math.min(100, perChannel), handle: `Handle${c}`, title: `Channel ${c} & <co>` }, new Date(T0));
+    await store.putHandle(`handle${c}`, channelId, new Date(T0 + c));
+    await store.askLanguages(channelId, ['tr', 'en'], new Date(T0 + c));
+    await store.markLanguagesCovered(channelId, ['en'], new Date(T0 + c));
+    const videos: VideoRecord[] = [];
+    const transcripts: TranscriptRecord[] = [];
+    for (let n = 0; n < perChannel; n++) {
+      const kind = n % 20;
+      const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
+      const v = videoRecord({
+        videoId: `${String(c).padStart(4, '0')}v${String(n).padStart(6, '0')}`,
+        channelId,
+        title: `Video ${n} of ${c}: "quotes" & ]]> 😀`,
+        publishedAt: new Date(T0 - n * 3_600_000),
+        fetchedAt: new Date(T0 + n * 1000),
+        language: state === 'ready' ? 'en' : null,
+        kind: state === 'ready' ? (n % 2 ? 'manual' : 'automatic') : null,
+        state,
+        nextAttemptAt: state === 'failed' ? new Date(T0 + 86_400_000) : null,
+        lastError: state === 'failed' ? 'timeout' : null,
+        videoKind: n % 11 === 0 ? 'short' : n % 13 === 0 ? null : 'regular',
+        durationSeconds: n % 5 === 0 ? null : 60 + n,
+        description: n % 3 === 0 ? '0:00 Intro\n1:00 Middle\n2:00 End' : `About ${n}.`,
+      });
+      videos.push(v);
+      if (state !== 'ready') continue;
+      const paragraphs = [{ startMs: 0, text: `Transcript ${n} of ${c} <&>` }, { startMs: 61_000, text: `Later in ${n}, çğıöşü.` }];
+      transcripts.push(n % 7 === 0 ? { ...transcriptRecord(v, paragraphs), untimed: true } : transcriptRecord(v, paragraphs));
+      if (n % 3 === 0) transcripts.push({ ...transcriptRecord(v, `Çeviri ${n}`), language: 'tr', kind: 'translated' });
+    }
+    await store.upsertVideos(videos, transcripts);
+  }
+  await store.follow(KEY_IDS[0]!, [...channelIds.map((channelId) => ({ channelId })), { handle: 'notyetknown' }], 'import', 100, new Date(T0 + 1));
+  await store.follow(KEY_IDS[1]!, channelIds.filter((_, i) => i % 5 === 0).map((channelId) => ({ channelId, title: 'Kanal ✓' })), 'feed', 10, new Date(T0 + 2));
+  return { channelIds, videos: channels * perChannel };
+}
+
+/** Which videos a few searches find (search entries are made again at the destination, never copied). */
+export async function searchesOf(store: Store): Promise<string[][]> {
+  const scope = { channelIds: null, kinds: ['regular', 'short', 'live'] as const };
+  const queries = [[['transcript', '42']], [['ceviri']], [['later', 'in', '7']], [['video', '3', 'of', '12']]];
+  const out: string[][] = [];
+  for (const q of queries) out.push((await store.searchVideos({ all: [q], none: [] }, { ...scope, kinds: [...scope.kinds] }, 100)).map((h) => h.video.videoId));
+  return out;
+}
+
+/** Every channel's feed (100 entries, shorts too; as stored, and in Turkish) as the API renders it. */
+export async function feedsOf(store: Store, channelIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const channelId of channelIds) {
+    const [channel, version, videos] = await Promise.all([store.getChannel(channelId), store.feedVersion(channelId), store.listFeedEntries(channelId, 100, ['regular', 'short', 'live'])]);
+    const transcripts = await store.getTranscripts(videos.map((v) => v.videoId));
+    for (const languages of [null, ['tr']]) {
+      const model = buildFeedModel({
+        channelId, channelTitle: channel?.title ?? null, videos, transcripts, languages,
+        updated: version ?? new Date(0), selfUrl: `http://127.0.0.1/?channel_id=${channelId}`,
+      });
+      out.set(`${channelId}/${languages?.join(',') ?? 'stored'}`, renderAtom(model));
+    }
+  }
+  return out;
+}
