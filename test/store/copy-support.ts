@@ -14,6 +14,11 @@ export const channelIdOf = (c: number): string => `UC${String(c).padStart(22, '0
 /** Two API keys (as the store knows them: digests) following channels. */
 export const KEY_IDS = ['a'.repeat(64), 'b'.repeat(64)];
 
+/** Two followed playlists. */
+export const PLAYLIST_IDS = ['PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf', 'PLbpi6ZahtOH6Blw3RGYpWkSByi_T7Rygb'];
+
+export const videoIdOf = (c: number, n: number): string => `${String(c).padStart(4, '0')}v${String(n).padStart(6, '0')}`;
+
 export interface Filled {
   channelIds: string[];
   videos: number;
@@ -40,7 +45,7 @@ export async function fillStore(store: Store, channels: number, perChannel: numb
       const kind = n % 20;
       const state = kind === 0 ? 'failed' : kind === 1 ? 'no_transcript' : 'ready';
       const v = videoRecord({
-        videoId: `${String(c).padStart(4, '0')}v${String(n).padStart(6, '0')}`,
+        videoId: videoIdOf(c, n),
         channelId,
         title: `Video ${n} of ${c}: "quotes" & ]]> 😀`,
         publishedAt: new Date(T0 - n * 3_600_000),
@@ -64,6 +69,19 @@ export async function fillStore(store: Store, channels: number, perChannel: numb
   }
   await store.follow(KEY_IDS[0]!, [...channelIds.map((channelId) => ({ channelId })), { handle: 'notyetknown' }], 'import', 100, new Date(T0 + 1));
   await store.follow(KEY_IDS[1]!, channelIds.filter((_, i) => i % 5 === 0).map((channelId) => ({ channelId, title: 'Kanal ✓' })), 'feed', 10, new Date(T0 + 2));
+  // A followed playlist listing videos of two channels, and one the platform called private.
+  await store.follow(KEY_IDS[1]!, [{ channelId: PLAYLIST_IDS[0]!, kind: 'playlist' }, { channelId: PLAYLIST_IDS[1]!, kind: 'playlist' }], 'feed', 10, new Date(T0 + 3));
+  await store.putPlaylist({ playlistId: PLAYLIST_IDS[0]!, title: 'Ders <1> & çalışma', owner: 'Channel 0', ownerChannelId: channelIds[0]!, state: 'listed',
+    videoIds: [videoIdOf(1, 2), videoIdOf(0, 3), videoIdOf(1, 4)] }, new Date(T0 + 4));
+  await store.putPlaylist({ playlistId: PLAYLIST_IDS[1]!, title: null, owner: null, ownerChannelId: null, state: 'private', videoIds: [] }, new Date(T0 + 5));
+  // Push: channel 0 verified (its token and secret must come along, or the hub's callbacks fail), channel 1 asked.
+  await store.putWebSub({ channelId: channelIds[0]!, topic: `https://www.youtube.com/xml/feeds/videos.xml?channel_id=${channelIds[0]}`, token: 'tok0-abcdef', secret: 'secret-0123456789',
+    status: 'verified', requestedAt: new Date(T0), verifiedAt: new Date(T0 + 1000), leaseSeconds: 432_000, leaseExpiresAt: new Date(T0 + 432_000_000),
+    nextActionAt: new Date(T0 + 345_600_000), failures: 0, lastError: null, updatedAt: new Date(T0 + 1000) });
+  await store.putWebSub({ channelId: channelIds[1]!, topic: `https://www.youtube.com/xml/feeds/videos.xml?channel_id=${channelIds[1]}`, token: 'tok1-abcdef', secret: 'secret-9876543210',
+    status: 'requested', requestedAt: new Date(T0), verifiedAt: null, leaseSeconds: null, leaseExpiresAt: null,
+    nextActionAt: new Date(T0 + 60_000), failures: 2, lastError: 'hub answered 503', updatedAt: new Date(T0) });
+  await store.pushVideos([{ videoId: 'pushed00001', channelId: channelIds[0]!, title: 'Just uploaded', publishedAt: new Date(T0 + 7) }], new Date(T0 + 8));
   return { channelIds, videos: channels * perChannel };
 }
 
@@ -91,4 +109,24 @@ export async function feedsOf(store: Store, channelIds: readonly string[]): Prom
     }
   }
   return out;
+}
+
+/**
+ * What a deployment reads besides feeds, to compare a copy with its source: every work item, the
+ * playlists, push records, each key's subscriptions and combined feed, handles and languages.
+ */
+export async function stateOf(store: Store, channelIds: readonly string[]): Promise<Record<string, unknown>> {
+  const languages: Record<string, unknown> = {};
+  for (const c of channelIds.slice(0, 5)) languages[c] = { wanted: (await store.wantedLanguages(c, 5)).sort(), backfill: await store.languagesToBackfill(c, 5) };
+  const keys: Record<string, unknown> = {};
+  for (const keyId of KEY_IDS) keys[keyId] = { subscriptions: await store.listSubscriptions(keyId), feed: await store.subscriptionFeed(keyId, 50) };
+  return {
+    channels: await store.listChannels(null, 1000),
+    playlists: await Promise.all(PLAYLIST_IDS.map((id) => store.getPlaylist(id))),
+    push: await store.webSubStates(null, 100),
+    pushByToken: await store.webSubByToken('tok0-abcdef'),
+    handles: await Promise.all(channelIds.slice(0, 5).map((_, i) => store.getHandle(`handle${i}`))),
+    languages,
+    keys,
+  };
 }

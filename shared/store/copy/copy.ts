@@ -1,13 +1,16 @@
 // Copying one store into another (any backend to any): table by table, in key order, in bounded
 // pages; each page written idempotently, then the position saved to a checkpoint file, so a copy
 // interrupted anywhere (Ctrl-C, a kill, a lost connection) is finished by running the same command
-// again. At the end every table's count is compared, and the checkpoint is removed once they agree.
+// again. Then the destination's search entries are made from the copied text, page by page, the
+// same way. At the end every table's count is compared, and the checkpoint is removed once they agree.
 
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CopySide, Cursor } from './sides';
 import { COPY_TABLES, type CopyTable } from './tables';
+
+const VIDEOS = COPY_TABLES.find((t) => t.name === 'videos')!;
 
 export const DEFAULT_BATCH_SIZE = 500;
 export const MAX_BATCH_SIZE = 10_000;
@@ -18,10 +21,17 @@ interface TableProgress {
   done: boolean;
 }
 
+interface SearchProgress {
+  after: string | null;
+  indexed: number;
+  done: boolean;
+}
+
 interface Checkpoint {
   /** Digest of the two store URLs: a checkpoint resumes only the copy it was written for. */
   copy: string;
   tables: Record<string, TableProgress>;
+  search?: SearchProgress;
 }
 
 export interface CopyOptions {
@@ -85,6 +95,21 @@ function writeCheckpoint(file: string, cp: Checkpoint): void {
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
+/** One progress line per phase at most once a second, and its last one: `videos: 4,500 / 10,000 rows (45%)`. */
+function progressLine(say: (line: string) => void, what: string, unit: string, total: number): (done: number, finished: boolean) => void {
+  let saidAt = 0;
+  let said = '';
+  return (done, finished) => {
+    if (!finished && Date.now() - saidAt < 1000) return;
+    const pct = total === 0 ? 100 : Math.min(100, Math.floor((done / total) * 100));
+    const text = `${what}: ${fmt(done)} / ${fmt(total)} ${unit} (${pct}%)`;
+    if (text === said) return;
+    saidAt = Date.now();
+    said = text;
+    say(text);
+  };
+}
+
 export async function copyStore(from: CopySide, to: CopySide, opts: CopyOptions): Promise<CopyResult> {
   const tables = opts.tables ?? COPY_TABLES;
   const batch = opts.batchSize ?? DEFAULT_BATCH_SIZE;
@@ -109,13 +134,15 @@ export async function copyStore(from: CopySide, to: CopySide, opts: CopyOptions)
     say(`resuming the copy recorded in ${opts.checkpointFile}`);
   }
 
+  const stopped = (): void => {
+    if (opts.signal?.aborted) throw new CopyInterruptedError('copy interrupted; run the same command again to resume');
+  };
   for (const t of tables) {
     const state: TableProgress = cp.tables[t.name] ?? { after: null, copied: 0, done: false };
     if (state.done) continue;
-    const total = await from.count(t);
-    let lastSaid = 0;
+    const line = progressLine(say, `${t.name}`, 'rows', await from.count(t));
     while (!state.done) {
-      if (opts.signal?.aborted) throw new CopyInterruptedError('copy interrupted; run the same command again to resume');
+      stopped();
       const page = await from.read(t, state.after, batch);
       await to.write(t, page.rows);
       state.copied += page.rows.length;
@@ -123,11 +150,25 @@ export async function copyStore(from: CopySide, to: CopySide, opts: CopyOptions)
       state.done = page.next === null;
       cp.tables[t.name] = state;
       writeCheckpoint(opts.checkpointFile, cp);
-      if (state.done || Date.now() - lastSaid >= 1000) {
-        lastSaid = Date.now();
-        const pct = total === 0 ? 100 : Math.min(100, Math.floor((state.copied / total) * 100));
-        say(`${t.name}: ${fmt(state.copied)} / ${fmt(total)} rows (${pct}%)`);
-      }
+      line(state.copied, state.done);
+    }
+  }
+
+  // Search entries are never copied: the destination makes them from what it now stores, as a
+  // crawl's batch write does, so each backend's index is in its own form and complete.
+  const search: SearchProgress = cp.search ?? { after: null, indexed: 0, done: false };
+  if (!search.done) {
+    const line = progressLine(say, 'search index', 'videos', await to.count(VIDEOS));
+    while (!search.done) {
+      stopped();
+      const ids = await to.videoIds(search.after, batch);
+      await to.reindex(ids);
+      search.indexed += ids.length;
+      search.after = ids[ids.length - 1] ?? search.after;
+      search.done = ids.length < batch;
+      cp.search = search;
+      writeCheckpoint(opts.checkpointFile, cp);
+      line(search.indexed, search.done);
     }
   }
 

@@ -1,19 +1,15 @@
 // The two ends of a copy: reading a table page by page in key order, writing a page idempotently
-// (a page written twice leaves one copy), and counting. One implementation per backend, each
-// driven by the table entries of tables.ts.
+// (a page written twice leaves one copy), counting, and making search entries again for the videos
+// copied. One implementation per backend, each driven by the table entries of tables.ts.
 
 import type Database from 'better-sqlite3';
 import type { AnyBulkWriteOperation, Db } from 'mongodb';
 import { rebuildSearchDocs } from '../mongo/search-rebuild';
 import { prepareSearchIndex } from '../sqlite/search';
-import { columnOf, mongoIdOf, type CopyTable, type Row } from './tables';
-
-/** The videos whose search entries these rows feed (none for a table that feeds none). */
-const searchedVideos = (t: CopyTable, rows: readonly Row[]): string[] =>
-  t.feedsSearchOf === undefined ? [] : [...new Set(rows.map((r) => String(r[t.feedsSearchOf!])))];
+import { columnOf, mongoIdOf, specOf, type CopyTable, type FieldSpec, type FieldType, type Row } from './tables';
 
 /** Where a table's reading stopped: the last key read (SQLite: its values; MongoDB: its `_id`). */
-export type Cursor = unknown;
+export type Cursor = string | readonly (string | number)[];
 
 export interface Page {
   rows: Row[];
@@ -26,12 +22,18 @@ export interface CopySide {
   read(table: CopyTable, after: Cursor | null, limit: number): Promise<Page>;
   write(table: CopyTable, rows: readonly Row[]): Promise<void>;
   count(table: CopyTable): Promise<number>;
+  /** The ids of stored videos after `after`, in id order: what the search phase walks. */
+  videoIds(after: string | null, limit: number): Promise<string[]>;
+  /** Makes these videos' search entries again from what is stored now. */
+  reindex(videoIds: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
+const fields = (t: CopyTable): [string, FieldSpec][] => Object.entries(t.fields).map(([f, s]) => [f, specOf(s)]);
+
 // ── SQLite ─────────────────────────────────────────────────────────────────
 
-const fromSqlite: Record<string, (v: unknown) => unknown> = {
+const fromSqlite: Record<FieldType, (v: unknown) => unknown> = {
   text: (v) => v,
   int: (v) => v,
   time: (v) => (v === null ? null : new Date(v as number)),
@@ -46,7 +48,7 @@ const fromSqlite: Record<string, (v: unknown) => unknown> = {
   flag: (v) => v === 1,
 };
 
-const toSqlite: Record<string, (v: unknown) => unknown> = {
+const toSqlite: Record<FieldType, (v: unknown) => unknown> = {
   text: (v) => v ?? null,
   int: (v) => v ?? null,
   time: (v) => (v instanceof Date ? v.getTime() : null),
@@ -54,49 +56,67 @@ const toSqlite: Record<string, (v: unknown) => unknown> = {
   flag: (v) => (v === true ? 1 : 0),
 };
 
+interface SqliteStatements {
+  first: Database.Statement;
+  after: Database.Statement;
+  put: Database.Statement;
+  count: Database.Statement;
+  written: [string, FieldSpec][];
+}
+
 export function sqliteSide(db: Database.Database, onClose: () => void): CopySide {
-  const statements = new Map<string, { first: Database.Statement; after: Database.Statement; put: Database.Statement; count: Database.Statement }>();
-  const prepared = (t: CopyTable) => {
+  const statements = new Map<string, SqliteStatements>();
+  const prepared = (t: CopyTable): SqliteStatements => {
     let s = statements.get(t.name);
     if (!s) {
-      const fields = Object.keys(t.fields);
-      const cols = fields.map(columnOf).join(', ');
+      const all = fields(t);
+      const written = all.filter(([, spec]) => spec.sqliteRead === undefined);
+      const selected = all.map(([f, spec]) => (spec.sqliteRead === undefined ? columnOf(f) : `${spec.sqliteRead} AS ${columnOf(f)}`)).join(', ');
       const keyCols = t.key.map(columnOf).join(', ');
-      const select = `SELECT ${cols} FROM ${t.name}`;
+      const select = `SELECT ${selected} FROM ${t.name}`;
       s = {
         first: db.prepare(`${select} ORDER BY ${keyCols} LIMIT ?`),
         // Row values compare key by key, in the order the primary key sorts.
         after: db.prepare(`${select} WHERE (${keyCols}) > (${t.key.map(() => '?').join(', ')}) ORDER BY ${keyCols} LIMIT ?`),
-        put: db.prepare(`INSERT OR REPLACE INTO ${t.name} (${cols}) VALUES (${fields.map(() => '?').join(', ')})`),
+        put: db.prepare(`INSERT OR REPLACE INTO ${t.name} (${written.map(([f]) => columnOf(f)).join(', ')}) VALUES (${written.map(() => '?').join(', ')})`),
         count: db.prepare(`SELECT count(*) FROM ${t.name}`).pluck(),
+        written,
       };
       statements.set(t.name, s);
     }
     return s;
   };
-  let search: ReturnType<typeof prepareSearchIndex> | undefined;
-  // The rows and the search entries they feed in one transaction, as a batch write keeps them.
-  const putAll = db.transaction((put: Database.Statement, values: unknown[][], searched: readonly string[]) => {
+  const putAll = db.transaction((put: Database.Statement, values: unknown[][]) => {
     for (const v of values) put.run(...v);
-    if (searched.length > 0) search ??= prepareSearchIndex(db);
-    for (const id of searched) search!.reindex(id);
   });
+  let search: ReturnType<typeof prepareSearchIndex> | undefined;
+  const reindexAll = db.transaction((ids: readonly string[]) => {
+    search ??= prepareSearchIndex(db);
+    for (const id of ids) search.reindex(id);
+  });
+  const idsAfter = db.prepare<[string, number], string>('SELECT video_id FROM videos WHERE video_id > ? ORDER BY video_id LIMIT ?').pluck();
   return {
     kind: 'sqlite',
     async read(t, after, limit) {
       const s = prepared(t);
-      const raw = (after === null ? s.first.all(limit) : s.after.all(...(after as unknown[]), limit)) as Record<string, unknown>[];
-      const rows = raw.map((r) => Object.fromEntries(Object.entries(t.fields).map(([f, type]) => [f, fromSqlite[type]!(r[columnOf(f)])])));
+      const raw = (after === null ? s.first.all(limit) : s.after.all(...(after as (string | number)[]), limit)) as Record<string, unknown>[];
+      const rows = raw.map((r) => Object.fromEntries(fields(t).map(([f, spec]) => [f, fromSqlite[spec.type](r[columnOf(f)])])));
       const last = raw[raw.length - 1];
-      return { rows, next: raw.length < limit || !last ? null : t.key.map((k) => last[columnOf(k)]) };
+      return { rows, next: raw.length < limit || !last ? null : t.key.map((k) => last[columnOf(k)] as string | number) };
     },
     async write(t, rows) {
       if (rows.length === 0) return;
-      const entries = Object.entries(t.fields);
-      putAll.immediate(prepared(t).put, rows.map((r) => entries.map(([f, type]) => toSqlite[type]!(r[f]))), searchedVideos(t, rows));
+      const s = prepared(t);
+      putAll.immediate(s.put, rows.map((r) => s.written.map(([f, spec]) => toSqlite[spec.type](r[f]))));
     },
     async count(t) {
       return prepared(t).count.get() as number;
+    },
+    async videoIds(after, limit) {
+      return idsAfter.all(after ?? '', limit);
+    },
+    async reindex(videoIds) {
+      if (videoIds.length > 0) reindexAll.immediate(videoIds);
     },
     async close() {
       onClose();
@@ -106,7 +126,7 @@ export function sqliteSide(db: Database.Database, onClose: () => void): CopySide
 
 // ── MongoDB ────────────────────────────────────────────────────────────────
 
-const fromMongo: Record<string, (v: unknown) => unknown> = {
+const fromMongo: Record<FieldType, (v: unknown) => unknown> = {
   text: (v) => v ?? null,
   int: (v) => v ?? null,
   time: (v) => (v instanceof Date ? v : null),
@@ -122,14 +142,25 @@ interface CopiedDoc {
 
 export function mongoSide(db: Db, onClose: () => Promise<void>): CopySide {
   const single = (t: CopyTable): boolean => t.key.length === 1;
+  const docOf = (t: CopyTable, r: Row): CopiedDoc => {
+    const doc: CopiedDoc = { _id: mongoIdOf(t, r) };
+    for (const [f, spec] of fields(t)) {
+      // A one-field key lives in _id only.
+      if (single(t) && f === t.key[0]) continue;
+      const value = r[f] ?? null;
+      if (spec.mongoOnlyTrue && value !== true) continue;
+      if (spec.mongoOnlyWhen !== undefined && value !== spec.mongoOnlyWhen) continue;
+      doc[f] = value;
+    }
+    return Object.assign(doc, t.mongoDerived?.(r));
+  };
   return {
     kind: 'mongodb',
     async read(t, after, limit) {
       const filter = after === null ? {} : { _id: { $gt: after as string } };
       const docs = await db.collection<CopiedDoc>(t.name).find(filter).sort({ _id: 1 }).limit(limit).toArray();
       const rows = docs.map((d) => {
-        const row: Row = Object.fromEntries(Object.entries(t.fields).map(([f, type]) => [f, fromMongo[type]!(d[f])]));
-        // A one-field key lives in _id only.
+        const row: Row = Object.fromEntries(fields(t).map(([f, spec]) => [f, fromMongo[spec.type](f in d ? d[f] : spec.mongoMissing)]));
         if (single(t)) row[t.key[0]!] = d._id;
         return row;
       });
@@ -138,26 +169,23 @@ export function mongoSide(db: Db, onClose: () => Promise<void>): CopySide {
     },
     async write(t, rows) {
       if (rows.length === 0) return;
+      // Replaced by _id, inserted when missing: a page written again after an interruption leaves
+      // one copy of each document. Unordered: the server applies the page without a round trip each.
       const ops: AnyBulkWriteOperation<CopiedDoc>[] = rows.map((r) => {
-        const doc: CopiedDoc = { _id: mongoIdOf(t, r) };
-        for (const [f, type] of Object.entries(t.fields)) {
-          if (single(t) && f === t.key[0]) continue;
-          // A flag is written only when set, as the store writes it.
-          if (type === 'flag') {
-            if (r[f] === true) doc[f] = true;
-            continue;
-          }
-          doc[f] = r[f] ?? null;
-        }
-        Object.assign(doc, t.mongoDerived?.(r));
+        const doc = docOf(t, r);
         return { replaceOne: { filter: { _id: doc._id }, replacement: doc, upsert: true } };
       });
       await db.collection<CopiedDoc>(t.name).bulkWrite(ops, { ordered: false });
-      const searched = searchedVideos(t, rows);
-      if (searched.length > 0) await rebuildSearchDocs(db, searched);
     },
     async count(t) {
       return db.collection(t.name).countDocuments({});
+    },
+    async videoIds(after, limit) {
+      const docs = await db.collection<CopiedDoc>('videos').find(after === null ? {} : { _id: { $gt: after } }, { projection: { _id: 1 } }).sort({ _id: 1 }).limit(limit).toArray();
+      return docs.map((d) => d._id);
+    },
+    async reindex(videoIds) {
+      await rebuildSearchDocs(db, videoIds);
     },
     close: onClose,
   };

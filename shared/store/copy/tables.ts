@@ -1,15 +1,34 @@
 // What `npm run store:copy` moves, one entry per table: its fields with their types, its key, and
-// what MongoDB derives on write. Both backends name fields the same way (SQLite columns are the
+// what either backend keeps differently. Both backends name fields alike (SQLite columns are the
 // snake_case of the names here; MongoDB fields are the names, a one-field key being `_id`), so a
-// new table is one entry here and nothing else.
+// new table is one entry here.
+//
+// Copied: what a deployment needs to go on where it stopped, as its readers see it: the crawler's
+// work (channels and playlists with their schedule, leases and failure history), videos,
+// transcripts, handles, the languages readers asked for, subscriptions and their version counters,
+// playlists' listings, push (WebSub) subscriptions with their secrets, and the videos the hub
+// notified. Left behind: NOT_COPIED below, and MongoDB's feed_versions (read from the entries when
+// absent). docs/operations.md says both to operators.
 
 import { isFeedEntry } from '../rules';
 
 /**
  * text and int are stored as they are; time is a Date (SQLite: epoch ms); json a value (SQLite: its
- * JSON text); flag a boolean (SQLite: 0/1; MongoDB: `true` or absent).
+ * JSON text); flag a boolean (SQLite: 0/1).
  */
 export type FieldType = 'text' | 'int' | 'time' | 'json' | 'flag';
+
+export interface FieldSpec {
+  type: FieldType;
+  /** What a MongoDB document without the field means (documents written before it existed). */
+  mongoMissing?: unknown;
+  /** MongoDB keeps the field only when true (a flag the store $unsets otherwise). */
+  mongoOnlyTrue?: boolean;
+  /** Not a SQLite column of the table: read with this SQL expression, never written there. */
+  sqliteRead?: string;
+  /** MongoDB keeps the field only when it has this value (else it is absent). */
+  mongoOnlyWhen?: unknown;
+}
 
 /** One row in the backend-neutral form the copy carries between stores. */
 export type Row = Record<string, unknown>;
@@ -17,28 +36,27 @@ export type Row = Record<string, unknown>;
 export interface CopyTable {
   /** SQLite table and MongoDB collection. */
   readonly name: string;
-  /** The fields forming the key, in key order (a subset of `fields`). */
+  /** The fields forming the key, in key order. */
   readonly key: readonly string[];
-  readonly fields: Readonly<Record<string, FieldType>>;
+  readonly fields: Readonly<Record<string, FieldType | FieldSpec>>;
   /** Fields MongoDB keeps beside the record's own, derived from it (indexes read them). */
   readonly mongoDerived?: (row: Row) => Row;
   /** What joins a composite key's parts into MongoDB's `_id` (default a newline). */
   readonly mongoIdJoin?: string;
-  /**
-   * The field naming the video whose search entry a row feeds: the destination makes those
-   * entries again from what it now stores, as a batch write does (search is never copied).
-   */
-  readonly feedsSearchOf?: string;
+  /** Rows of this table name videos whose search entries the destination makes again. */
+  readonly feedsSearch?: boolean;
 }
+
+export const specOf = (f: FieldType | FieldSpec): FieldSpec => (typeof f === 'string' ? { type: f } : f);
 
 export const COPY_TABLES: readonly CopyTable[] = [
   {
     name: 'channels',
     key: ['channelId'],
     fields: {
-      channelId: 'text', handle: 'text', title: 'text', wanted: 'int', dueAt: 'time', leaseOwner: 'text', leaseExpiresAt: 'time',
-      claimedWanted: 'int', lastCrawlAt: 'time', lastOutcome: 'text', lastError: 'text', consecutiveFailures: 'int', createdAt: 'time',
-      coveredWanted: 'int', followed: 'flag', askedAt: 'time',
+      channelId: 'text', kind: { type: 'text', mongoMissing: 'channel' }, handle: 'text', title: 'text', wanted: 'int', dueAt: 'time',
+      leaseOwner: 'text', leaseExpiresAt: 'time', claimedWanted: 'int', lastCrawlAt: 'time', lastOutcome: 'text', lastError: 'text',
+      consecutiveFailures: 'int', createdAt: 'time', coveredWanted: 'int', followed: 'flag', askedAt: 'time', awaitedAt: 'time',
     },
   },
   {
@@ -50,13 +68,12 @@ export const COPY_TABLES: readonly CopyTable[] = [
       description: 'text',
     },
     mongoDerived: (row) => ({ inFeed: isFeedEntry(String(row.state), (row.nextAttemptAt as Date | null) ?? null) }),
-    feedsSearchOf: 'videoId',
+    feedsSearch: true,
   },
   {
     name: 'transcripts',
     key: ['videoId', 'language'],
-    fields: { videoId: 'text', language: 'text', kind: 'text', paragraphs: 'json', untimed: 'flag', fetchedAt: 'time' },
-    feedsSearchOf: 'videoId',
+    fields: { videoId: 'text', language: 'text', kind: 'text', paragraphs: 'json', untimed: { type: 'flag', mongoOnlyTrue: true }, fetchedAt: 'time' },
   },
   {
     name: 'handles',
@@ -71,10 +88,59 @@ export const COPY_TABLES: readonly CopyTable[] = [
   {
     name: 'subscriptions',
     key: ['keyId', 'ref'],
-    fields: { keyId: 'text', ref: 'text', channelId: 'text', handle: 'text', title: 'text', source: 'text', since: 'time', checkedAt: 'time' },
+    fields: {
+      keyId: 'text', ref: 'text', channelId: 'text', handle: 'text', title: 'text', source: 'text', since: 'time', checkedAt: 'time',
+      // SQLite reads a playlist's subscription from its work item; MongoDB marks the document.
+      kind: { type: 'text', sqliteRead: `coalesce((SELECT c.kind FROM channels c WHERE c.channel_id = subscriptions.channel_id), 'channel')`, mongoMissing: 'channel', mongoOnlyWhen: 'playlist' },
+    },
     mongoIdJoin: '/',
   },
+  {
+    name: 'subscription_changes',
+    key: ['keyId'],
+    fields: { keyId: 'text', changes: 'int' },
+  },
+  {
+    name: 'playlists',
+    key: ['playlistId'],
+    fields: {
+      playlistId: 'text', title: 'text', owner: 'text', ownerChannelId: 'text', state: 'text', videoIds: 'json', listedAt: 'time', changedAt: 'time',
+    },
+  },
+  {
+    name: 'websub',
+    key: ['channelId'],
+    fields: {
+      channelId: 'text', topic: 'text', token: 'text', secret: 'text', status: 'text', requestedAt: 'time', verifiedAt: 'time',
+      leaseSeconds: 'int', leaseExpiresAt: 'time', nextActionAt: 'time', failures: 'int', lastError: 'text', updatedAt: 'time',
+    },
+  },
+  {
+    name: 'pushed_videos',
+    key: ['videoId'],
+    fields: {
+      videoId: 'text', channelId: 'text', title: 'text', publishedAt: 'time', dueAt: 'time', attempts: 'int', leaseOwner: 'text', leaseExpiresAt: 'time',
+    },
+  },
 ];
+
+/**
+ * The tables a move leaves behind, and why (docs/operations.md says the same to operators). A table
+ * in neither list fails the store:copy test: whoever adds one decides whether a move carries it.
+ */
+export const NOT_COPIED: Readonly<Record<string, string>> = {
+  search_docs: 'made again at the destination from the copied text',
+  search_index: 'made again at the destination from the copied text',
+  rate_limits: 'per-minute counters',
+  platform_requests: 'per-minute counters; the hour\'s budget starts afresh',
+  unknown_handles: 'an hour-long negative cache',
+  platform_cool_down: 'a cool-down in force: wait for it to end before moving',
+  platform_check: 'the last check; ask again',
+  crawler_heartbeats: 'written again within seconds by running crawlers',
+  channel_runs: 'the runs history of the operators\' views',
+  hourly_counts: 'the status page\'s chart',
+  schema_version: 'each store has its own',
+};
 
 /** SQLite's column for a field name: `channelId` → `channel_id`. */
 export const columnOf = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
