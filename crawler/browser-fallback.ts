@@ -86,6 +86,14 @@ export interface BrowserFallbackOptions {
   challengeWaitMs?: number;
   /** Upper bound for the web player's timed-text request after the embed page opened. */
   captionWaitMs?: number;
+  /**
+   * Upper bound for the answer to that request (PLATFORM_TIMED_TEXT_TIMEOUT_MS). Since late August
+   * 2026 the platform answers the web player's token-bound timed text with an empty 200 after
+   * stalling about 8 s: a request still unanswered at this bound is that stall.
+   */
+  timedTextWaitMs?: number;
+  /** After a stall, how long browser transcripts are not tried at all (default STALL_PAUSE_MS). */
+  stallPauseMs?: number;
   /** Clock and sleeps of the polling (the crawler's injected timing; real by default). */
   timing?: Timing;
   /** The outbound proxy (PLATFORM_PROXY_URLS) each use goes through, asked afresh per use. */
@@ -127,6 +135,13 @@ interface Started {
   userAgent: string;
 }
 
+/**
+ * How long one timed-text stall of the web player stops browser transcripts: the stall is the
+ * platform's answer to every token-bound request, not to one video, so trying the next video would
+ * only wait it out again.
+ */
+export const STALL_PAUSE_MS = 30 * 60_000;
+
 export class BrowserFallback implements Unblocker {
   readonly name = 'browser';
   private readonly log: Logger;
@@ -140,6 +155,8 @@ export class BrowserFallback implements Unblocker {
   private idleWait: AbortController | null = null;
   private closed = false;
   private pages = 0;
+  /** Until when (ms since the epoch, on the injected clock) the web player's timed text is known to stall. */
+  private stalledUntil = 0;
 
   constructor(private readonly opts: BrowserFallbackOptions) {
     this.log = opts.logger;
@@ -168,7 +185,16 @@ export class BrowserFallback implements Unblocker {
    * refused; null when the browser is not available or the player got no captions.
    */
   fetchTranscript(videoId: string, languages: readonly string[]): Promise<Transcript | null> {
+    // Known to stall: no page, no launch, no wait; the video keeps its "no transcript for now".
+    if (this.stalling()) {
+      this.log.debug({ videoId, until: new Date(this.stalledUntil).toISOString() }, 'browser fallback: the web player\'s timed text stalls; not tried');
+      return Promise.resolve(null);
+    }
     return crawlerMetrics.browserRun('transcript', this.use(() => this.transcriptNow(videoId, languages[0] ?? 'en')), (t) => (t === null ? 'none' : 'fetched'));
+  }
+
+  private stalling(): boolean {
+    return (this.opts.timing ?? realTiming).now().getTime() < this.stalledUntil;
   }
 
   /** One use of the browser, queued behind the others; the browser is closed after the last. */
@@ -258,17 +284,36 @@ export class BrowserFallback implements Unblocker {
   }
 
   private async transcriptNow(videoId: string, language: string): Promise<Transcript | null> {
+    // A use queued behind the one that met the stall.
+    if (this.stalling()) return null;
     const path = embedPath(videoId, language);
     return this.inPage<Transcript | null>(null, { videoId }, async (page) => {
       const timing = this.opts.timing ?? realTiming;
       const t0 = timing.now().getTime();
       // Listening before the navigation: the player may ask as soon as its script runs.
-      const answer = page.waitForResponse((r) => isTimedText(r, videoId), { timeout: this.opts.captionWaitMs ?? 30_000 });
-      answer.catch(() => undefined);
+      const asked = page.waitForRequest((r) => isTimedText(r, videoId), { timeout: this.opts.captionWaitMs ?? 30_000 });
+      asked.catch(() => undefined);
       // The JS challenge, if any, reloads the page itself; an interrupted first navigation is expected.
       await page.goto(new URL(path, this.opts.baseUrl).href, { waitUntil: 'domcontentloaded', timeout: this.opts.navigationTimeoutMs ?? 30_000 }).catch(() => undefined);
-      const res = await answer.catch(() => null);
+      const request = await asked.catch(() => null);
+      if (request === null) {
+        this.log.warning({ videoId, ms: timing.now().getTime() - t0 }, 'browser fallback: the web player requested no captions in time');
+        return null;
+      }
+      const waitMs = this.opts.timedTextWaitMs ?? 5000;
+      const stop = new AbortController();
+      const res = await Promise.race([
+        request.response().catch(() => null),
+        timing.sleep(waitMs, stop.signal).then(() => 'stalled' as const, () => null),
+      ]);
+      stop.abort();
       const ms = timing.now().getTime() - t0;
+      if (res === 'stalled') {
+        this.stalledUntil = timing.now().getTime() + (this.opts.stallPauseMs ?? STALL_PAUSE_MS);
+        this.log.warning({ videoId, ms, waitMs, until: new Date(this.stalledUntil).toISOString() },
+          `browser fallback: the web player's timed text stalls (no answer within ${waitMs} ms); no browser transcripts until then`);
+        return null;
+      }
       if (res === null) {
         this.log.warning({ videoId, ms }, 'browser fallback: the web player requested no captions in time');
         return null;
@@ -397,7 +442,7 @@ export class BrowserFallback implements Unblocker {
 
 /** The browser unblocker for the crawler, reading BROWSER_EXECUTABLE_PATH. */
 export function createBrowserFallback(
-  config: Pick<Config, 'platformBaseUrl' | 'browserExecutablePath' | 'platformTimeoutMs'>,
+  config: Pick<Config, 'platformBaseUrl' | 'browserExecutablePath' | 'platformTimeoutMs'> & Partial<Pick<Config, 'platformTimedTextTimeoutMs'>>,
   sink: SessionSink,
   logger: Logger,
   egress: ProxyRotation | null = null,
@@ -409,5 +454,6 @@ export function createBrowserFallback(
     sink,
     logger: categoryLogger(logger, 'platform.browser'),
     navigationTimeoutMs: Math.max(config.platformTimeoutMs, 10_000),
+    timedTextWaitMs: Math.min(config.platformTimedTextTimeoutMs ?? config.platformTimeoutMs, config.platformTimeoutMs),
   });
 }

@@ -5,7 +5,7 @@
 //   the web player request `/api/timedtext?…&pot=…` with its own proof-of-origin token, and that
 //   answer is taken as it arrives.
 
-import type { Page, Response } from 'playwright';
+import type { Page, Request, Response } from 'playwright';
 import { classifyPlayer, type Verdict } from '../shared/platform/classify';
 import { spokenCuesOf } from '../shared/platform/timed-text-fetch';
 import type { Transcript } from '../shared/transcript/types';
@@ -32,7 +32,7 @@ export async function embeddedPlayerVerdict(page: Page, videoId: string): Promis
 }
 
 /** Whether a response is the web player's timed-text answer for this video. */
-export function isTimedText(res: Response, videoId: string): boolean {
+export function isTimedText(res: Response | Request, videoId: string): boolean {
   const url = new URL(res.url());
   return url.pathname === '/api/timedtext' && url.searchParams.get('v') === videoId;
 }

@@ -320,6 +320,35 @@ describe('browser fallback (real Chromium)', function () {
       }
     });
 
+    it('the web player\'s timed text stalling (late August 2026): one bounded wait, then no page at all for the next videos until the pause ends', async () => {
+      fake.scenario.timedTextStall(60_000);
+      const { logger, lines } = captureLogger();
+      let now = Date.parse('2026-09-01T10:00:00Z');
+      // The real clock for the page's own waits; an injected one only for the pause.
+      const timing = { ...realTiming, now: () => new Date(now) };
+      const b = new BrowserFallback({ baseUrl: fake.url, executablePath: CHROMIUM, sink: { adoptSession: () => undefined }, logger, timing, timedTextWaitMs: 300, stallPauseMs: 60_000 });
+      try {
+        expect(await b.fetchTranscript(videoId, ['en'])).to.equal(null);
+        expect(lines().filter((l) => l.level === 'WARNING').map((l) => l.msg)).to.deep.equal([
+          "browser fallback: the web player's timed text stalls (no answer within 300 ms); no browser transcripts until then",
+        ]);
+        expect(fake.counters).to.include({ embed: 1, timedtext: 1 });
+        // The next videos: no page, no request, no wait.
+        const other = channel.videos[1]!.videoId;
+        expect(await b.fetchTranscript(other, ['en'])).to.equal(null);
+        expect(await b.fetchTranscript(videoId, ['en'])).to.equal(null);
+        expect(fake.counters).to.include({ embed: 1, timedtext: 1 });
+        expect(b.runs).to.equal(1);
+        // The pause over and the platform answering again: the web player is asked again.
+        fake.scenario.timedTextStall(null);
+        now += 60_001;
+        expect((await b.fetchTranscript(other, ['en']))?.cueCount).to.be.greaterThan(0);
+        expect(fake.counters).to.include({ embed: 2, timedtext: 2 });
+      } finally {
+        await b.close();
+      }
+    });
+
     it('goes through the current outbound proxy, with proxy auth, when PLATFORM_PROXY_URLS is set', async () => {
       const proxy = await startProxy();
       const egress = new ProxyRotation([proxy.url()], silentLogger());
