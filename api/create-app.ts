@@ -1,12 +1,19 @@
-// The API as a request listener, not listening (tests start it on port 0). The route table and the
-// middleware order are this one screen. GET / (the feed, nearly all the traffic) and GET
-// /subscriptions/feed (the combined feed, held to a channel feed's speed) run their steps
-// directly on node:http, because Express's own dispatch costs more per request than all of the
-// feed's work on a cache-warm request: door (log start, security and CORS headers) → key and rate
-// limit → feed → the one error sender. Everything else goes through Express: front door (the same
-// door, plus the CORS preflight) → routes (key and rate limit wrapped around anything keyed) → 405
-// on known paths → JSON 404 → the one error handler. Both paths run the same functions, so an answer
-// is byte-for-byte the same whichever path gave it (test/api/http.test.ts).
+// The API as a request listener, not listening (tests start it on port 0). The route table below
+// is the one place that says which path takes which method, key and dispatcher:
+//
+// * `direct` rows (the feeds readers poll, and /health) are served on plain node:http when the
+//   request is GET or HEAD and its path is exactly the row's: Express's own dispatch costs more
+//   per request than all of a cache-warm feed's work. Door → the row's handler → the one error
+//   sender.
+// * Every row is also an Express route, so everything else (other spellings of a direct path such
+//   as `/search/`, paths with parameters, bodies, OPTIONS, other methods) goes through Express:
+//   front door (the same door, plus the CORS preflight) → the row's handler → 405 with the row's
+//   methods → JSON 404 naming the table's paths → the same error sender.
+//
+// Both dispatchers run the same handler functions on the same node:http objects (query, key,
+// origin and freshness come from api/http/locals.ts, keyed.ts, routes/feed.ts and
+// http/feed-answer.ts, never from Express), so an answer is byte-for-byte the same whichever gave it
+// (test/api/http.test.ts).
 
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
@@ -15,10 +22,11 @@ import type { Store } from '../shared/store/types';
 import type { Logger } from '../shared/logger';
 import type { HandleLookupLimits } from './resolve-channel';
 import { ApiCache } from './cache';
-import { errorHandler, errorSender, methodNotAllowed, methodsAllowed, pathNotFound } from './errors';
+import { ApiError, errorHandler, errorSender, methodsAllowed } from './errors';
 import { door, frontDoor } from './http/front-door';
-import { authorizer, keyed, type Handler } from './http/keyed';
+import { keyed, type Handler } from './http/keyed';
 import type { KeySource } from './http/key-source';
+import { feedAnswers } from './http/feed-answer';
 import { redactKeysOf } from './http/key-redaction';
 import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answers';
 
@@ -60,6 +68,11 @@ export interface AppDeps {
   maxRenders?: number;
   /** This app's Prometheus metrics (a fresh set when left out). */
   metrics?: ApiMetrics;
+  /**
+   * Record requests, cache results and 304s in the metrics (default true). Off only to measure
+   * what recording costs (bench/api.ts); /metrics then shows the process's own figures.
+   */
+  recordMetrics?: boolean;
   /** METRICS_LOOPBACK_ONLY: GET /metrics without a key, for loopback clients only. */
   metricsLoopbackOnly?: boolean;
   /** What the API's handle lookups may spend: per key a minute, the shared hourly budget, cool-down. */
@@ -72,23 +85,47 @@ export interface AppDeps {
 export type App = RequestListener & { readonly express: Express };
 
 /** GET /health: liveness only, no key, no store (spec), so a load balancer keeps routing to a process that can still explain a store outage. */
-const HEALTH = JSON.stringify({ status: 'ok', service: SERVICE_NAME });
-const health: RequestHandler = (_req, res) => void res.type('application/json').send(HEALTH);
+const HEALTH = jsonBody({ status: 'ok', service: SERVICE_NAME });
+const health: Plain = (_req, res) => sendJson(res, HEALTH);
 
 /** GET /info: what the service is and how to call it (spec, Info body). Requires a key. */
-const INFO = JSON.stringify({ service: SERVICE_NAME, version: VERSION, endpoints: ENDPOINTS, usage: USAGE, extra_usage: EXTRA_USAGE, examples: EXAMPLES });
-const info: Handler = (_req, res) => void res.type('application/json').send(INFO);
+const INFO = jsonBody({ service: SERVICE_NAME, version: VERSION, endpoints: ENDPOINTS, usage: USAGE, extra_usage: EXTRA_USAGE, examples: EXAMPLES });
+const info: Plain = (_req, res) => sendJson(res, INFO);
 
-/** GET / or GET /?…: the only requests the direct path takes. */
-const isFeed = (req: IncomingMessage): boolean => req.method === 'GET' && req.url !== undefined && (req.url === '/' || req.url.startsWith('/?'));
-const COMBINED = '/subscriptions/feed';
-const isCombinedFeed = (req: IncomingMessage): boolean =>
-  req.method === 'GET' && req.url !== undefined && req.url.startsWith(COMBINED) && (req.url.length === COMBINED.length || req.url[COMBINED.length] === '?');
+function jsonBody(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value), 'utf8');
+}
+
+function sendJson(res: ServerResponse, body: Buffer): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', body.length);
+  res.end(body);
+}
+
+/** A handler on plain node:http objects: what a direct row runs (Express runs it too). */
+type Plain = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+type Method = 'GET' | 'POST' | 'DELETE';
+
+/** One row of the route table. GET also answers HEAD; every path answers the CORS preflight (OPTIONS). */
+type Route =
+  | { readonly path: string; readonly via: 'direct'; readonly GET: Plain }
+  | { readonly path: string; readonly via: 'express'; readonly methods: Partial<Record<Method, RequestHandler | readonly RequestHandler[]>>; readonly listed?: false };
+
+/** The methods a row is served with, as the Allow header of its 405 says them. */
+function allowOf(route: Route): string {
+  const methods = route.via === 'direct' ? ['GET'] : (Object.keys(route.methods) as Method[]);
+  return [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
+}
+
+/** How a 404 names a row: `:name` parameters as `<name>`. */
+const shownPath = (route: Route): string => route.path.replace(/:(\w+)/g, '<$1>');
 
 export function createApp(deps: AppDeps): App {
   const clock = deps.clock ?? (() => new Date());
   const cache = new ApiCache({ maxBytes: deps.renderCacheBytes });
   const metrics = deps.metrics ?? createApiMetrics();
+  const recorded = deps.recordMetrics === false ? undefined : metrics;
 
   // Any configured key's value is kept out of every logged URL, whatever carries it.
   redactKeysOf(deps.keys);
@@ -96,72 +133,91 @@ export function createApp(deps: AppDeps): App {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('etag', false); // the feed sets its own strong ETag; JSON answers are not cached
-  app.set('query parser', 'simple'); // flat strings, arrays for repeats: never nested objects
+  app.set('etag', false); // the feeds set their own strong ETags; JSON answers are not cached
+  app.set('query parser', 'simple'); // what queryOf (http/locals.ts) parses with: node:querystring
   app.set('trust proxy', deps.trustProxy ?? false);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const publicBaseUrl = deps.publicBaseUrl ?? null;
 
-  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null, metrics, handleLookups: deps.handleLookups });
-  const playlistHandler = playlistFeed({ store: deps.store, clock, cache, logger: deps.logger, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
+  // The one tail of every feed-like answer: 304, the cached body, its content coding.
+  const answer = feedAnswers(cache, clock, recorded);
+  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, answer, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups });
+  const playlistHandler = playlistFeed({ store: deps.store, clock, cache, answer, logger: deps.logger, trustProxy, publicBaseUrl });
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
-  const feedHandler = (req: IncomingMessage, res: ServerResponse): Promise<void> => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
-
-  const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
-  const subscriptionsFeed = combinedFeed({ store: deps.store, cache, clock, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null });
-  const k = (handler: Handler): RequestHandler => keyed(deps.keys, deps.store, clock, handler);
-
-  // One door for both paths: the Express layer and the direct path for GET / enter the same one.
-  const enter = door(deps.logger, metrics);
-  app.use(frontDoor(enter));
-  app.get('/', keyed(deps.keys, deps.store, clock, feedHandler)); // HEAD / comes this way
-  app.get('/health', health);
-  app.get('/info', k(info));
-  app.get('/search', k(search({ store: deps.store, platform: deps.platform, clock, cache, trustProxy, publicBaseUrl: deps.publicBaseUrl ?? null, handleLookups: deps.handleLookups })));
-  app.get('/subscriptions', k(subscriptions.exportList));
-  app.post('/subscriptions', k(subscriptions.importList));
-  app.get('/subscriptions/feed', k(subscriptionsFeed));
-  app.delete('/subscriptions/:ref', k(subscriptions.remove));
-  app.get('/transcripts/:file', k(transcriptFile({ store: deps.store })));
-  // The platform's hub: the one keyless route besides /health (its token and HMAC authenticate it).
+  const feedOrPlaylist: Plain = (req, res) => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
+  const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl });
   const webSub = webSubRoutes({ store: deps.store, logger: deps.logger, clock, renewAt: renewAtMs });
-  app.get('/websub/:token', webSub.verify);
-  app.post('/websub/:token', ...webSub.notify);
-  // The operator's routes: admin keys only (api/http/admin.ts).
-  const op = (handler: Handler): RequestHandler => admin(deps.keys, deps.store, clock, handler);
   const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
-  app.get('/status', op(adminStatus({ store: deps.store, clock })));
-  app.get('/admin/crawlers', op(adminCrawlers({ store: deps.store, clock })));
-  app.get('/admin/channels', op(channels.list));
-  app.get('/admin/channels/:id', op(channels.one));
-  app.delete('/admin/channels/:id', op(channels.remove));
-  app.post('/admin/channels/:id/refresh', op(channels.refresh));
-  app.get('/admin/platform-check', op(platformCheck({ store: deps.store, clock })));
-  app.get('/metrics', deps.metricsLoopbackOnly ? loopbackOnly(metricsRoute(metrics)) : op(metricsRoute(metrics)));
-  app.all(['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/subscriptions/:ref', '/transcripts/:file', '/status', '/admin/crawlers', '/admin/channels', '/admin/platform-check', '/metrics', '/websub/:token'], methodNotAllowed);
-  app.all('/admin/channels/:id', methodsAllowed('GET, HEAD, DELETE'));
-  app.all('/admin/channels/:id/refresh', methodsAllowed('POST'));
-  app.use(pathNotFound);
-  app.use(errorHandler(deps.logger));
 
-  // The direct path for the two feeds: the same door, key check, rate limit, feed and error answer.
-  const authorize = authorizer(deps.keys, deps.store, clock);
-  const sendError = errorSender(deps.logger);
-  const direct = (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    enter(req, res);
-    try {
-      await authorize(req, res);
-      await handler(req, res);
-    } catch (err) {
-      sendError(err, req, res);
-    }
+  // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
+  const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
+  const op = (handler: Handler): RequestHandler => admin(deps.keys, deps.store, clock, handler);
+  const notFound = (): never => {
+    throw new ApiError('pathNotFound');
   };
-  const directFeed = direct(feedHandler);
-  const directCombined = direct(subscriptionsFeed);
+
+  // ── the route table ───────────────────────────────────────────────────────────────────────────
+  const routes: readonly Route[] = [
+    { path: '/', via: 'direct', GET: key(feedOrPlaylist) },
+    { path: '/health', via: 'direct', GET: health },
+    { path: '/search', via: 'direct', GET: key(search({ store: deps.store, platform: deps.platform, clock, answer, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups })) },
+    { path: '/subscriptions/feed', via: 'direct', GET: key(combinedFeed({ store: deps.store, cache, clock, answer, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl })) },
+    { path: '/info', via: 'express', methods: { GET: key(info) } },
+    { path: '/subscriptions', via: 'express', methods: { GET: key(subscriptions.exportList), POST: key(subscriptions.importList) } },
+    { path: '/subscriptions/:ref', via: 'express', methods: { DELETE: key(subscriptions.remove) } },
+    { path: '/transcripts/:file', via: 'express', methods: { GET: key(transcriptFile({ store: deps.store, answer })) } },
+    // The platform's hub: keyless (its token and HMAC authenticate it), and not named in a 404.
+    { path: '/websub/:token', via: 'express', methods: { GET: webSub.verify, POST: webSub.notify }, listed: false },
+    { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock })) } },
+    { path: '/admin/crawlers', via: 'express', methods: { GET: op(adminCrawlers({ store: deps.store, clock })) } },
+    { path: '/admin/channels', via: 'express', methods: { GET: op(channels.list) } },
+    { path: '/admin/channels/:id', via: 'express', methods: { GET: op(channels.one), DELETE: op(channels.remove) } },
+    { path: '/admin/channels/:id/refresh', via: 'express', methods: { POST: op(channels.refresh) } },
+    { path: '/admin/platform-check', via: 'express', methods: { GET: op(platformCheck({ store: deps.store, clock })) } },
+    { path: '/metrics', via: 'express', methods: { GET: deps.metricsLoopbackOnly ? loopbackOnly(metricsRoute(metrics)) : op(metricsRoute(metrics)) } },
+  ];
+  const paths = routes.filter((r) => r.via === 'direct' || r.listed !== false).map(shownPath).join(', ');
+  const errorOptions = { paths };
+
+  // Express: every row (methods first, then each row's 405, so no 405 shadows another row's
+  // method), then the JSON 404 and the one error handler.
+  const enter = door(deps.logger, recorded);
+  app.use(frontDoor(enter));
+  for (const r of routes) {
+    if (r.via === 'direct') app.get(r.path, r.GET);
+    else for (const [method, handlers] of Object.entries(r.methods)) app[method.toLowerCase() as 'get' | 'post' | 'delete'](r.path, ...[handlers].flat());
+  }
+  for (const r of routes) app.all(r.path, methodsAllowed(allowOf(r)));
+  app.use(() => notFound());
+  app.use(errorHandler(deps.logger, errorOptions));
+
+  // The direct dispatcher: exact path → door, handler, the same error sender.
+  const sendError = errorSender(deps.logger, errorOptions);
+  const direct = new Map<string, Plain>();
+  for (const r of routes) {
+    if (r.via !== 'direct') continue;
+    const handler = r.GET;
+    direct.set(r.path, async (req, res) => {
+      enter(req, res);
+      try {
+        await handler(req, res);
+      } catch (err) {
+        sendError(err, req, res);
+      }
+    });
+  }
 
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
-    if (isFeed(req)) void directFeed(req, res);
-    else if (isCombinedFeed(req)) void directCombined(req, res);
+    const handler = req.method === 'GET' || req.method === 'HEAD' ? direct.get(pathOf(req.url)) : undefined;
+    if (handler !== undefined) void handler(req, res);
     else app(req, res);
   };
   return Object.assign(listener, { express: app });
+}
+
+/** The path of a request target (query left off). */
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
 }

@@ -41,12 +41,14 @@ export interface ErrorContext {
   param?: string;
   /** For the import entries: the file's faulty line, where there is one. */
   line?: number;
-  /** For `methodNotAllowed`: the Allow header when the path takes other methods than GET. */
+  /** For `methodNotAllowed`: the Allow header, the methods the path is served with. */
   allow?: string;
   /** For `unknownHandle`: the handle as the request gave it (validated: letters, digits, `_`, `-`). */
   handle?: string;
   /** For `noVideosYet`: what the crawler knows of the channel; left out = not looked at yet. */
   crawl?: CrawlView;
+  /** For `pathNotFound`: the paths the app serves (its route table; filled in by the error sender). */
+  paths?: string;
 }
 
 interface Entry {
@@ -344,7 +346,7 @@ export const CATALOGUE = {
   pathNotFound: {
     status: 404,
     error: text('Bulunamadı'),
-    message: text('Kullanılabilir yollar: /, /health, /info, /transcripts/<video_id>.vtt|srt|txt'),
+    message: (ctx) => `Kullanılabilir yollar: ${ctx.paths ?? '/'}`,
   },
   methodNotAllowed: {
     status: 405,
@@ -410,8 +412,13 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('server', { detail: 'beklenmeyen hata' }, { cause: err });
 }
 
-export function errorHandler(root: Logger): ErrorRequestHandler {
-  const send = errorSender(root);
+/** What the error sender knows of the app: the paths a 404 names (its route table). */
+export interface ErrorSenderOptions {
+  paths?: string;
+}
+
+export function errorHandler(root: Logger, opts: ErrorSenderOptions = {}): ErrorRequestHandler {
+  const send = errorSender(root, opts);
   return (err: unknown, req, res, _next) => send(err, req, res);
 }
 
@@ -420,12 +427,15 @@ export function errorHandler(root: Logger): ErrorRequestHandler {
  * both use it): the catalogue body as JSON, Retry-After / Allow where the entry says, no-store, and
  * an ERROR line for every 500.
  */
-export function errorSender(root: Logger): (err: unknown, req: IncomingMessage, res: ServerResponse) => void {
+export function errorSender(root: Logger, opts: ErrorSenderOptions = {}): (err: unknown, req: IncomingMessage, res: ServerResponse) => void {
   const log = categoryLogger(root, 'api');
   return (err, req, res) => {
     const apiError = toApiError(err);
     const entry = CATALOGUE[apiError.code];
-    const context = entry.status === 500 ? { ...apiError.context, channelId: apiError.context.channelId ?? channelIdOf(res) ?? '' } : apiError.context;
+    const context =
+      entry.status === 500 ? { ...apiError.context, channelId: apiError.context.channelId ?? channelIdOf(res) ?? '' }
+      : apiError.code === 'pathNotFound' ? { ...apiError.context, paths: opts.paths }
+      : apiError.context;
     if (entry.status === 500) {
       log.error({ err: apiError.cause ?? apiError, method: req.method, path: withoutApiKey(requestUrl(req)), channelId: context.channelId }, `request failed: ${errorBody('server', context).error}`);
     }
@@ -446,11 +456,7 @@ export function errorSender(root: Logger): (err: unknown, req: IncomingMessage, 
   };
 }
 
-export const methodNotAllowed: RequestHandler = () => {
-  throw new ApiError('methodNotAllowed');
-};
-
-/** 405 on a path whose methods are `allow` (an admin route taking POST or DELETE). */
+/** 405 on a path served with the methods `allow` (the route table's list, OPTIONS included). */
 export const methodsAllowed = (allow: string): RequestHandler => () => {
   throw new ApiError('methodNotAllowed', { allow });
 };

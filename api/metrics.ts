@@ -17,6 +17,8 @@ export interface ApiMetrics {
   feedCache(hit: boolean): void;
   /** A conditional GET answered 304. */
   notModified(route: string): void;
+  /** A cached feed body compressed (once per body and coding; a warm compressed answer adds nothing). */
+  compressed(coding: 'gzip' | 'br'): void;
 }
 
 /** Known first path segments; anything else is `other`, so a scan of random paths adds no series. */
@@ -80,6 +82,10 @@ export function createApiMetrics(): ApiMetrics {
   const rateLimited = new Counter({
     name: 'transcript_feed_rate_limit_refusals_total', help: 'requests refused with 429 Too Many Requests (a key over one of its limits)', registers: [registry],
   });
+  const compressions = new Counter({
+    name: 'transcript_feed_feed_compressions_total', help: 'cached feed bodies compressed, by coding (once per body and coding; warm compressed answers are not counted)',
+    labelNames: ['coding'] as const, registers: [registry],
+  });
   // Children by label values: prom-client hashes the labels on every labels() call.
   const counted = new Map<string, Counter.Internal>();
   const timed = new Map<string, Histogram.Internal<'route'>>();
@@ -106,5 +112,6 @@ export function createApiMetrics(): ApiMetrics {
     },
     feedCache: (wasHit) => (wasHit ? hit : miss).inc(),
     notModified: (route) => notModified.labels(route).inc(),
+    compressed: (coding) => compressions.labels(coding).inc(),
   };
 }

@@ -1,7 +1,8 @@
 // The feed step between the route and the renderers: the typed feed model both renderers read,
 // the feed state (version, count, fingerprint) that decides whether anything must be listed or
-// rendered, and conditional GET (validators and the RFC 9110 304 decision). Everything remembered
-// here lives in the app's one bounded cache (api/cache.ts).
+// rendered, and the validators of conditional GET (the 304 decision is the shared answer tail's,
+// api/http/feed-answer.ts). Everything remembered here lives in the app's one bounded cache
+// (api/cache.ts).
 //
 // Feed state: the channel's feed version (newest stored change, one indexed read), how many
 // entries the feed has and a fingerprint of which entries (ids and write times). Count and
@@ -273,24 +274,4 @@ export function validatorsFor(k: RepresentationKey, memo?: CacheSlot<Validators>
     memo?.set(input, v);
   }
   return v;
-}
-
-/**
- * True when the client's cached copy matches: If-None-Match first; If-Modified-Since only without
- * it, and only when that date is not later than `now` (RFC 9110 §13.1.3: a date in the future is
- * invalid), so a client cannot pin a 304 for good with `If-Modified-Since: … 9999`.
- */
-export function notModified(headers: { 'if-none-match'?: string | undefined; 'if-modified-since'?: string | undefined }, v: Validators, now: Date = new Date()): boolean {
-  const inm = headers['if-none-match'];
-  if (inm !== undefined) {
-    if (inm.trim() === '*') return true;
-    // If-None-Match uses the weak comparison: W/"x" matches "x".
-    return inm.split(',').some((t) => t.trim().replace(/^W\//, '') === v.etag);
-  }
-  const ims = headers['if-modified-since'];
-  if (ims === undefined) return false;
-  const since = Date.parse(ims);
-  if (Number.isNaN(since) || Math.floor(since / 1000) > Math.floor(now.getTime() / 1000)) return false;
-  // HTTP dates have whole seconds; the version keeps milliseconds.
-  return Math.floor(Date.parse(v.lastModified) / 1000) <= Math.floor(since / 1000);
 }

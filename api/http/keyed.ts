@@ -22,7 +22,7 @@
 
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import { sha256, type ApiKey } from '../../shared/config/security';
 import type { RateLimitResult, Store } from '../../shared/store/types';
 import { hitOfBatch } from '../../shared/store/rate-window';
@@ -62,8 +62,8 @@ export function authorizer(source: KeySource, store: HitStore, clock: () => Date
   };
 }
 
-/** A keyed Express route: the key check and rate limit, then the handler. */
-export function keyed(source: KeySource, store: HitStore, clock: () => Date, handler: Handler): RequestHandler {
+/** A keyed route (an Express handler, or one on plain node:http objects): the key check and rate limit, then the handler. */
+export function keyed<Q extends IncomingMessage, S extends ServerResponse>(source: KeySource, store: HitStore, clock: () => Date, handler: (req: Q, res: S) => void | Promise<void>): (req: Q, res: S) => Promise<void> {
   const authorize = authorizer(source, store, clock);
   return async (req, res) => {
     await authorize(req, res);

@@ -1,7 +1,7 @@
 // GET /: validate → resolve the channel → register the work item → feed state (version, count)
-// → 404, 304 or the feed. The feed state, model and conditional GET are one step
-// (feed/state.ts); rendering is pure (feed/render.ts); rendered bodies are kept by strong ETag in
-// the app's one cache, so cache-warm requests skip rendering.
+// → 404, or the validators handed to the shared tail (http/feed-answer.ts: 304, the cached body,
+// its content coding). The feed state and model are one step (feed/state.ts); rendering is pure
+// (feed/render.ts) and runs only when the tail finds no body under the ETag.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import PQueue from 'p-queue';
@@ -10,11 +10,11 @@ import type { PlatformClient } from '../../shared/platform/types';
 import type { ChannelRecord, FeedKind, RegisterChannelInput, Store } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
-import type { ApiMetrics } from '../metrics';
 import { crawlViewOf } from '../feed/crawl-view';
+import type { AnswerFeed } from '../http/feed-answer';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
-import { buildFeedModel, FeedStateReader, notModified, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
+import { buildFeedModel, FeedStateReader, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
 import { keyIdOf, requireKeyId, queryOf, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validateFeedQuery, type FeedFormat, type FeedOptions, type FeedQuery, type RawQuery } from '../query/feed-query';
@@ -38,19 +38,12 @@ export interface FeedDeps {
    * client that varies Host gets a new ETag and a fresh render each time (docs/operations.md).
    */
   publicBaseUrl: string | null;
-  /** Render-cache hits and misses, 304s. */
-  metrics?: Pick<ApiMetrics, 'feedCache' | 'notModified'>;
+  /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */
+  answer: AnswerFeed;
 }
 
 /** The feed route on plain node:http objects: Express's GET / and the direct path both run it. */
 export type FeedHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
-
-/**
- * Private: the body is the same for every key, but the response carries the key's rate-limit
- * state and often the key itself in the URL. A minute lets readers skip refetching; after that
- * they revalidate cheaply with If-None-Match.
- */
-export const FEED_CACHE_CONTROL = 'private, max-age=60';
 
 /** Each format: its renderer, Content-Type, and its name as the self link spells it. */
 export const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string; contentType: string; name: string }>> = {
@@ -137,11 +130,6 @@ export function feedQueryTail(q: FeedOptions, raw: RawQuery): string[] {
   return params;
 }
 
-interface Rendered {
-  body: Buffer;
-  validators: Validators;
-}
-
 export function feed(deps: FeedDeps): FeedHandler {
   const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
@@ -152,8 +140,6 @@ export function feed(deps: FeedDeps): FeedHandler {
   // representation share one render.
   const renders = new PQueue({ concurrency: deps.maxRenders ?? 2 });
   const states = new FeedStateReader(deps.store, deps.cache, (work) => renders.add(work));
-  const inFlight = new Map<string, Promise<Rendered>>();
-  const bodies = deps.cache.slot<Buffer>('body');
   const etags = deps.cache.slot<Validators>('validators');
   const log = categoryLogger(deps.logger, 'api.feed');
 
@@ -180,54 +166,25 @@ export function feed(deps: FeedDeps): FeedHandler {
     // The Atom document links no files, so its body (and ETag) is the same for every key.
     const fileLinks = format !== 'atom';
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '' }, etags);
-    let v = validators(state);
-    if (notModified(req.headers, v, now)) {
-      deps.metrics?.notModified('/');
-      sendValidators(res, v);
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-
-    let body = bodies.get(v.etag);
-    deps.metrics?.feedCache(body !== undefined);
-    if (body === undefined) {
-      const render = async (): Promise<Rendered> => {
+    await deps.answer(req, res, {
+      route: '/',
+      validators: validators(state),
+      contentType: RENDERERS[format].contentType,
+      render: async () => {
         let s = state;
         if (s.videos === null) {
           // Render-cache miss on a remembered state: list now; if the entries moved meanwhile, the
           // validators follow what is rendered.
           s = (await states.list(channelId, maxItems, s.version, now, kinds)) ?? s;
         }
-        const sv = validators(s);
         const files = fileLinks ? { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) } : {};
         const model = buildFeedModel({ channelId, channelTitle, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, ...files }, (video, reason) =>
           log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
-        const out = Buffer.from(RENDERERS[format].render(model), 'utf8');
-        bodies.set(sv.etag, out);
-        return { body: out, validators: sv };
-      };
-      let job = inFlight.get(v.etag);
-      if (job === undefined) {
-        const etag = v.etag;
-        job = render().finally(() => inFlight.delete(etag));
-        inFlight.set(etag, job);
-      }
-      ({ body, validators: v } = await job);
-    }
-    sendValidators(res, v);
-    res.statusCode = 200;
-    res.setHeader('Content-Type', RENDERERS[format].contentType);
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+        return { body: Buffer.from(RENDERERS[format].render(model), 'utf8'), validators: validators(s) };
+      },
+    });
   };
-}
-
-export function sendValidators(res: ServerResponse, v: Validators): void {
-  res.setHeader('ETag', v.etag);
-  res.setHeader('Last-Modified', v.lastModified);
-  res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
 }
 
 // ── the channel's name ────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 // GET /?playlist_id=… (or ?playlist_url=…): a playlist's feed. Validate → register the playlist as
 // work (kind playlist, wanted = max_items) and record that the key follows it → what the crawler last listed (its order, title, owner,
 // or the platform's private / does-not-exist answer) → the stored entries in the playlist's own
-// order → 404, 304 or the feed. Entries are the same stored videos and transcripts channel feeds
+// order → 404, or the shared tail (http/feed-answer.ts: 304 or the feed). Entries are the same stored videos and transcripts channel feeds
 // show, rendered by the same renderers; the feed names the playlist and its owner.
 
 import type { IncomingMessage } from 'node:http';
@@ -9,7 +9,7 @@ import { isFeedEntry, isShownKind } from '../../shared/store/rules';
 import type { PlaylistRecord, Store, VideoRecord } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import { crawlViewOf } from '../feed/crawl-view';
-import { buildFeedModel, fingerprintOf, notModified, validatorsFor, type FeedModel, type Validators } from '../feed/state';
+import { buildFeedModel, fingerprintOf, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { queryOf, requireKeyId, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validatePlaylistQuery, type PlaylistFeedQuery } from '../query/playlist-query';
@@ -17,9 +17,9 @@ import type { RawQuery } from '../query/feed-query';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { categoryLogger } from '../../shared/logger';
-import { ChannelRegistrar, FEED_CACHE_CONTROL, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
+import { ChannelRegistrar, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
 
-export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl'> & {
+export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl' | 'answer'> & {
   store: Pick<Store, 'registerChannel' | 'askLanguages' | 'follow' | 'getPlaylist' | 'getVideos' | 'getTranscripts'>;
 };
 
@@ -44,7 +44,6 @@ function selfQuery(q: PlaylistFeedQuery, raw: RawQuery): string {
 export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
   const registrar = new ChannelRegistrar(deps.store, deps.cache);
   const follows = new FollowRecorder(deps.store, deps.cache);
-  const bodies = deps.cache.slot<Buffer>('playlist-body');
   const etags = deps.cache.slot<Validators>('playlist-validators');
   const log = categoryLogger(deps.logger, 'api.feed');
 
@@ -72,36 +71,26 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     const linkKey = format === 'atom' ? '' : linkKeyOf(req, raw);
     const author = playlist.owner?.trim() || playlist.title?.trim() || playlistId;
     const v = validatorsFor({ channelId: playlistId, format, maxItems, version, count: videos.length, fingerprint: `${fingerprintOf(videos)}:${playlist.title ?? ''}`, author, selfUrl, linkKey }, etags);
-    res.setHeader('ETag', v.etag);
-    res.setHeader('Last-Modified', v.lastModified);
-    res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
-    if (notModified(req.headers, v)) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-
-    let body = bodies.get(v.etag);
-    if (body === undefined) {
-      const transcripts = await deps.store.getTranscripts(videos.map((x) => x.videoId));
-      const files = format === 'atom' ? {} : { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) };
-      const base = buildFeedModel({ channelId: playlistId, channelTitle: author, videos, transcripts, languages, updated: version, selfUrl, ...files }, (video, reason) =>
-        log.warning({ playlistId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
-      );
-      const name = playlist.title?.trim() || playlistId;
-      const model: FeedModel = {
-        ...base,
-        title: `${FEED_TITLE_PREFIX} - ${name}`,
-        description: `Transcripts of the playlist ${name}${playlist.owner ? ` by ${playlist.owner}` : ''}, in its own order`,
-        link: `https://${PUBLIC_VIDEO_HOST}/playlist?list=${playlistId}`,
-      };
-      body = Buffer.from(RENDERERS[format].render(model), 'utf8');
-      bodies.set(v.etag, body);
-    }
-    res.statusCode = 200;
-    res.setHeader('Content-Type', RENDERERS[format].contentType);
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    await deps.answer(req, res, {
+      route: '/',
+      validators: v,
+      contentType: RENDERERS[format].contentType,
+      render: async () => {
+        const transcripts = await deps.store.getTranscripts(videos.map((x) => x.videoId));
+        const files = format === 'atom' ? {} : { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) };
+        const base = buildFeedModel({ channelId: playlistId, channelTitle: author, videos, transcripts, languages, updated: version, selfUrl, ...files }, (video, reason) =>
+          log.warning({ playlistId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
+        );
+        const name = playlist.title?.trim() || playlistId;
+        const model: FeedModel = {
+          ...base,
+          title: `${FEED_TITLE_PREFIX} - ${name}`,
+          description: `Transcripts of the playlist ${name}${playlist.owner ? ` by ${playlist.owner}` : ''}, in its own order`,
+          link: `https://${PUBLIC_VIDEO_HOST}/playlist?list=${playlistId}`,
+        };
+        return { body: Buffer.from(RENDERERS[format].render(model), 'utf8'), validators: v };
+      },
+    });
   };
 }
 

@@ -1,21 +1,22 @@
 // GET /search: a saved search as a feed. Validate (api/query/search-query.ts) → resolve the named
-// channels → one store search → strong validators over everything the body is made of → 304, or
-// the feed (rendered once per ETag, kept in the app's one cache). No match is an empty feed, never
-// a 404: a reader keeps the subscription and new matches arrive as they are stored.
+// channels → one store search → strong validators over everything the body is made of → the
+// shared tail (http/feed-answer.ts: 304, or the feed rendered once per ETag and kept in the app's
+// one cache). No match is an empty feed, never a 404: a reader keeps the subscription and new
+// matches arrive as they are stored.
 
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlatformClient } from '../../shared/platform/types';
 import type { SearchHit, SearchScope, Store, VideoRecord } from '../../shared/store/types';
-import type { ApiCache } from '../cache';
+import type { AnswerFeed } from '../http/feed-answer';
 import { ApiError } from '../errors';
 import { buildSearchModel } from '../feed/search-model';
-import { notModified, type Validators } from '../feed/state';
+import type { Validators } from '../feed/state';
 import { keyIdOf, queryOf } from '../http/locals';
 import type { RawQuery } from '../query/feed-query';
 import { validateSearchQuery, type SearchRequest } from '../query/search-query';
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
-import { INCLUDE_NAMES, linkKeyOf, originOf, RENDERERS, sendValidators } from './feed';
+import { INCLUDE_NAMES, linkKeyOf, originOf, RENDERERS } from './feed';
 
 export interface SearchDeps {
   store: Pick<Store, 'searchVideos' | 'getChannel' | 'listSubscriptions' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
@@ -23,7 +24,8 @@ export interface SearchDeps {
   handleLookups?: HandleLookupLimits;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
-  cache: ApiCache;
+  /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */
+  answer: AnswerFeed;
   trustProxy: (address: string, hop: number) => boolean;
   publicBaseUrl: string | null;
 }
@@ -71,7 +73,6 @@ function validatorsOf(parts: readonly string[], updated: Date): Validators {
 
 export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
-  const bodies = deps.cache.slot<Buffer>('search-body');
 
   return async (req, res) => {
     const raw = queryOf(req);
@@ -116,22 +117,14 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
       ],
       updated,
     );
-    sendValidators(res, v);
-    if (notModified(req.headers, v)) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-
-    let body = bodies.get(v.etag);
-    if (body === undefined) {
-      const model = buildSearchModel({ text: s.text, query: s.query, hits, channelNames, languages: s.languages, updated, selfUrl, wholeTranscriptUrl: channelFeedUrl(origin, s, linkKey) });
-      body = Buffer.from(RENDERERS[s.format].render(model), 'utf8');
-      bodies.set(v.etag, body);
-    }
-    res.statusCode = 200;
-    res.setHeader('Content-Type', RENDERERS[s.format].contentType);
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    await deps.answer(req, res, {
+      route: '/search',
+      validators: v,
+      contentType: RENDERERS[s.format].contentType,
+      render: async () => {
+        const model = buildSearchModel({ text: s.text, query: s.query, hits, channelNames, languages: s.languages, updated, selfUrl, wholeTranscriptUrl: channelFeedUrl(origin, s, linkKey) });
+        return { body: Buffer.from(RENDERERS[s.format].render(model), 'utf8'), validators: v };
+      },
+    });
   };
 }

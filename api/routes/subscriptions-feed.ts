@@ -1,8 +1,9 @@
 // GET /subscriptions/feed: one feed of everything the key follows, newest first, each entry naming
 // its channel. One store query (subscriptionFeed) lists the entries without their transcripts;
 // their ids, write times and channel names make the strong ETag, so a cache-warm or conditional
-// request reads nothing else: a 304, or the rendered body from the app's cache. Only a miss reads
-// the full records and transcripts and renders, a few at a time.
+// request reads nothing else: the shared tail (http/feed-answer.ts) answers a 304, or the rendered
+// body from the app's cache. Only a miss reads the full records and transcripts and renders, a few
+// at a time.
 
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,17 +14,20 @@ import type { ApiCache } from '../cache';
 import { ApiError } from '../errors';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
 import { ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE, renderAtom, renderRss } from '../feed/render';
-import { buildFeedModel, notModified, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
+import { buildFeedModel, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { requireKeyId, queryOf } from '../http/locals';
 import { validateCombinedFeedQuery, type FeedFormat, type FeedOptions } from '../query/feed-query';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
-import { requestOrigin, sendValidators } from './feed';
+import { requestOrigin } from './feed';
+import type { AnswerFeed } from '../http/feed-answer';
 
 export interface CombinedFeedDeps {
   store: Pick<Store, 'subscriptionFeed' | 'subscriptionFeedVersion' | 'getVideos' | 'getTranscripts'>;
   cache: ApiCache;
   clock: () => Date;
+  /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */
+  answer: AnswerFeed;
   logger: Logger;
   maxRenders?: number;
   publicBaseUrl: string | null;
@@ -71,9 +75,7 @@ export type CombinedFeedHandler = (req: IncomingMessage, res: ServerResponse) =>
 export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
   const renders = new PQueue({ concurrency: deps.maxRenders ?? 2 });
   const listings = deps.cache.slot<Listed>('combined-feed-state');
-  const bodies = deps.cache.slot<Buffer>('body');
   const etags = deps.cache.slot<Validators>('validators');
-  const inFlight = new Map<string, Promise<Buffer>>();
   const log = categoryLogger(deps.logger, 'api.feed');
 
   const validatorsOf = (entries: readonly SubscriptionFeedEntry[], o: FeedOptions, selfUrl: string): Validators => {
@@ -106,54 +108,33 @@ export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
       v = validatorsOf(entries, options, selfUrl);
       listings.set(stateKey, { token, validators: v, at: now });
     }
-    sendValidators(res, v);
-    if (notModified(req.headers, v)) {
-      res.statusCode = 304;
-      res.end();
-      return;
-    }
-
-    let body = bodies.get(v.etag);
-    if (body === undefined) {
-      // A render needs the entries: listed now when this request reused remembered validators.
-      const listed = entries ?? (await deps.store.subscriptionFeed(keyId, maxItems, kinds));
-      const rv = entries === null ? validatorsOf(listed, options, selfUrl) : v;
-      // Entries moved since the remembered listing: the answer carries the validators of what is rendered.
-      if (rv.etag !== v.etag) sendValidators(res, rv);
-      const version = new Date(rv.lastModified);
-      const etag = rv.etag;
-      let job = inFlight.get(etag);
-      if (job === undefined) {
-        job = renders
-          .add(async () => {
-            const ids = listed.map((e) => e.videoId);
-            const [videos, transcripts] = await Promise.all([deps.store.getVideos(ids), deps.store.getTranscripts(ids)]);
-            const model = buildFeedModel(
-              { channelId: COMBINED_FEED_PATH, channelTitle: null, videos, transcripts, languages, updated: version, selfUrl },
-              (video, reason) => log.warning({ videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
-            );
-            const names = new Map(listed.map((e) => [e.videoId, e.channelTitle?.trim() || e.channelId]));
-            const combined: FeedModel = {
-              ...model,
-              channelId: `${origin}${COMBINED_FEED_PATH}`,
-              title: `${FEED_TITLE_PREFIX} - subscriptions`,
-              author: FEED_TITLE_PREFIX,
-              description: 'Transcripts of the newest videos of every followed channel',
-              link: `https://www.${PUBLIC_VIDEO_HOST}/feed/subscriptions`,
-              entries: model.entries.map((e) => ({ ...e, author: names.get(e.videoId) ?? '' })),
-            };
-            const out = Buffer.from(RENDERERS[format].render(combined), 'utf8');
-            bodies.set(etag, out);
-            return out;
-          })
-          .finally(() => inFlight.delete(etag));
-        inFlight.set(etag, job);
-      }
-      body = await job;
-    }
-    res.statusCode = 200;
-    res.setHeader('Content-Type', RENDERERS[format].contentType);
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    await deps.answer(req, res, {
+      route: COMBINED_FEED_PATH,
+      validators: v,
+      contentType: RENDERERS[format].contentType,
+      render: () =>
+        renders.add(async () => {
+          // A render needs the entries: listed now when this request reused remembered validators,
+          // and the answer then carries the validators of what is rendered.
+          const listed = entries ?? (await deps.store.subscriptionFeed(keyId, maxItems, kinds));
+          const rv = entries === null ? validatorsOf(listed, options, selfUrl) : v;
+          const ids = listed.map((e) => e.videoId);
+          const [videos, transcripts] = await Promise.all([deps.store.getVideos(ids), deps.store.getTranscripts(ids)]);
+          const model = buildFeedModel({ channelId: COMBINED_FEED_PATH, channelTitle: null, videos, transcripts, languages, updated: new Date(rv.lastModified), selfUrl }, (video, reason) =>
+            log.warning({ videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
+          );
+          const names = new Map(listed.map((e) => [e.videoId, e.channelTitle?.trim() || e.channelId]));
+          const combined: FeedModel = {
+            ...model,
+            channelId: `${origin}${COMBINED_FEED_PATH}`,
+            title: `${FEED_TITLE_PREFIX} - subscriptions`,
+            author: FEED_TITLE_PREFIX,
+            description: 'Transcripts of the newest videos of every followed channel',
+            link: `https://www.${PUBLIC_VIDEO_HOST}/feed/subscriptions`,
+            entries: model.entries.map((e) => ({ ...e, author: names.get(e.videoId) ?? '' })),
+          };
+          return { body: Buffer.from(RENDERERS[format].render(combined), 'utf8'), validators: rv };
+        }),
+    });
   };
 }

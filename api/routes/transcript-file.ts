@@ -1,22 +1,24 @@
 // GET /transcripts/<video_id>.<vtt|srt|txt>: one stored transcript as a file (WebVTT, SubRip or
 // plain text), chosen by `lang` exactly as a feed entry chooses it, so the file a feed links to is
-// the transcript its entry shows. Conditional GET as for feeds: a strong ETag over the body and
-// Last-Modified from when the transcript was stored.
+// the transcript its entry shows. Answered by the feeds' shared tail (304, cached body,
+// content coding): a strong ETag over what the file is made of, Last-Modified from when the
+// transcript was stored.
 
 import { createHash } from 'node:crypto';
 import { isVideoId } from '../../shared/ids';
 import type { Store } from '../../shared/store/types';
 import { ApiError } from '../errors';
-import { notModified } from '../feed/state';
 import { chosenTranscript } from '../feed/transcript-choice';
 import { renderTranscriptFile, TRANSCRIPT_FILE_TYPES, type TranscriptFileFormat } from '../feed/transcript-files';
 import type { Handler } from '../http/keyed';
 import { queryOf } from '../http/locals';
 import { checkLang } from '../query/feed-query';
-import { FEED_CACHE_CONTROL } from './feed';
+import type { AnswerFeed } from '../http/feed-answer';
 
 export interface TranscriptFileDeps {
   store: Pick<Store, 'getVideos' | 'getTranscripts'>;
+  /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */
+  answer: AnswerFeed;
 }
 
 const FILE_NAME = /^([A-Za-z0-9_-]{11})\.(vtt|srt|txt)$/;
@@ -40,19 +42,17 @@ export function transcriptFile(deps: TranscriptFileDeps): Handler {
     const chosen = chosenTranscript(video, await deps.store.getTranscripts([videoId]), languages);
     if (chosen === null || chosen.paragraphs.length === 0) throw new ApiError('transcriptNotFound');
 
-    const body = Buffer.from(renderTranscriptFile(format, chosen, video.durationSeconds), 'utf8');
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    const validators = { etag, lastModified: chosen.fetchedAt.toUTCString() };
-    res.setHeader('ETag', validators.etag);
-    res.setHeader('Last-Modified', validators.lastModified);
-    res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
-    res.setHeader('Content-Language', chosen.language);
-    if (notModified(req.headers, validators)) {
-      res.status(304).end();
-      return;
-    }
-    res.setHeader('Content-Type', TRANSCRIPT_FILE_TYPES[format]);
+    // Everything the file is made of: the stored record (video, language, kind, when it was
+    // stored), the format and the video's length; so a warm request renders nothing.
+    const made = `${videoId}\n${format}\n${chosen.language}\n${chosen.kind}\n${chosen.fetchedAt.getTime()}\n${video.durationSeconds ?? ''}`;
+    const validators = { etag: `"${createHash('sha256').update(made).digest('base64url').slice(0, 27)}"`, lastModified: chosen.fetchedAt.toUTCString() };
     res.setHeader('Content-Disposition', `inline; filename="${videoId}.${format}"`);
-    res.status(200).send(body);
+    await deps.answer(req, res, {
+      route: '/transcripts',
+      validators,
+      contentType: TRANSCRIPT_FILE_TYPES[format],
+      headers: [['Content-Language', chosen.language]],
+      render: async () => ({ body: Buffer.from(renderTranscriptFile(format, chosen, video.durationSeconds), 'utf8'), validators }),
+    });
   };
 }

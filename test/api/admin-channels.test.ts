@@ -125,8 +125,9 @@ describe('admin channel endpoints', () => {
     expect((await admin(`/admin/channels/${OTHER_CHANNEL}/refresh`, { method: 'POST' })).status).to.equal(404);
     const wrong = await admin(`/admin/channels/${CHANNEL}/refresh`);
     expect(wrong.status, 'GET on a POST route').to.equal(405);
-    expect(wrong.headers.get('allow')).to.equal('POST');
-    expect((await admin(`/admin/channels/${CHANNEL}`, { method: 'PUT' })).headers.get('allow')).to.equal('GET, HEAD, DELETE');
+    // Every path also answers the CORS preflight, so Allow names OPTIONS too.
+    expect(wrong.headers.get('allow')).to.equal('POST, OPTIONS');
+    expect((await admin(`/admin/channels/${CHANNEL}`, { method: 'PUT' })).headers.get('allow')).to.equal('GET, HEAD, DELETE, OPTIONS');
   });
 
   it('lists the crawlers from their heartbeats, down after a minute of silence, stopped when they said so', async () => {

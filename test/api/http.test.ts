@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { expect } from 'chai';
 import { withTranscripts } from '../support/factories';
 import { CHANNEL, DISABLED_KEY, KEY, LIMITED_KEY, outsideTranscriptLinks, rawSocket, startApi, video, type TestApi } from './support';
@@ -21,14 +21,20 @@ async function json(res: Response): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** A raw request line Node's fetch would refuse to send (bad percent-encoding in the path). */
-function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; type: string }> {
+/**
+ * A raw request line Node's fetch would refuse to send (bad percent-encoding in the path), and an
+ * answer as it came over the wire (no decompression).
+ */
+function rawGet(base: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; type: string; headers: IncomingHttpHeaders; bytes: Buffer }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, path, method: 'GET', headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type']) }));
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, body: bytes.toString('utf8'), type: String(res.headers['content-type']), headers: res.headers, bytes });
+      });
     });
     req.on('error', reject);
     req.end();
@@ -178,6 +184,49 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       }
     });
 
+    it('a 404 names the paths of the route table', async () => {
+      const body = (await json(await api.get('/nope'))) as { message: string };
+      for (const p of ['/', '/health', '/info', '/search', '/subscriptions', '/subscriptions/feed', '/transcripts/<file>', '/status', '/metrics', '/admin/channels']) {
+        expect(body.message.split(': ')[1]!.split(', '), p).to.include(p);
+      }
+      expect(body.message).not.to.contain('websub');
+    });
+
+    it('a 405 names the methods its path is served with', async () => {
+      const allow = async (method: string, p: string) => (await api.get(p, { method })).headers.get('allow');
+      expect(await allow('PUT', '/subscriptions')).to.equal('GET, HEAD, POST, OPTIONS');
+      expect(await allow('PUT', '/subscriptions/feed')).to.equal('GET, HEAD, OPTIONS');
+      expect(await allow('PUT', '/search')).to.equal('GET, HEAD, OPTIONS');
+      expect(await allow('GET', `/subscriptions/${CHANNEL}`)).to.equal('DELETE, OPTIONS');
+      // What Allow names is served: POST /subscriptions and the preflight are not 405.
+      expect((await api.get('/subscriptions', { method: 'POST', body: `https://www.youtube.com/channel/${CHANNEL}\n` })).status).not.to.equal(405);
+      expect((await fetch(`${api.base}/subscriptions`, { method: 'OPTIONS', headers: { Origin: 'https://r.example', 'Access-Control-Request-Method': 'GET' } })).status).to.equal(204);
+    });
+
+    it('GET and HEAD of the direct rows never enter Express; every other request does', async () => {
+      const express = api.app.express as unknown as { handle: (...args: unknown[]) => unknown };
+      const handle = express.handle;
+      const entered: string[] = [];
+      express.handle = function (this: unknown, ...args: unknown[]) {
+        const req = args[0] as { method: string; url: string };
+        entered.push(`${req.method} ${req.url}`);
+        return handle.apply(this, args);
+      };
+      try {
+        for (const method of ['GET', 'HEAD']) {
+          for (const p of [`/?channel_id=${CHANNEL}`, `/?playlist_id=PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf`, '/health', '/search?q=x', '/subscriptions/feed']) {
+            expect((await api.get(p, { method })).status, `${method} ${p}`).to.be.below(500);
+          }
+        }
+        expect(entered).to.deep.equal([]);
+        for (const p of ['/info', '/search/?q=x', '/subscriptions', `/transcripts/${'a'.repeat(11)}.vtt`]) await api.get(p);
+        await api.get('/', { method: 'POST' });
+        expect(entered).to.deep.equal(['GET /info', 'GET /search/?q=x', 'GET /subscriptions', `GET /transcripts/${'a'.repeat(11)}.vtt`, 'POST /']);
+      } finally {
+        express.handle = handle;
+      }
+    });
+
     it('JSON 405 with an Allow header for other methods on known paths', async () => {
       for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
         for (const p of ['/', '/health', '/info']) {
@@ -227,7 +276,7 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       expectSecurityHeaders(rss);
     });
 
-    it('GET / (direct path) and HEAD / (through Express) answer with the same status and headers', async () => {
+    it('GET / and HEAD / answer with the same status and headers, raw and compressed', async () => {
       const cases: { path: string; key: string | null }[] = [
         { path: `/?channel_id=${CHANNEL}`, key: KEY }, // 200
         { path: `/?channel_id=${CHANNEL}&format=Rss&max_items=1`, key: KEY }, // 200, another representation
@@ -240,13 +289,15 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
         return { status: res.status, headers };
       };
       for (const c of cases) {
-        const headers: Record<string, string> = c.key === null ? {} : { 'X-API-Key': c.key };
-        const get = await fetch(`${api.base}${c.path}`, { headers });
-        const getBody = await get.text();
-        const head = await fetch(`${api.base}${c.path}`, { method: 'HEAD', headers });
-        expect(shape(head), c.path).to.deep.equal(shape(get));
-        expect(Number(get.headers.get('content-length'))).to.equal(Buffer.byteLength(getBody));
-        expect(get.headers.has('x-ratelimit-remaining')).to.equal(head.headers.has('x-ratelimit-remaining'));
+        for (const coding of ['identity', 'gzip']) {
+          const headers: Record<string, string> = { 'Accept-Encoding': coding, ...(c.key === null ? {} : { 'X-API-Key': c.key }) };
+          const get = await rawGet(api.base, c.path, headers);
+          const head = await fetch(`${api.base}${c.path}`, { method: 'HEAD', headers });
+          const getHeaders = Object.entries(get.headers).filter(([name]) => !['date', 'x-ratelimit-remaining', 'connection', 'keep-alive'].includes(name));
+          expect(shape(head), `${coding} ${c.path}`).to.deep.equal({ status: get.status, headers: getHeaders.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) });
+          expect(Number(get.headers['content-length'])).to.equal(get.bytes.length);
+          expect(get.headers['x-ratelimit-remaining'] !== undefined).to.equal(head.headers.has('x-ratelimit-remaining'));
+        }
       }
     });
 

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import type { Request } from 'express';
 import { ApiCache } from '../../api/cache';
-import { FeedStateReader, notModified, validatorsFor, type RepresentationKey, type Validators } from '../../api/feed/state';
+import { FeedStateReader, validatorsFor, type RepresentationKey, type Validators } from '../../api/feed/state';
+import { notModified } from '../../api/http/feed-answer';
 import { withoutApiKey } from '../../api/http/key-redaction';
 import { matchKey, presentedKey } from '../../api/http/keyed';
 import { ChannelRegistrar } from '../../api/routes/feed';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createApp } from '../../api/create-app';
+import { createApp, type App } from '../../api/create-app';
 import { listen, type Listening, type ServerOptions } from '../../api/server';
 import { KeyRing } from '../../api/key-ring';
 import type { HandleLookupLimits } from '../../api/resolve-channel';
@@ -72,6 +72,8 @@ export interface TestApi {
   logLines: LogLine[];
   /** The listening server (connection bound, timeouts). */
   server: Listening;
+  /** The app it serves (its Express half as `app.express`). */
+  app: App;
   /** The app's clock reads this. */
   now: Date;
   get(pathAndQuery: string, init?: RequestInit & { key?: string | null }): Promise<Response>;
@@ -117,6 +119,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
     logs,
     logLines,
     server: undefined as unknown as Listening,
+    app: undefined as unknown as App,
     now: T0,
     get: (p, init = {}) => {
       const headers = new Headers(init.headers);
@@ -135,6 +138,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;
+  api.app = app;
   return api;
 }
 

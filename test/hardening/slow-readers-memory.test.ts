@@ -14,6 +14,8 @@ const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 const KEY = 'slow-reader-attacker-key-01';
 const OTHER = 'slow-reader-bystander-key-2';
 const MB = 1024 * 1024;
+/** Ten more keys, four stalled readers each: the per-key bound does not stop these forty. */
+const READERS = Array.from({ length: 10 }, (_, i) => `slow-reader-shared-key-${String(i).padStart(2, '0')}`);
 
 /** Sends one request and never reads: resolves with the status line once the head arrives. */
 function stalledReader(base: string, target: string, key: string, sockets: Socket[]): Promise<string> {
@@ -39,7 +41,7 @@ describe('slow readers and the memory they hold', function () {
     // About 12 MB of feed: more than loopback's socket buffers take off the process's hands.
     const transcript = 'spoken words '.repeat(10_000);
     api = await startApiProcess({
-      keys: { [KEY]: { name: 'attacker', rate_limit: 1000 }, [OTHER]: { name: 'bystander', rate_limit: 1000 } },
+      keys: { [KEY]: { name: 'attacker', rate_limit: 1000 }, [OTHER]: { name: 'bystander', rate_limit: 1000 }, ...Object.fromEntries(READERS.map((k, i) => [k, { name: `reader ${i}`, rate_limit: 1000 }])) },
       env: { API_SEND_TIMEOUT_MS: '8000', API_MAX_CONNECTIONS_PER_KEY: '4' },
       seed: (store) => store.upsertVideos(...withTranscripts(Array.from({ length: 100 }, (_, i) => video(i + 1)), () => transcript)),
     });
@@ -69,5 +71,21 @@ describe('slow readers and the memory they hold', function () {
     const again = await fetch(`${api.base}/?channel_id=${CHANNEL}&max_items=100&lang=en`, { headers: { 'X-API-Key': KEY } });
     expect(again.status).to.equal(200);
     await again.arrayBuffer();
+  });
+
+  it('40 stalled readers of the same feed (ten keys): all answered from the one cached body, never a copy each', async () => {
+    const feed = `/?channel_id=${CHANNEL}&max_items=100&lang=en`;
+    const warm = await fetch(feed.replace(/^/, api.base), { headers: { 'X-API-Key': OTHER, 'Accept-Encoding': 'identity' } });
+    expect(warm.status).to.equal(200);
+    const bytes = (await warm.arrayBuffer()).byteLength;
+    expect(bytes / MB).to.be.above(10);
+    const base = api.rss();
+    const heads: string[] = [];
+    for (let i = 0; i < 40; i++) heads.push(await stalledReader(api.base, feed, READERS[i % READERS.length]!, sockets));
+    expect(heads.filter((h) => h.includes(' 200 ')), heads.join('\n')).to.have.length(40);
+    // Forty private copies would hold forty times the body (~480 MB); the shared one is already
+    // counted before the readers came, so what they add is bookkeeping, far below two bodies.
+    const held = api.rss() - base;
+    expect(held / MB, 'MB forty stalled readers of one body hold').to.be.below((2 * bytes) / MB);
   });
 });
