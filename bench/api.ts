@@ -5,7 +5,12 @@
 //   3. the real app (createApp: real SQLite, API key + store-counted rate limit, every header,
 //      access log at INFO), cache-warm 10-item feed,
 //   4. the real app, 100-item feed,
-//   5. the real app, the 304 path (If-None-Match).
+//   5. the real app, the 304 path (If-None-Match), at that 68 KB body and at a ~15 KB one (10 items
+//      with short transcripts), each beside its own full-body feed,
+//   6. the real app, the 10-item feed gzip-compressed (cache-warm: no compression per request),
+//   7. the 10-item feed from twin real apps, metrics recording on and off (`recordMetrics`), each
+//      serving only that: what recording costs the hot feed path.
+// Plus the bytes of a 10- and a 100-item feed raw, gzip and br.
 // wrk, not a Node load generator: on a 2-core machine a JavaScript generator is slower than bare
 // node:http and would be the ceiling it reports. Each server runs in a child process of its own and
 // reports its CPU time, so the cost per request can be compared even on a busy machine.
@@ -36,8 +41,11 @@ const KEY = 'bench-key-0123456789abcdef';
 const CHANNEL = 'UCbenchbenchbenchbench01';
 const STORED_VIDEOS = 100;
 const TRANSCRIPT_BYTES = 5 * 1024;
+/** A second channel whose 10-item feed is about 15 KB: short transcripts, so the body is small. */
+const SMALL_CHANNEL = 'UCbenchbenchbenchsmall01';
+const SMALL_TRANSCRIPT_BYTES = 600;
 
-type Kind = 'bare' | 'express' | 'real';
+type Kind = 'bare' | 'express' | 'real' | 'real-unmetered';
 type ToChild = { type: 'stats' } | { type: 'stop' };
 type FromChild = { type: 'ready'; port: number } | { type: 'stats'; rss: number; heapUsed: number; cpuMicros: number };
 
@@ -86,18 +94,18 @@ if (kind === 'bare') {
     const store = await openStore('sqlite:' + path.join(arg, 'bench.db'), { logger });
     const keys = KeyRing.open(path.join(arg, 'security.yaml'), { defaultRateLimit: 60, logger });
     // wrk's connections all use one key: the per-key bound is not what is measured here.
-    const app = createApp({ store, keys, platform: { resolveHandle: async () => null }, logger, maxAnswersPerKey: 1000 });
+    const app = createApp({ store, keys, platform: { resolveHandle: async () => null }, logger, maxAnswersPerKey: 1000, recordMetrics: kind !== 'real-unmetered' });
     ready((await listen(app, 0, '127.0.0.1', { logger })).port);
   })();
 }
 `;
 
-/** About TRANSCRIPT_BYTES of text in timed paragraphs, as the crawler stores a transcript. */
-function transcript(seed: number): TranscriptRecord['paragraphs'] {
+/** About `bytes` of text in timed paragraphs, as the crawler stores a transcript. */
+function transcript(seed: number, bytes = TRANSCRIPT_BYTES): TranscriptRecord['paragraphs'] {
   const words = 'the quick brown fox jumps over a lazy dog while ç ğ ı ö ş ü İ & < > appear now and then'.split(' ');
   const paragraphs: TranscriptRecord['paragraphs'] = [];
   let size = 0;
-  for (let p = 0; size < TRANSCRIPT_BYTES; p++) {
+  for (let p = 0; size < bytes; p++) {
     const text = `${Array.from({ length: 40 }, (_, i) => words[(seed * 7 + p * 13 + i) % words.length]).join(' ')}.`;
     paragraphs.push({ startMs: p * 20_000, text });
     size += Buffer.byteLength(text);
@@ -120,6 +128,8 @@ async function seed(dir: string): Promise<void> {
   try {
     const videos = Array.from({ length: STORED_VIDEOS }, (_, i) => benchVideo(i));
     await store.upsertVideos(videos, videos.map((v, i) => transcriptRecord(v, transcript(i))));
+    const small = Array.from({ length: 10 }, (_, i) => benchVideo(STORED_VIDEOS + i, { videoId: `smallvid${String(i).padStart(3, '0')}`, channelId: SMALL_CHANNEL }));
+    await store.upsertVideos(small, small.map((v, i) => transcriptRecord(v, transcript(i, SMALL_TRANSCRIPT_BYTES))));
   } finally {
     await store.close();
   }
@@ -138,7 +148,7 @@ function spawnServer(kind: Kind, arg: string): Promise<Child> {
     cwd: ROOT,
     env: { ...process.env, BENCH_CHILD: JSON.stringify({ kind, arg, root: ROOT }) },
     // The real app logs to stdout as in production: /dev/null here ('ignore').
-    stdio: ['ignore', kind === 'real' ? 'ignore' : 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', kind === 'real' || kind === 'real-unmetered' ? 'ignore' : 'inherit', 'inherit', 'ipc'],
   });
   let waiting: { resolve: (m: FromChild) => void; reject: (e: Error) => void } | null = null;
   child.on('message', (m: FromChild) => waiting?.resolve(m));
@@ -229,6 +239,18 @@ async function measureInterleaved<K extends string>(targets: Record<K, Target>):
 
 const round = (n: number, digits = 2): number => Math.round(n * 10 ** digits) / 10 ** digits;
 
+/** The bytes a feed is sent in, raw and in each coding (Content-Length as sent). */
+async function feedBytes(port: number, target: string, headers: Record<string, string>): Promise<Record<'identity' | 'gzip' | 'br', number>> {
+  const out = { identity: 0, gzip: 0, br: 0 };
+  for (const coding of ['identity', 'gzip', 'br'] as const) {
+    const res = await fetch(`http://127.0.0.1:${port}${target}`, { headers: { ...headers, 'Accept-Encoding': coding } });
+    await res.arrayBuffer();
+    if (res.status !== 200 || (coding !== 'identity' && res.headers.get('content-encoding') !== coding)) throw new Error(`${target} in ${coding}: ${res.status} ${res.headers.get('content-encoding')}`);
+    out[coding] = Number(res.headers.get('content-length'));
+  }
+  return out;
+}
+
 const TITLE = `API (wrk, ${THREADS} thread, ${CONNECTIONS} connections, ${ROUNDS} interleaved ${SLICE_SECONDS} s slices per target after a ${WARM_SECONDS} s warm-up, each server a compiled child process)`;
 
 const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
@@ -243,28 +265,52 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
     await seed(dir);
     const real = await spawnServer('real', dir);
     children.push(real);
-    const auth = { 'X-API-Key': KEY };
+    // Metrics recording on against off: two twin processes that serve nothing else, so both have
+    // the same history (warm-up, JIT, heap) and differ only in the setting.
+    const metered = await spawnServer('real', dir);
+    children.push(metered);
+    const unmetered = await spawnServer('real-unmetered', dir);
+    children.push(unmetered);
+    // Every request to the real app says its Accept-Encoding, as wrk sends none of its own.
+    const auth = { 'X-API-Key': KEY, 'Accept-Encoding': 'identity' };
+    const gzip = { ...auth, 'Accept-Encoding': 'gzip' };
     const feed10 = `/?channel_id=${CHANNEL}`;
     const feed100 = `/?channel_id=${CHANNEL}&max_items=100`;
+    const small10 = `/?channel_id=${SMALL_CHANNEL}`;
     const first = await fetch(`http://127.0.0.1:${real.port}${feed10}`, { headers: auth });
     if (first.status !== 200) throw new Error(`real app answered ${first.status} to the 10-item feed`);
     const etag = first.headers.get('etag')!;
     const bodyFile = path.join(dir, 'feed10.xml');
     writeFileSync(bodyFile, Buffer.from(await first.arrayBuffer()));
     const bodyBytes = readFileSync(bodyFile).length;
+    const small = await fetch(`http://127.0.0.1:${real.port}${small10}`, { headers: auth });
+    const smallEtag = small.headers.get('etag')!;
+    const smallFile = path.join(dir, 'small10.xml');
+    writeFileSync(smallFile, Buffer.from(await small.arrayBuffer()));
+    const smallBytes = readFileSync(smallFile).length;
+    const sizes = { 10: await feedBytes(real.port, feed10, auth), 100: await feedBytes(real.port, feed100, auth) };
 
     const bareServer = await spawnServer('bare', bodyFile);
     children.push(bareServer);
     const expressServer = await spawnServer('express', bodyFile);
     children.push(expressServer);
-    const { bare, minimal, r10, r100, r304 } = await measureInterleaved({
+    // The ceiling at the small body: bare node:http sending its bytes.
+    const bareSmallServer = await spawnServer('bare', smallFile);
+    children.push(bareSmallServer);
+    const { bare, bareSmall, minimal, r10, r100, r304, s10, s304, gz10, on10, off10 } = await measureInterleaved({
       bare: { server: bareServer, path: '/', headers: {}, status: 200 },
+      bareSmall: { server: bareSmallServer, path: '/', headers: {}, status: 200 },
       minimal: { server: expressServer, path: '/', headers: {}, status: 200 },
       r10: { server: real, path: feed10, headers: auth, status: 200 },
       r100: { server: real, path: feed100, headers: auth, status: 200 },
       r304: { server: real, path: feed10, headers: { ...auth, 'If-None-Match': etag }, status: 304 },
+      s10: { server: real, path: small10, headers: auth, status: 200 },
+      s304: { server: real, path: small10, headers: { ...auth, 'If-None-Match': smallEtag }, status: 304 },
+      gz10: { server: real, path: feed10, headers: gzip, status: 200 },
+      on10: { server: metered, path: feed10, headers: auth, status: 200 },
+      off10: { server: unmetered, path: feed10, headers: auth, status: 200 },
     });
-    const served = r10.requests + r100.requests + r304.requests;
+    const served = r10.requests + r100.requests + r304.requests + s10.requests + s304.requests + gz10.requests;
     const rssMb = (await statsOf(real)).rss / 1024 / 1024;
 
     const rps = (label: string, run: Run) => ({ label, value: round(run.rps, 0) });
@@ -284,6 +330,41 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
         readme: '304 path (If-None-Match) against the full-body feed',
         value: round(r304.rps, 0), unit: 'req/s', baseline: rps('real app, full body', r10),
         ratio: round(r304.rps / r10.rps), target: '>= 1.3x', met: r304.rps / r10.rps >= 1.3,
+      },
+      {
+        metric: `real app, 304 / full-body 10-item feed of ${Math.round(smallBytes / 1024)} KB (short transcripts)`,
+        readme: `304 path against the full-body feed at a small body (${Math.round(smallBytes / 1024)} KB)`,
+        value: round(s304.rps, 0), unit: 'req/s', baseline: rps('real app, small full body', s10),
+        ratio: round(s304.rps / s10.rps), target: '>= 1.3x', met: s304.rps / s10.rps >= 1.3,
+      },
+      {
+        metric: `real app, small full-body feed / bare node:http sending the same ${Math.round(smallBytes / 1024)} KB (near 1.0x: the load generator's ceiling)`,
+        readme: `small full-body feed against bare \`node:http\` sending the same bytes`,
+        value: round(s10.rps, 0), unit: 'req/s', baseline: rps('bare node:http, small body', bareSmall), ratio: round(s10.rps / bareSmall.rps),
+      },
+      {
+        metric: 'server CPU per request, 304 / small full body (lower is better)', readme: 'server CPU per 304 against the small full-body feed',
+        value: cpu(s304), unit: 'µs', baseline: { label: 'small full body', value: cpu(s10) }, ratio: round(s304.cpuMicrosPerRequest / s10.cpuMicrosPerRequest),
+      },
+      {
+        metric: 'real app, 10-item feed gzip (cache-warm) / the same feed raw',
+        readme: 'gzip feed, 10 items, cache-warm, against the raw feed',
+        value: round(gz10.rps, 0), unit: 'req/s', baseline: rps('real app, raw', r10),
+        ratio: round(gz10.rps / r10.rps), target: '>= 0.9x', met: gz10.rps / r10.rps >= 0.9,
+      },
+      ...([10, 100] as const).flatMap((n): BenchRow[] => [
+        { metric: `${n}-item feed bytes, gzip / raw`, readme: `${n}-item feed bytes, gzip against raw`, value: sizes[n].gzip, unit: 'bytes', baseline: { label: 'raw', value: sizes[n].identity }, ratio: round(sizes[n].gzip / sizes[n].identity, 3) },
+        { metric: `${n}-item feed bytes, br / raw`, readme: `${n}-item feed bytes, br against raw`, value: sizes[n].br, unit: 'bytes', baseline: { label: 'raw', value: sizes[n].identity }, ratio: round(sizes[n].br / sizes[n].identity, 3) },
+      ]),
+      {
+        metric: 'real app, 10-item feed, metrics recorded / not recorded (twin processes on the same store)',
+        readme: 'feed with metrics recording on, against recording off',
+        value: round(on10.rps, 0), unit: 'req/s', baseline: rps('recording off', off10),
+        ratio: round(on10.rps / off10.rps), target: '>= 0.9x', met: on10.rps / off10.rps >= 0.9,
+      },
+      {
+        metric: 'server CPU per request, metrics recorded / not recorded (lower is better)', readme: 'server CPU per feed request, metrics recorded against not',
+        value: cpu(on10), unit: 'µs', baseline: { label: 'recording off', value: cpu(off10) }, ratio: round(on10.cpuMicrosPerRequest / off10.cpuMicrosPerRequest),
       },
       { metric: 'real app, 304 / bare node:http', value: round(r304.rps, 0), unit: 'req/s', baseline: rps('bare node:http', bare), ratio: round(r304.rps / bare.rps) },
       { metric: 'real app, 100-item feed / minimal Express (10-item bytes)', value: round(r100.rps, 0), unit: 'req/s', baseline: rps('minimal Express', minimal), ratio: round(r100.rps / minimal.rps) },
@@ -305,7 +386,8 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
         `10-item feed body: ${bodyBytes.toLocaleString('en-US')} bytes (${STORED_VIDEOS} stored videos, ~${TRANSCRIPT_BYTES / 1024} KB transcripts); both baselines send exactly these bytes.`,
         'Real app per request: helmet + CORS headers, SHA-256 key check, rate limit counted in SQLite (one add per key per event-loop turn), channel registration, feed version read, ETag, rendered-body cache, JSON access log at INFO.',
         'wrk runs on the same 2 cores as the server; server CPU per request is the figure that does not depend on how busy the machine is.',
-        `Bare node:http CPU per request: ${cpu(bare)} µs; minimal Express: ${cpu(minimal)} µs; 100-item feed: ${cpu(r100)} µs.`,
+        `Bare node:http CPU per request: ${cpu(bare)} µs; minimal Express: ${cpu(minimal)} µs; 100-item feed: ${cpu(r100)} µs; small feed: ${cpu(s10)} µs, its 304: ${cpu(s304)} µs; gzip feed: ${cpu(gz10)} µs; twin processes with metrics recording on / off: ${cpu(on10)} / ${cpu(off10)} µs.`,
+        'Compressed bodies are cached beside the raw one per ETag and coding (br at quality 5), so the gzip row measures sending a cached compressed body, not compressing.',
       ],
     };
   } finally {
