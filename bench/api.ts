@@ -338,7 +338,7 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
         ratio: round(s304.rps / s10.rps), target: '>= 1.3x', met: s304.rps / s10.rps >= 1.3,
       },
       {
-        metric: `real app, small full-body feed / bare node:http sending the same ${Math.round(smallBytes / 1024)} KB (near 1.0x: the load generator's ceiling)`,
+        metric: `real app, small full-body feed / bare node:http sending the same ${Math.round(smallBytes / 1024)} KB`,
         readme: `small full-body feed against bare \`node:http\` sending the same bytes`,
         value: round(s10.rps, 0), unit: 'req/s', baseline: rps('bare node:http, small body', bareSmall), ratio: round(s10.rps / bareSmall.rps),
       },
