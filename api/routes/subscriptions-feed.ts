@@ -12,14 +12,12 @@ import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store, SubscriptionFeedEntry } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import { ApiError } from '../errors';
-import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
-import { ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE, renderAtom, renderRss } from '../feed/render';
 import { buildFeedModel, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { requireKeyId, queryOf } from '../http/locals';
-import { validateCombinedFeedQuery, type FeedFormat, type FeedOptions } from '../query/feed-query';
+import { validateCombinedFeedQuery, type FeedOptions } from '../query/feed-query';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
-import { requestOrigin } from './feed';
+import { INCLUDE_NAMES, RENDERERS, requestOrigin } from './feed';
 import type { AnswerFeed } from '../http/feed-answer';
 
 export interface CombinedFeedDeps {
@@ -33,14 +31,6 @@ export interface CombinedFeedDeps {
   publicBaseUrl: string | null;
   trustProxy: (address: string, hop: number) => boolean;
 }
-
-const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string; contentType: string; name: string }>> = {
-  atom: { render: renderAtom, contentType: ATOM_CONTENT_TYPE, name: 'Atom' },
-  rss: { render: renderRss, contentType: RSS_CONTENT_TYPE, name: 'Rss' },
-  json: { render: renderJsonFeed, contentType: JSON_FEED_CONTENT_TYPE, name: 'Json' },
-};
-
-const INCLUDE_NAMES: Readonly<Record<string, string>> = { short: 'shorts', live: 'live' };
 
 /** The combined feed's id, title and links: the same for every key, its entries are what differ. */
 export const COMBINED_FEED_PATH = '/subscriptions/feed';
@@ -57,7 +47,7 @@ function selfQuery(o: FeedOptions, raw: Readonly<Record<string, unknown>>): stri
   const params: string[] = [];
   if (typeof raw.format === 'string' && raw.format !== '') params.push(`format=${RENDERERS[o.format].name}`);
   if (typeof raw.max_items === 'string' && raw.max_items !== '') params.push(`max_items=${o.maxItems}`);
-  const included = o.kinds.flatMap((k) => (INCLUDE_NAMES[k] === undefined ? [] : [INCLUDE_NAMES[k]]));
+  const included = o.kinds.flatMap((k) => INCLUDE_NAMES[k] ?? []);
   if (included.length > 0) params.push(`include=${included.join(',')}`);
   if (o.languages !== null) params.push(`lang=${o.languages.join(',')}`);
   return params.length === 0 ? '' : `?${params.join('&')}`;
