@@ -188,6 +188,8 @@ describe('push (WebSub) end to end: fake hub → real API → crawler', function
 
     await api.store.follow(KEY_ID, [{ channelId }], 'import', WANTED, new Date());
     await until('subscribed again', verified, 20_000);
+    // The hub counts the subscription once the API's echo has reached it.
+    await hub.settle();
     const again = (await state())!;
     expect(again.token).to.not.equal(first.token);
     expect(hub.subscriptions()).to.have.length(1);
