@@ -102,6 +102,17 @@ export function searchCases(storeOf: () => Store): void {
     expect(idsOf(await search('zebra', EVERYWHERE, 2))).to.deep.equal(['zzzzzzzzzzz', idsOf(all)[0]]);
   });
 
+  it('lists videos of unknown date last, by video id', async function () {
+    const undated = Array.from({ length: 40 }, (_, i) => corpusVideo(200 + i, { videoId: `und${String(39 - i).padStart(8, '0')}`, publishedAt: new Date(0) }));
+    await store.upsertVideos(undated, undated.map((v) => transcript(v.videoId, ['walrus song'])));
+    const dated = corpusVideo(199, { videoId: 'dated000001' });
+    await store.upsertVideos([dated], [transcript(dated.videoId, ['a walrus'])]);
+    const all = await search('walrus', EVERYWHERE, 100);
+    expect(idsOf(all)).to.deep.equal(['dated000001', ...undated.map((v) => v.videoId).sort()]);
+    expect(idsOf(await search('walrus', EVERYWHERE, 5))).to.deep.equal(idsOf(all).slice(0, 5));
+    expect(idsOf(await search('"walrus song"', EVERYWHERE, 3))).to.deep.equal(undated.map((v) => v.videoId).sort().slice(0, 3));
+  });
+
   it('follows every write: new text, a new language, a video no longer shown', async function () {
     await store.upsertVideos([], [transcript('srch0000002', ['Now about giraffes.'])]);
     expect(idsOf(await search('giraffes')), 'the new text').to.deep.equal(n(2));

@@ -15,7 +15,9 @@
 //
 // The rowid is the publish second (the next free second when taken): FTS5 walks rows newest first
 // and stops after a page, and rowids close together keep the index small (each posting stores the
-// distance to the previous rowid). A video's listed second is thus never earlier than its own.
+// distance to the previous rowid). Videos of unknown date (second 0) start at a second of January
+// 1970 drawn from their id, so many of them do not queue behind each other for a free second. A
+// video's listed second is thus never earlier than its own.
 //
 // Every word of a query goes into the MATCH as a quoted string literal built here from folded
 // letters and digits; no text of the reader is ever FTS5 syntax.
@@ -64,6 +66,16 @@ export const SEARCH_SCHEMA = `
     video_id TEXT NOT NULL UNIQUE
   );
 `;
+
+/** Seconds of January 1970 that videos of unknown date are spread over. */
+const UNKNOWN_DATE_SPREAD = 2 ** 20;
+
+/** FNV-1a of the id, within UNKNOWN_DATE_SPREAD. */
+function spreadOf(videoId: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < videoId.length; i++) h = Math.imul(h ^ videoId.charCodeAt(i), 16777619) >>> 0;
+  return h % UNKNOWN_DATE_SPREAD;
+}
 
 /** The scope words of a video: its channel (hex, so case and '-' survive) and its kind. */
 export const channelWord = (channelId: string): string => `c${Buffer.from(channelId, 'utf8').toString('hex')}`;
@@ -137,7 +149,8 @@ export function prepareSearchIndex(db: Database.Database) {
       const own = t !== undefined ? t.paragraphs.map((p) => p.text) : textsOfRow(paragraphs.get(videoId, language) ?? '');
       for (const text of own) texts.push(text.includes(PARAGRAPH_BREAK) ? text.replace(BREAKS_IN_TEXT, ' ') : text);
     }
-    const second = publishedSecondOf(new Date(v.published_at));
+    const published = publishedSecondOf(new Date(v.published_at));
+    const second = published === 0 ? spreadOf(videoId) : published;
     const docId = taken.get(second) === undefined ? second : freeAfter.get(second)!;
     addDoc.run(docId, videoId);
     // Folded one paragraph at a time: the break character would send fold.ts down its slow path.
