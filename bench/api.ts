@@ -43,7 +43,7 @@ const STORED_VIDEOS = 100;
 const TRANSCRIPT_BYTES = 5 * 1024;
 /** A second channel whose 10-item feed is about 15 KB: short transcripts, so the body is small. */
 const SMALL_CHANNEL = 'UCbenchbenchbenchsmall01';
-const SMALL_TRANSCRIPT_BYTES = 600;
+const SMALL_TRANSCRIPT_BYTES = 300;
 
 type Kind = 'bare' | 'express' | 'real' | 'real-unmetered';
 type ToChild = { type: 'stats' } | { type: 'stop' };
