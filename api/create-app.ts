@@ -79,6 +79,8 @@ export interface AppDeps {
   handleLookups?: HandleLookupLimits;
   /** Answers in progress at once per key (API_MAX_CONNECTIONS_PER_KEY, default 6). */
   maxAnswersPerKey?: number;
+  /** New channels one key may register in any hour (CRAWL_NEW_CHANNELS_PER_KEY_HOUR); left out: no bound. */
+  newChannelsPerKeyHour?: number;
 }
 
 /** The listener `listen` serves, and the Express app behind it. */
@@ -141,8 +143,8 @@ export function createApp(deps: AppDeps): App {
 
   // The one tail of every feed-like answer: 304, the cached body, its content coding.
   const answer = feedAnswers(cache, clock, recorded);
-  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, answer, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups });
-  const playlistHandler = playlistFeed({ store: deps.store, clock, cache, answer, logger: deps.logger, trustProxy, publicBaseUrl });
+  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, answer, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
+  const playlistHandler = playlistFeed({ store: deps.store, clock, cache, answer, logger: deps.logger, trustProxy, publicBaseUrl, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
   const feedOrPlaylist: Plain = (req, res) => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
   const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl });

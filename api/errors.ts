@@ -49,6 +49,8 @@ export interface ErrorContext {
   crawl?: CrawlView;
   /** For `pathNotFound`: the paths the app serves (its route table; filled in by the error sender). */
   paths?: string;
+  /** Seconds until the request can succeed, where it is known: replaces the entry's own retry_after. */
+  retryAfter?: number;
 }
 
 interface Entry {
@@ -137,6 +139,12 @@ export const CATALOGUE = {
     error: text('Kanal adı sorgu limiti aşıldı'),
     message: (c) => `Bir API anahtarıyla dakikada en fazla ${c.limit ?? 0} yeni kanal adı (@handle) sorgulanabilir; ${RETRY_AFTER_SECONDS} saniye sonra tekrar deneyin ya da channel_id kullanın`,
     retryAfter: RETRY_AFTER_SECONDS,
+  },
+  newChannelsLimited: {
+    status: 429,
+    error: text('Yeni kanal limiti aşıldı'),
+    message: (c) => `Bir API anahtarıyla saatte en fazla ${c.limit ?? 0} yeni kanal eklenebilir; retry_after saniye sonra tekrar deneyin`,
+    retryAfter: 3600,
   },
   platformBusy: {
     status: 429,
@@ -386,7 +394,7 @@ export function errorBody(name: ErrorName, ctx: ErrorContext = {}): ErrorBody {
   if (e.channelId) body.channel_id = ctx.channelId ?? '';
   if (e.playlistId) body.playlist_id = ctx.playlistId ?? '';
   if (e.usage) body.usage = USAGE;
-  if (e.retryAfter !== undefined) body.retry_after = e.retryAfter;
+  if (e.retryAfter !== undefined) body.retry_after = ctx.retryAfter ?? e.retryAfter;
   if (e.line && ctx.line !== undefined) body.line = ctx.line;
   return body;
 }
@@ -444,7 +452,7 @@ export function errorSender(root: Logger, opts: ErrorSenderOptions = {}): (err: 
       res.destroy();
       return;
     }
-    if ('retryAfter' in entry) res.setHeader('Retry-After', String(entry.retryAfter));
+    if ('retryAfter' in entry) res.setHeader('Retry-After', String(apiError.context.retryAfter ?? entry.retryAfter));
     if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', apiError.context.allow ?? ALLOWED_METHODS);
     if ('basicChallenge' in entry) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
     const body = JSON.stringify(errorBody(apiError.code, context));

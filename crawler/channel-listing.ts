@@ -1,7 +1,8 @@
 // A run's first step: learn what the channel has that needs work, for as few platform requests as
-// the store allows. The feed is always asked first (one request); browse pages follow only when
-// listing-plan.ts says the feed cannot vouch for the wanted window, and then reuse the same feed
-// answer. Stored videos due for a retry come from the store, so a refresh that lists only the feed
+// the store allows. A channel's first listing starts with browse, which alone says whether the
+// channel exists (one request for an id that names none); after that the feed is asked first (one
+// request), and browse pages follow only when listing-plan.ts says the feed cannot vouch for the
+// wanted window, reusing the same feed answer. Stored videos due for a retry come from the store, so a refresh that lists only the feed
 // still retries the older ones in the window.
 
 import type { Logger } from '../shared/logger';
@@ -54,6 +55,13 @@ export async function listChannel(deps: ChannelListingDeps, channel: ChannelReco
   const { channelId, wanted } = channel;
   const ctx: RequestContext = { channelId, path: `/channel/${channelId}/videos` };
 
+  if (neverListed(channel)) {
+    // Browse first: it alone says whether the channel exists, so a junk id costs one request; its
+    // page is part of the full listing a first crawl needs anyway.
+    deps.logger.info({ channelId, wanted, reason: 'first listing' }, 'listing the channel in full');
+    const listing = await call(ctx, () => platform.listVideos(channelId, wanted, undefined, { browseFirst: true }));
+    return workOf(deps, channel, listing, 'first listing', null, new Set());
+  }
   const feed = await call(ctx, () => platform.listFeed(channelId));
   const storedIds = new Set(feed ? await store.storedVideoIds(feed.videos.map((v) => v.videoId)) : []);
   const reason = deepListingReason(wanted, feed, storedIds, channel.coveredWanted);
@@ -65,7 +73,27 @@ export async function listChannel(deps: ChannelListingDeps, channel: ChannelReco
     deps.logger.info({ channelId, wanted, reason }, 'listing the channel in full');
     listing = await call(ctx, () => platform.listVideos(channelId, wanted, feed));
   }
+  return workOf(deps, channel, listing, reason, feed, storedIds);
+}
 
+/**
+ * A channel no run has listed yet (or whose last listing found it does not exist): its next
+ * listing starts with browse. A not-found channel is retired after a few such answers (next-due.ts).
+ */
+export const neverListed = (channel: ChannelRecord): boolean =>
+  channel.kind === 'channel' && (channel.lastOutcome === null || channel.lastOutcome === 'not_found');
+
+/** What the run works on, from the listing: `reason` null when the feed alone vouched for the window. */
+async function workOf(
+  deps: ChannelListingDeps,
+  channel: ChannelRecord,
+  listing: ChannelListing,
+  reason: string | null,
+  feed: ChannelListing | null,
+  storedIds: ReadonlySet<string>,
+): Promise<ChannelWork> {
+  const { store } = deps;
+  const { channelId, wanted } = channel;
   const listed = windowOf(withoutRepeats(listing.videos), wanted);
   const seen = new Set(listed.map((v) => v.videoId));
   const now = deps.now();

@@ -68,6 +68,17 @@ export interface ChannelRunResult {
    * stored), the listing's coverage when every pending video was stored, else null (unknown).
    */
   coveredWanted: number | null;
+  /** The run stopped between two batches to let another key's awaited work go first (ReleaseInput.yielded). */
+  yielded: boolean;
+}
+
+export interface ChannelRunOptions {
+  /**
+   * Asked before each batch after the first: true stops the run there (outcome `ok`, coverage
+   * unknown, `yielded`), so that another key's awaited channel does not wait for this one's whole
+   * first crawl. Left out: the run goes to its end.
+   */
+  readonly shouldYield?: () => Promise<boolean>;
 }
 
 /**
@@ -104,7 +115,7 @@ export function platformCall(deps: ChannelRunDeps, signal: AbortSignal): { call:
 export function newRunResult(channel: ChannelRecord): ChannelRunResult {
   return {
     outcome: 'ok', error: null, title: channel.title, listed: 0, fresh: 0, pending: 0, stored: 0, skipped: 0, batchesDone: 0, batchesPlanned: 0,
-    listing: null, coveredWanted: channel.coveredWanted,
+    listing: null, coveredWanted: channel.coveredWanted, yielded: false,
   };
 }
 
@@ -112,7 +123,13 @@ export function newRunResult(channel: ChannelRecord): ChannelRunResult {
  * Runs the channel, filling `result` (the scheduler's, so that when a store failure throws out of
  * the run, its summary still counts the batches stored before it).
  */
-export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, signal: AbortSignal, result: ChannelRunResult = newRunResult(channel)): Promise<ChannelRunResult> {
+export async function runChannel(
+  deps: ChannelRunDeps,
+  channel: ChannelRecord,
+  signal: AbortSignal,
+  result: ChannelRunResult = newRunResult(channel),
+  options: ChannelRunOptions = {},
+): Promise<ChannelRunResult> {
   const { store, platform, profile, timing } = deps;
   const { channelId } = channel;
   const batchLog = categoryLogger(deps.logger, 'crawler.batch');
@@ -156,6 +173,11 @@ export async function runChannel(deps: ChannelRunDeps, channel: ChannelRecord, s
   const progress = firstCrawlProgress({ ...channel, title: result.title }, batches.length, batches.reduce((n, b) => n + b.length, 0), timing.now());
   for (const [i, batch] of batches.entries()) {
     if (i > 0) {
+      if (options.shouldYield !== undefined && !signal.aborted && (await options.shouldYield())) {
+        batchLog.info({ channelId, batch: `${i}/${batches.length}`, stored: result.stored }, 'run yields: another key\'s channel is waiting; this one goes on in its next turn');
+        result.yielded = true;
+        return end('ok', null);
+      }
       await timing.sleep(pickMs(profile.batchWaitMs, () => timing.random()), signal);
       pacer.reset();
     }

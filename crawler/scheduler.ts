@@ -285,7 +285,10 @@ export class Scheduler {
     let result: ChannelRunResult | null = null;
     let failure: unknown = null;
     try {
-      result = await runChannel(this.o.runDeps, channel, AbortSignal.any([this.stopController.signal, leaseLost.signal]), progress);
+      // Between batches a run gives way to another key's awaited work in its round (or, for a run
+      // nobody awaits, to any awaited work): a long first crawl never holds another reader's new channel.
+      const shouldYield = () => this.store.awaitedWorkWaiting(channelId, this.now());
+      result = await runChannel(this.o.runDeps, channel, AbortSignal.any([this.stopController.signal, leaseLost.signal]), progress, { shouldYield });
     } catch (err) {
       failure = err;
     } finally {
@@ -307,11 +310,13 @@ export class Scheduler {
     const now = this.now();
     const ms = now.getTime() - started;
     let due = nextDueAt(outcome, consecutiveFailures, now);
+    const yielded = outcome === 'ok' && result?.yielded === true;
+    if (yielded) due = now;
     try {
-      if (outcome === 'ok') due = await this.nextListingAt(channel, (result?.fresh ?? 0) > 0, now);
+      if (outcome === 'ok' && !yielded) due = await this.nextListingAt(channel, (result?.fresh ?? 0) > 0, now);
       // A run that threw may have stored part of its work: what the store covers is then unknown.
       const coveredWanted = result?.coveredWanted ?? null;
-      const released = await this.release(channelId, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title, coveredWanted }, now);
+      const released = await this.release(channelId, { nextDueAt: due, outcome, error, consecutiveFailures, title: result?.title ?? channel.title, coveredWanted, yielded }, now);
       if (!released) this.log.warning({ channelId, outcome }, 'lease was already gone at release');
     } catch (err) {
       if (failure === null) failure = err;
@@ -323,7 +328,7 @@ export class Scheduler {
     this.log[level](
       {
         channelId, outcome, error, ms, listing: progress.listing ?? undefined, stored: progress.stored, skipped: progress.skipped,
-        batches: `${progress.batchesDone}/${progress.batchesPlanned}`, nextDueAt: due.toISOString(),
+        batches: `${progress.batchesDone}/${progress.batchesPlanned}`, nextDueAt: due.toISOString(), ...(yielded ? { yielded } : {}),
       },
       'run ended',
     );

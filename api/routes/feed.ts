@@ -22,10 +22,12 @@ import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
 import { normalizeHandle } from '../../shared/channel-ref';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getChannel' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
+  store: Pick<Store, 'getChannel' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'newChannelsOfKey' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   /** What the API's handle lookups may spend (resolve-channel.ts). */
   handleLookups?: HandleLookupLimits;
+  /** CRAWL_NEW_CHANNELS_PER_KEY_HOUR: new channels one key may register in any hour; left out: no bound. */
+  newChannelsPerKeyHour?: number;
   clock: () => Date;
   cache: ApiCache;
   logger: Logger;
@@ -132,7 +134,7 @@ export function feedQueryTail(q: FeedOptions, raw: RawQuery): string[] {
 
 export function feed(deps: FeedDeps): FeedHandler {
   const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
-  const registrar = new ChannelRegistrar(deps.store, deps.cache);
+  const registrar = new ChannelRegistrar(deps.store, deps.cache, deps.newChannelsPerKeyHour);
   const titles = new ChannelTitles(deps.store, deps.cache);
   const follows = new FollowRecorder(deps.store, deps.cache);
   // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings
@@ -152,7 +154,7 @@ export function feed(deps: FeedDeps): FeedHandler {
 
     const { channelId, handle } = await resolver.resolve(ref, now, keyIdOf(res));
     setChannelId(res, channelId);
-    const channel = await registrar.register({ channelId, wanted: maxItems, handle }, now);
+    const channel = await registrar.register({ channelId, wanted: maxItems, handle, keyId: requireKeyId(res) }, now);
     await follows.record(requireKeyId(res), channelId, maxItems, now);
     if (languages !== null) await registrar.askLanguages(channelId, languages, now);
     const state = await states.read(channelId, maxItems, now, kinds);
@@ -228,6 +230,8 @@ export class ChannelTitles {
 /** How long a registration is trusted without asking the store; also bounds a stale channel title (a rename). */
 export const REGISTRATION_TTL_MS = 5_000;
 
+const HOUR_MS = 3_600_000;
+
 interface Registration {
   record: ChannelRecord;
   wanted: number;
@@ -239,8 +243,10 @@ export class ChannelRegistrar {
   private readonly asked: CacheSlot<number>;
 
   constructor(
-    private readonly store: Pick<Store, 'registerChannel' | 'askLanguages'>,
+    private readonly store: Pick<Store, 'registerChannel' | 'askLanguages' | 'getChannel' | 'newChannelsOfKey'>,
     cache: ApiCache = new ApiCache(),
+    /** New channels (work items the store does not know) one key may register in any hour; undefined: no bound. */
+    private readonly newPerKeyHour?: number,
   ) {
     this.recent = cache.slot('registration');
     this.asked = cache.slot('languages-asked');
@@ -259,11 +265,30 @@ export class ChannelRegistrar {
     this.asked.set(key, t);
   }
 
+  /**
+   * A key's share of the crawler's new work: a channel the store does not know counts against the
+   * key's CRAWL_NEW_CHANNELS_PER_KEY_HOUR; beyond it 429 with the seconds until the oldest of the
+   * hour's new channels leaves the window, before anything is written. Concurrent requests of one
+   * key can pass the check together, so the bound can be passed by the key's answers in progress
+   * (API_MAX_CONNECTIONS_PER_KEY) at most.
+   */
+  private async checkNewChannelShare(channelId: string, keyId: string, now: Date): Promise<void> {
+    if ((await this.store.getChannel(channelId)) !== null) return;
+    const limit = this.newPerKeyHour!;
+    const { count, oldest } = await this.store.newChannelsOfKey(keyId, new Date(now.getTime() - HOUR_MS));
+    if (count < limit) return;
+    const retryAfter = oldest === null ? 3600 : Math.min(3600, Math.max(1, Math.ceil((oldest.getTime() + HOUR_MS - now.getTime()) / 1000)));
+    throw new ApiError('newChannelsLimited', { limit, retryAfter, channelId });
+  }
+
   async register(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {
     const seen = this.recent.get(input.channelId);
     const t = now.getTime();
     if (seen && seen.wanted >= input.wanted && t - seen.at >= 0 && t - seen.at < REGISTRATION_TTL_MS && (input.handle == null || seen.record.handle !== null)) {
       return seen.record;
+    }
+    if (this.newPerKeyHour !== undefined && input.keyId != null && seen === undefined) {
+      await this.checkNewChannelShare(input.channelId, input.keyId, now);
     }
     const record = await this.store.registerChannel(input, now);
     this.recent.set(input.channelId, { record, wanted: record.wanted, at: t });

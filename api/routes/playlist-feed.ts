@@ -19,8 +19,8 @@ import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { categoryLogger } from '../../shared/logger';
 import { ChannelRegistrar, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
 
-export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl' | 'answer'> & {
-  store: Pick<Store, 'registerChannel' | 'askLanguages' | 'follow' | 'getPlaylist' | 'getVideos' | 'getTranscripts'>;
+export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl' | 'answer' | 'newChannelsPerKeyHour'> & {
+  store: Pick<Store, 'registerChannel' | 'getChannel' | 'newChannelsOfKey' | 'askLanguages' | 'follow' | 'getPlaylist' | 'getVideos' | 'getTranscripts'>;
 };
 
 /** The playlist's stored entries a feed shows, in the playlist's order, at most `limit`. */
@@ -42,7 +42,7 @@ function selfQuery(q: PlaylistFeedQuery, raw: RawQuery): string {
 }
 
 export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
-  const registrar = new ChannelRegistrar(deps.store, deps.cache);
+  const registrar = new ChannelRegistrar(deps.store, deps.cache, deps.newChannelsPerKeyHour);
   const follows = new FollowRecorder(deps.store, deps.cache);
   const etags = deps.cache.slot<Validators>('playlist-validators');
   const log = categoryLogger(deps.logger, 'api.feed');
@@ -56,7 +56,7 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     const now = deps.clock();
     setChannelId(res, playlistId);
 
-    const work = await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems }, now);
+    const work = await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems, keyId: requireKeyId(res) }, now);
     await follows.record(requireKeyId(res), playlistId, maxItems, now, 'playlist');
     if (languages !== null) await registrar.askLanguages(playlistId, languages, now);
     const playlist = await deps.store.getPlaylist(playlistId);

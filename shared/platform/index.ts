@@ -10,7 +10,7 @@ import { ChallengeProxy } from './challenge-proxy';
 import { CookieJar, DEFAULT_PIN_MS, type SessionInput, type SessionSink } from './cookie-jar';
 import { PlatformHttp, type PlatformObserver } from './http-client';
 import { createProxyRotation, type ProxyRotation } from './proxies';
-import { listFeed, listVideos } from './listing';
+import { listFeed, listVideos, type ListVideosOptions } from './listing';
 import { listPlaylist } from './playlist';
 import { resolveHandle } from './resolve';
 import { identityFor, KNOWN_CLIENTS, type ClientIdentity } from '../config/client-identities';
@@ -84,8 +84,8 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     requestCount: () => http.requestCount,
     resolveHandle: (handle: string): Promise<string | null> => resolveHandle(http, handle),
     listFeed: (channelId: string): Promise<ChannelListing | null> => listFeed(http, channelId, log),
-    listVideos: (channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing> =>
-      listVideos(http, channelId, limit, log, feed),
+    listVideos: (channelId: string, limit: number, feed?: ChannelListing | null, options?: ListVideosOptions): Promise<ChannelListing> =>
+      listVideos(http, channelId, limit, log, feed, options),
     listPlaylist: (playlistId: string, limit: number): Promise<PlaylistListing> => listPlaylist(http, playlistId, limit, log),
     fetchPublishedAt: async (videoId: string): Promise<Date | null> => fetchPublishedAt(http, checkedVideoId(videoId, log)),
     fetchTranscript: async (videoId: string, otherLanguages: readonly string[] = []): Promise<Transcript> =>

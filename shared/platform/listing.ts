@@ -5,7 +5,7 @@
 // the feed before paying for browse pages, and hand the same answer to listVideos if it does.
 
 import type { Logger } from '../logger';
-import { browseVideos, type BrowsedVideo } from './browse';
+import { browseVideos, type BrowsedVideo, type BrowsePage } from './browse';
 import { FEED_SIZE, fetchChannelFeed, type ChannelFeed } from './channel-feed';
 import type { PlatformHttp } from './http-client';
 import { PlatformError, type ChannelListing, type ListedVideo } from './types';
@@ -31,6 +31,16 @@ export async function listFeed(http: PlatformHttp, channelId: string, log: Logge
   return { channelId, title: feed.title, videos: feed.videos, complete: feed.videos.length + feed.dropped.length < FEED_SIZE };
 }
 
+/** How listVideos starts. */
+export interface ListVideosOptions {
+  /**
+   * Ask browse's first page before the feed: browse says at once whether the channel exists (a
+   * feed 404 cannot, its outages look the same), so an id that names no channel costs one request.
+   * The page is then part of the listing, not asked twice.
+   */
+  readonly browseFirst?: boolean;
+}
+
 /** `known`: a listFeed answer the caller already has (null = the feed failed); undefined = fetch it. */
 export async function listVideos(
   http: PlatformHttp,
@@ -38,8 +48,19 @@ export async function listVideos(
   limit: number,
   log: Logger,
   known?: ChannelListing | null,
+  options: ListVideosOptions = {},
 ): Promise<ChannelListing> {
   const want = Math.max(1, Math.min(MAX_LIST, Math.floor(limit)));
+  let firstPage: BrowsePage | null = null;
+  if (options.browseFirst === true) {
+    try {
+      firstPage = await browseVideos(http, channelId, null);
+    } catch (err) {
+      // "Does not exist" and refusals end the listing here; any other failure leaves it to the feed.
+      if (!(err instanceof PlatformError) || err.outcome === 'not_found' || isRefusal(err)) throw err;
+      log.info({ channelId, reason: err.reason }, 'browse failed; listing through the feed');
+    }
+  }
   const feed = known === undefined ? await listFeed(http, channelId, log) : known;
   // A complete feed is the whole channel; browse could only repeat it. The window counts regular
   // videos: the Shorts among them come along (window.ts).
@@ -53,7 +74,7 @@ export async function listVideos(
   for (let page = 0; page < MAX_BROWSE_PAGES; page++) {
     let result;
     try {
-      result = await browseVideos(http, channelId, token);
+      result = page === 0 && firstPage !== null ? firstPage : await browseVideos(http, channelId, token);
     } catch (err) {
       // With a working feed, a failing browse still leaves its 15 exact entries worth returning.
       if (!feed || isRefusal(err) || !(err instanceof PlatformError)) throw err;

@@ -159,9 +159,10 @@ export interface PlatformClient {
    * The channel's newest `limit` (<= 100) regular videos and the Shorts among them, newest first:
    * the feed, then browse pages for more than it holds. `feed` is a listFeed answer the caller already has (null: the feed
    * failed), so that a caller who looked at the feed first does not make the platform send it
-   * twice; left out, the feed is fetched here.
+   * twice; left out, the feed is fetched here. `browseFirst`: browse's first page is asked before
+   * the feed, so that a channel id that names no channel costs one request (not_found).
    */
-  listVideos(channelId: string, limit: number, feed?: ChannelListing | null): Promise<ChannelListing>;
+  listVideos(channelId: string, limit: number, feed?: ChannelListing | null, options?: { readonly browseFirst?: boolean }): Promise<ChannelListing>;
   /**
    * The playlist's first `limit` (<= 100) available entries in its own order: the playlist feed,
    * then the playlist page and its continuations for more. PlaylistUnavailableError when the

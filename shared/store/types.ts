@@ -138,6 +138,16 @@ export interface ChannelRecord {
    * before it was kept. With `followed`, decides whether the channel is still refreshed (rules.ts).
    */
   askedAt: Date | null;
+  /**
+   * Since when a reader has been waiting for work no run has served yet (the channel is new, its
+   * `wanted` grew, or a language was added); null when nothing is awaited.
+   */
+  awaitedAt: Date | null;
+  /**
+   * The key (keyId) whose request made the channel awaited; null when nothing is awaited or no key
+   * asked (an operator, an import). Awaited work is served round-robin by this key.
+   */
+  awaitedBy: string | null;
 }
 
 export interface RegisterChannelInput {
@@ -147,6 +157,11 @@ export interface RegisterChannelInput {
   wanted: number;
   handle?: string | null;
   title?: string | null;
+  /**
+   * The key whose request this is (keyId): it becomes the channel's awaitedBy when the request
+   * makes the channel awaited, and the channel's creator when it is new (newChannelsOfKey).
+   */
+  keyId?: string | null;
 }
 
 export interface ReleaseInput {
@@ -158,6 +173,11 @@ export interface ReleaseInput {
   title?: string | null;
   /** New coveredWanted; left out or null = unknown (a run that did not finish its work). */
   coveredWanted?: number | null;
+  /**
+   * The run stopped early to let another key's awaited work go first: the channel is due again at
+   * once and, if it was awaited, stays awaited one round later (nextDueAt is then ignored).
+   */
+  yielded?: boolean;
 }
 
 /** How a key came to follow a channel. */
@@ -413,8 +433,11 @@ export interface Store {
   claimDueChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null>;
   /**
    * Like claimDueChannel, among the due channels a reader is waiting for that no run has served
-   * yet (registered new, or whose `wanted` grew): the one waiting longest first. The crawler claims
-   * these before the rhythm's backlog and outside the listing share.
+   * yet (registered new, its `wanted` grew, or a language was added), round-robin by the key that
+   * asked (awaitedBy): each key's next awaited channel is one round after its previous one, and a
+   * key with none waiting joins the round being served, so one key's many requests never keep
+   * another key's one waiting behind them. Within a round the one waiting longest first. The
+   * crawler claims these before the rhythm's backlog and outside the listing share.
    */
   claimAskedChannel(owner: string, leaseMs: number, now: Date): Promise<ChannelRecord | null>;
   /**
@@ -435,6 +458,19 @@ export interface Store {
    * history and failure counts. Returns how many channels it freed.
    */
   reclaimLeases(owner: string, now: Date): Promise<number>;
+  /**
+   * Whether awaited work should go before the rest of this channel's run: another channel, due and
+   * free at `now`, awaited by another key (work no key asked for counts as one key) in a round no
+   * later than this channel's; for a channel nobody awaits, any awaited work. A run asks between
+   * batches and yields (ReleaseInput.yielded); the round keeps two keys' long first crawls from
+   * handing the turn back and forth after every batch.
+   */
+  awaitedWorkWaiting(channelId: string, now: Date): Promise<boolean>;
+  /**
+   * Channels (and playlists) the key created since `since` (the first registerChannel of an id with
+   * that keyId): how many, and when the oldest of them was created (null when none).
+   */
+  newChannelsOfKey(keyId: string, since: Date): Promise<{ count: number; oldest: Date | null }>;
   /**
    * Make every known channel that is not backing off (consecutiveFailures 0) due no later than
    * `now` (tests and benchmarks use it to make a refresh happen). A channel in a failure backoff

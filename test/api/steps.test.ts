@@ -130,6 +130,8 @@ describe('API steps', () => {
           return Promise.resolve({ channelId: input.channelId, handle: input.handle ?? null, title: null, wanted } as ChannelRecord);
         },
         askLanguages: () => Promise.resolve(),
+        getChannel: () => Promise.resolve(null),
+        newChannelsOfKey: () => Promise.resolve({ count: 0, oldest: null }),
       };
       const r = new ChannelRegistrar(store);
       const t = (ms: number) => new Date(Date.UTC(2030, 0, 1) + ms);

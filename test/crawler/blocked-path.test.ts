@@ -196,7 +196,8 @@ describe('crawler blocked path', () => {
         channel, new AbortController().signal,
       );
       expect(result).to.deep.include({ outcome: 'ok', stored: 5 });
-      expect(events.slice(0, 5)).to.deep.equal([`list:${CH}`, 'sleep:45000', 'proxy:available', `proxy:unblock:/channel/${CH}/videos`, `list:${CH}`]);
+      // A first listing (browse first) is blocked, unblocked and asked again.
+      expect(events.slice(0, 5)).to.deep.equal([`deep:${CH}`, 'sleep:45000', 'proxy:available', `proxy:unblock:/channel/${CH}/videos`, `deep:${CH}`]);
     });
   });
 });

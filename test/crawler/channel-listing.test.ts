@@ -59,7 +59,7 @@ describe('crawler channel listing', () => {
   it('learns that an unchanged channel (wanted 40) has nothing new from the feed alone', async () => {
     const platform = new ScriptedPlatform(makeVideos(60), events);
     const first = await callsOf(() => crawl(platform, 40));
-    expect(first.slice(0, 2), 'a first crawl lists in full, reusing the feed').to.deep.equal([`list:${CH}`, `deep:${CH}`]);
+    expect(first.slice(0, 2), 'a first crawl lists in full, browse first (the feed inside it)').to.deep.equal([`deep:${CH}`, 'transcript:v000']);
     expect(transcripts(first)).to.have.length(40);
     expect((await ts.store.getChannel(CH))!.coveredWanted).to.equal(40);
 
@@ -186,7 +186,7 @@ describe('crawler channel listing', () => {
       const platform = new ScriptedPlatform(withShorts(), events);
       // The feed holds 11 regular videos: enough to vouch for wanted 10 on its own.
       const first = await callsOf(() => crawl(platform, 10));
-      expect(first.filter((e) => !e.startsWith('transcript:'))).to.deep.equal([`list:${CH}`]);
+      expect(first.filter((e) => !e.startsWith('transcript:')), 'a first crawl lists in full, browse first').to.deep.equal([`deep:${CH}`]);
       expect(transcripts(first), '10 regular videos and the 4 Shorts among them').to.deep.equal(ids(0, 14));
       expect((await ts.store.getChannel(CH))!.coveredWanted).to.equal(10);
 

@@ -132,7 +132,7 @@ describe('crawler scheduler', () => {
       return (await channel())!;
     };
     const quiet = await nothingNew();
-    expect(platform.count('list:'), 'listed again once due').to.equal(2);
+    expect([platform.count('deep:'), platform.count('list:')], 'listed in full first (browse first), then by the feed once due').to.deep.equal([1, 1]);
     expect(quiet.dueAt.getTime() - quiet.lastCrawlAt!.getTime(), 'nothing new: the plain rhythm').to.equal(await rhythmAt(quiet.lastCrawlAt!, false));
     expect(quiet.dueAt.getTime() > first.dueAt.getTime()).to.equal(true);
 
@@ -213,7 +213,7 @@ describe('crawler scheduler', () => {
     const retired = (await channel())!;
     expect(retired.lastOutcome).to.equal('not_found');
     expect(retired.dueAt.getTime() - retired.lastCrawlAt!.getTime(), 'retired: looked at again in a month').to.equal(NOT_FOUND_RETIRED_MS);
-    expect(platform.count('list:'), 'three listings in all').to.equal(3);
+    expect([platform.count('deep:'), platform.count('list:')], 'three listings in all, each one browse-first call, never the feed').to.deep.equal([3, 0]);
   });
 
   it('pauses while the store is unavailable, with growing waits, and resumes when it is back', async () => {
@@ -280,11 +280,11 @@ describe('crawler scheduler', () => {
     const { logger, lines } = captureLogs();
     const platform = new ScriptedPlatform(makeVideos(2), events);
     const broken = new ScriptedPlatform(makeVideos(2), events);
-    broken.listFeed = () => Promise.reject(new TypeError('boom'));
+    broken.listVideos = () => Promise.reject(new TypeError('boom'));
     const store = probe.store;
-    // CH fails unexpectedly (its listing throws a TypeError); CH2 uses the good platform.
+    // CH fails unexpectedly (its first listing throws a TypeError); CH2 uses the good platform.
     const dispatch = new ScriptedPlatform(makeVideos(2), events);
-    dispatch.listFeed = (id) => (id === CH ? broken.listFeed(id) : platform.listFeed(id));
+    dispatch.listVideos = (id, limit) => (id === CH ? broken.listVideos(id, limit) : platform.listVideos(id, limit));
     await ts.store.registerChannel({ channelId: CH, wanted: 2 }, timing.now());
     await ts.store.registerChannel({ channelId: CH2, wanted: 2 }, timing.now());
     start(dispatch, { logger, store });
@@ -354,6 +354,6 @@ describe('crawler scheduler', () => {
     start(platform, { owner: 'a' });
     start(platform, { owner: 'b', store: other });
     await until('all released', async () => (await Promise.all(ids.map((id) => released(id)))).every(Boolean));
-    for (const id of ids) expect(platform.count(`list:${id}`), id).to.equal(1);
+    for (const id of ids) expect(platform.count(`deep:${id}`), id).to.equal(1);
   });
 });

@@ -100,7 +100,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(c).to.deep.equal({
           channelId: 'UC_a', kind: 'channel', handle: 'somename', title: 'A', wanted: 10, dueAt: at(0), leaseOwner: null,
           leaseExpiresAt: null, lastCrawlAt: null, lastOutcome: null, lastError: null, consecutiveFailures: 0,
-          createdAt: at(0), coveredWanted: null, followed: false, askedAt: at(0),
+          createdAt: at(0), coveredWanted: null, followed: false, askedAt: at(0), awaitedAt: at(0), awaitedBy: null,
         });
         expect(await store.getChannel('UC_a')).to.deep.equal(c);
         expect(await store.getChannel('UC_unknown')).to.equal(null);
@@ -299,6 +299,79 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         await store.claimDueChannel('w1', MIN, at(5000)); // UC_early, leased: not behind, being worked
         expect(await store.listingBacklog(at(5000))).to.deep.equal({ due: 1, oldestDueAt: at(2000) });
         expect(await store.listingBacklog(at(60 * MIN))).to.deep.equal({ due: 3, oldestDueAt: at(1000) });
+      });
+    });
+
+    describe('awaited work shared fairly between keys', function () {
+      const claimAll = async (n: number, now: Date): Promise<string[]> => {
+        const out: string[] = [];
+        for (let i = 0; i < n; i++) out.push((await store.claimAskedChannel('w', MIN, now))?.channelId ?? 'none');
+        return out;
+      };
+
+      it('serves awaited channels round-robin by the key that asked: one key\'s many never keep another\'s one waiting', async function () {
+        for (let i = 0; i < 4; i++) await store.registerChannel({ channelId: `UC_a${i}`, wanted: 1, keyId: 'key-a' }, at(1000 + i));
+        await store.registerChannel({ channelId: 'UC_b0', wanted: 1, keyId: 'key-b' }, at(2000));
+        expect(await store.getChannel('UC_b0')).to.deep.include({ awaitedAt: at(2000), awaitedBy: 'key-b' });
+        expect(await store.awaitedWorkWaiting('UC_a0', at(3000)), 'key-b waits in round 0').to.equal(true);
+        expect(await store.awaitedWorkWaiting('UC_a0', at(1500)), 'key-b has not asked yet; key-a\'s own do not count').to.equal(false);
+        expect(await claimAll(2, at(3000))).to.deep.equal(['UC_a0', 'UC_b0']);
+        expect(await store.awaitedWorkWaiting('UC_b0', at(3000)), 'key-a\'s next is a round later').to.equal(false);
+        // key-b asks again while its first is still running: its next is one round later, beside key-a's.
+        await store.registerChannel({ channelId: 'UC_b1', wanted: 1, keyId: 'key-b' }, at(4000));
+        expect(await claimAll(5, at(5000))).to.deep.equal(['UC_a1', 'UC_b1', 'UC_a2', 'UC_a3', 'none']);
+        expect(await store.awaitedWorkWaiting('UC_a3', at(5000)), 'everything is leased').to.equal(false);
+        await store.releaseChannel('UC_b0', 'w', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(6000));
+        expect(await store.getChannel('UC_b0')).to.deep.include({ awaitedAt: null, awaitedBy: null });
+      });
+
+      it('a key with nothing waiting joins the round being served, never ahead of it; a larger wanted asks as its key', async function () {
+        for (let i = 0; i < 3; i++) await store.registerChannel({ channelId: `UC_a${i}`, wanted: 1, keyId: 'key-a' }, at(1000 + i));
+        expect(await claimAll(2, at(2000))).to.deep.equal(['UC_a0', 'UC_a1']);
+        await store.releaseChannel('UC_a0', 'w', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(2000));
+        await store.releaseChannel('UC_a1', 'w', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(2000));
+        // UC_a2 waits in round 2; key-b's new channel joins round 2, after it (it waited longer).
+        await store.registerChannel({ channelId: 'UC_b0', wanted: 1, keyId: 'key-b' }, at(3000));
+        await store.registerChannel({ channelId: 'UC_a0', wanted: 5, keyId: 'key-b' }, at(3001));
+        expect(await store.getChannel('UC_a0')).to.deep.include({ awaitedAt: at(3001), awaitedBy: 'key-b' });
+        expect(await claimAll(4, at(4000))).to.deep.equal(['UC_a2', 'UC_b0', 'UC_a0', 'none']);
+      });
+
+      it('a run that yields keeps its channel awaited and due now, one round later', async function () {
+        await store.registerChannel({ channelId: 'UC_a0', wanted: 1, keyId: 'key-a' }, at(1000));
+        await store.registerChannel({ channelId: 'UC_a1', wanted: 1, keyId: 'key-a' }, at(1001));
+        expect(await claimAll(1, at(2000))).to.deep.equal(['UC_a0']);
+        await store.registerChannel({ channelId: 'UC_b0', wanted: 1, keyId: 'key-b' }, at(2000));
+        expect(await store.awaitedWorkWaiting('UC_a0', at(2000))).to.equal(true);
+        await store.releaseChannel('UC_a0', 'w', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0, yielded: true }, at(3000));
+        expect(await store.getChannel('UC_a0')).to.deep.include({ dueAt: at(3000), awaitedAt: at(1000), awaitedBy: 'key-a', leaseOwner: null });
+        expect(await claimAll(1, at(4000))).to.deep.equal(['UC_b0']);
+        expect(await store.awaitedWorkWaiting('UC_b0', at(4000)), 'the yielded one went a round later: no handing back').to.equal(false);
+        expect(await claimAll(3, at(4000))).to.deep.equal(['UC_a0', 'UC_a1', 'none']);
+      });
+
+      it('a yielded run of a channel nobody awaits is only due again now', async function () {
+        await store.registerChannel({ channelId: 'UC_plain', wanted: 1 }, at(0));
+        expect((await store.claimDueChannel('w', MIN, at(5000)))?.channelId).to.equal('UC_plain');
+        await store.releaseChannel('UC_plain', 'w', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(5000));
+        expect((await store.claimDueChannel('w', MIN, at(70 * MIN)))?.channelId).to.equal('UC_plain');
+        expect(await store.awaitedWorkWaiting('UC_plain', at(70 * MIN))).to.equal(false);
+        await store.registerChannel({ channelId: 'UC_new', wanted: 1, keyId: 'key-a' }, at(70 * MIN));
+        expect(await store.awaitedWorkWaiting('UC_plain', at(70 * MIN)), 'a run nobody awaits yields to any awaited work').to.equal(true);
+        await store.releaseChannel('UC_plain', 'w', { nextDueAt: at(200 * MIN), outcome: 'ok', consecutiveFailures: 0, yielded: true }, at(70 * MIN));
+        expect(await store.getChannel('UC_plain')).to.deep.include({ dueAt: at(70 * MIN), awaitedAt: null, awaitedBy: null });
+      });
+
+      it('counts the channels a key created since a time; registering a known channel creates nothing', async function () {
+        await store.registerChannel({ channelId: 'UC_a0', wanted: 1, keyId: 'key-a' }, at(0));
+        await store.registerChannel({ channelId: 'UC_a1', wanted: 1, keyId: 'key-a' }, at(10 * MIN));
+        await store.registerChannel({ channelId: 'UC_a2', wanted: 1, keyId: 'key-a' }, at(70 * MIN));
+        await store.registerChannel({ channelId: 'UC_b0', wanted: 1, keyId: 'key-b' }, at(20 * MIN));
+        await store.registerChannel({ channelId: 'UC_b0', wanted: 9, keyId: 'key-a' }, at(30 * MIN));
+        await store.registerChannel({ channelId: 'UC_none', wanted: 1 }, at(30 * MIN));
+        expect(await store.newChannelsOfKey('key-a', at(10 * MIN))).to.deep.equal({ count: 2, oldest: at(10 * MIN) });
+        expect(await store.newChannelsOfKey('key-b', at(0))).to.deep.equal({ count: 1, oldest: at(20 * MIN) });
+        expect(await store.newChannelsOfKey('key-c', at(0))).to.deep.equal({ count: 0, oldest: null });
       });
     });
 

@@ -37,6 +37,12 @@ export interface ChannelDoc {
   askedAt?: Date | null;
   /** Since when a reader waits for what no run has served yet (new channel, larger wanted); absent = none. */
   awaitedAt?: Date | null;
+  /** The key (keyId) whose request made it awaited; absent or null = no key. */
+  awaitedBy?: string | null;
+  /** The awaited work's round (claimAskedChannel); absent = 0. */
+  awaitedRound?: number;
+  /** The key whose request created the channel; absent = none (an import, an operator, older documents). */
+  createdBy?: string | null;
 }
 
 /** The field's current value, or `fallback` on a document being inserted by an upsert. */
@@ -60,6 +66,8 @@ export function toRecord(d: ChannelDoc): ChannelRecord {
     coveredWanted: d.coveredWanted ?? null,
     followed: d.followed ?? false,
     askedAt: d.askedAt ?? null,
+    awaitedAt: d.awaitedAt ?? null,
+    awaitedBy: d.awaitedAt == null ? null : (d.awaitedBy ?? null),
   };
 }
 
@@ -76,6 +84,32 @@ export async function channelsIndexes(db: Db): Promise<void> {
   ]);
 }
 
+/** Awaited work by round and by key (claimAskedChannel, awaitedRoundFor), and a key's new channels. */
+export async function fairnessIndexes(db: Db): Promise<void> {
+  await db.collection<ChannelDoc>('channels').createIndexes([
+    { key: { awaitedRound: 1, awaitedAt: 1, _id: 1 }, name: 'awaited_round', partialFilterExpression: { awaitedAt: { $type: 'date' } } },
+    { key: { awaitedBy: 1, awaitedRound: -1 }, name: 'awaited_by', partialFilterExpression: { awaitedAt: { $type: 'date' } } },
+    { key: { createdBy: 1, createdAt: 1 }, name: 'created_by', partialFilterExpression: { createdBy: { $type: 'string' } } },
+  ]);
+}
+
+/** A document waiting for a run (awaitedAt set). */
+const AWAITED: Filter<ChannelDoc> = { awaitedAt: { $type: 'date' } };
+
+/**
+ * The round a key's newly awaited work joins: one after the key's last awaited channel, and never
+ * before the lowest round still waiting; work no key asked for joins the lowest round (as SQLite's
+ * AWAITED_ROUND_SQL). Two reads; a race between
+ * two processes can put two channels of a key in one round, which only bends the turn order.
+ */
+export async function awaitedRoundFor(col: Collection<ChannelDoc>, keyId: string | null): Promise<number> {
+  const [own, lowest] = await Promise.all([
+    keyId === null ? null : col.find({ ...AWAITED, awaitedBy: keyId }, { projection: { awaitedRound: 1 } }).sort({ awaitedRound: -1 }).limit(1).next(),
+    col.find(AWAITED, { projection: { awaitedRound: 1 } }).sort({ awaitedRound: 1, awaitedAt: 1, _id: 1 }).limit(1).next(),
+  ]);
+  return Math.max(own ? (own.awaitedRound ?? 0) + 1 : 0, lowest?.awaitedRound ?? 0);
+}
+
 export function channelsCollection(db: Db, clock: StoreClock) {
   const col: Collection<ChannelDoc> = db.collection<ChannelDoc>('channels');
   return {
@@ -90,6 +124,10 @@ export function channelsCollection(db: Db, clock: StoreClock) {
       const present = clock.now(now);
       const isInsert = { $eq: [{ $type: '$createdAt' }, 'missing'] };
       const grew = { $gt: [lit(input.wanted), '$wanted'] };
+      const keyId = input.keyId ?? null;
+      // Only a request that makes the channel awaited takes a round; the others keep theirs.
+      const becomesAwaited = { $or: [isInsert, { $and: [grew, { $eq: [{ $ifNull: ['$awaitedAt', null] }, null] }] }] };
+      const round = await awaitedRoundFor(col, keyId);
       const doc = await retryOnDuplicateKey(() =>
         col.findOneAndUpdate(
           { _id: input.channelId },
@@ -113,6 +151,9 @@ export function channelsCollection(db: Db, clock: StoreClock) {
                 coveredWanted: keep('coveredWanted', null),
                 followed: keep('followed', false),
                 askedAt: { $max: [keep('askedAt', now), lit(now)] },
+                awaitedBy: { $cond: [becomesAwaited, lit(keyId), keep('awaitedBy', null)] },
+                awaitedRound: { $cond: [becomesAwaited, lit(round), keep('awaitedRound', 0)] },
+                createdBy: { $cond: [isInsert, lit(keyId), keep('createdBy', null)] },
               },
             },
           ],
@@ -151,7 +192,7 @@ export function channelsCollection(db: Db, clock: StoreClock) {
       const doc = await col.findOneAndUpdate(
         { awaitedAt: { $ne: null }, dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] },
         [{ $set: { leaseOwner: lit(owner), leaseExpiresAt: lit(new Date(now.getTime() + leaseMs)), claimedWanted: '$wanted' } }],
-        { sort: { awaitedAt: 1, _id: 1 }, returnDocument: 'after' },
+        { sort: { awaitedRound: 1, awaitedAt: 1, _id: 1 }, returnDocument: 'after' },
       );
       return doc ? toRecord(doc) : null;
     },
@@ -177,11 +218,15 @@ export function channelsCollection(db: Db, clock: StoreClock) {
       // The caller chose the next due time on its own clock: the same delay, on the server's.
       const nextDue = clock.shift(result.nextDueAt, now);
       const present = clock.now(now);
+      const yielded = result.yielded === true;
+      const stillAwaited = yielded ? true : grewDuringLease;
       const res = await col.updateOne({ _id: channelId, leaseOwner: owner }, [
         {
           $set: {
-            dueAt: { $cond: [grewDuringLease, { $min: [nextDue, present] }, nextDue] },
-            awaitedAt: { $cond: [grewDuringLease, { $ifNull: ['$awaitedAt', lit(null)] }, lit(null)] },
+            dueAt: yielded ? present : { $cond: [grewDuringLease, { $min: [nextDue, present] }, nextDue] },
+            awaitedAt: { $cond: [stillAwaited, { $ifNull: ['$awaitedAt', lit(null)] }, lit(null)] },
+            awaitedBy: { $cond: [stillAwaited, { $ifNull: ['$awaitedBy', lit(null)] }, lit(null)] },
+            awaitedRound: yielded ? { $add: [{ $ifNull: ['$awaitedRound', 0] }, 1] } : { $ifNull: ['$awaitedRound', 0] },
             leaseOwner: lit(null),
             leaseExpiresAt: lit(null),
             claimedWanted: lit(null),
@@ -195,6 +240,25 @@ export function channelsCollection(db: Db, clock: StoreClock) {
         },
       ]);
       return res.matchedCount === 1;
+    },
+
+    async awaitedWorkWaiting(channelId, now) {
+      const own = await col.findOne({ _id: channelId }, { projection: { awaitedAt: 1, awaitedBy: 1, awaitedRound: 1 } });
+      const filter: Filter<ChannelDoc> = { ...AWAITED, _id: { $ne: channelId }, dueAt: { $lte: now }, $or: [{ leaseOwner: null }, { leaseExpiresAt: { $lte: now } }] };
+      if (own?.awaitedAt != null) {
+        filter.awaitedBy = { $ne: own.awaitedBy ?? null };
+        filter.awaitedRound = { $lte: own.awaitedRound ?? 0 };
+      }
+      return (await col.findOne(filter, { projection: { _id: 1 } })) !== null;
+    },
+
+    async newChannelsOfKey(keyId, since) {
+      const filter: Filter<ChannelDoc> = { createdBy: keyId, createdAt: { $gte: since } };
+      const [count, oldest] = await Promise.all([
+        col.countDocuments(filter),
+        col.find(filter, { projection: { createdAt: 1 } }).sort({ createdAt: 1 }).limit(1).next(),
+      ]);
+      return { count, oldest: oldest?.createdAt ?? null };
     },
 
     async reclaimLeases(owner, now) {

@@ -13,7 +13,7 @@
 import type { Db } from 'mongodb';
 import type { Logger } from '../../logger';
 import { channelAdminIndexes } from './channel-admin';
-import { channelsIndexes } from './channels';
+import { channelsIndexes, fairnessIndexes } from './channels';
 import { runsIndexes } from './runs';
 import { retryOnDuplicateKey } from './errors';
 import { handlesIndexes } from './handles';
@@ -72,6 +72,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     name: 'one copy of each transcript: the rendered HTML on video documents converted to timed paragraphs where none are readable, then removed',
     run: async (db) => {
       await htmlTranscriptsToParagraphs(db);
+    },
+  },
+  {
+    name: 'awaited work by round and key, and the channels each key created',
+    run: async (db) => {
+      await fairnessIndexes(db);
     },
   },
 ];

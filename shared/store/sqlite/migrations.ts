@@ -279,6 +279,16 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     db.exec(SEARCH_SCHEMA);
     buildSearchIndex(db, logger);
   },
+  // 19: awaited work served round-robin by the key that asked (awaited_by, awaited_round), and the
+  // key that created each channel (created_by), which bounds a key's new channels an hour.
+  `
+  ALTER TABLE channels ADD COLUMN awaited_by TEXT;
+  ALTER TABLE channels ADD COLUMN awaited_round INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE channels ADD COLUMN created_by TEXT;
+  CREATE INDEX channels_awaited_round ON channels (awaited_round, awaited_at, channel_id) WHERE awaited_at IS NOT NULL;
+  CREATE INDEX channels_awaited_by ON channels (awaited_by, awaited_round) WHERE awaited_at IS NOT NULL;
+  CREATE INDEX channels_created_by ON channels (created_by, created_at) WHERE created_by IS NOT NULL;
+  `,
 ];
 
 /** Rows converted per read: the HTML of a whole store is never in memory at once. */
