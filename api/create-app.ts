@@ -66,6 +66,8 @@ export interface AppDeps {
   renderCacheBytes?: number;
   /** Feeds listed and rendered at once (API_MAX_RENDERS, default 2). */
   maxRenders?: number;
+  /** Bytes the channel feeds being listed and rendered may hold together (API_RENDER_BYTES, default 64 MiB). */
+  renderBytes?: number;
   /** This app's Prometheus metrics (a fresh set when left out). */
   metrics?: ApiMetrics;
   /**
@@ -143,7 +145,7 @@ export function createApp(deps: AppDeps): App {
 
   // The one tail of every feed-like answer: 304, the cached body, its content coding.
   const answer = feedAnswers(cache, clock, recorded);
-  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, answer, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
+  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, answer, logger: deps.logger, maxRenders: deps.maxRenders, renderBytes: deps.renderBytes, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
   const playlistHandler = playlistFeed({ store: deps.store, clock, cache, answer, logger: deps.logger, trustProxy, publicBaseUrl, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
   const feedOrPlaylist: Plain = (req, res) => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));

@@ -69,7 +69,7 @@ export function renderRss(feed: FeedModel): string {
       '@_xmlns:content': 'http://purl.org/rss/1.0/modules/content/',
       '@_xmlns:atom': 'http://www.w3.org/2005/Atom',
       '@_xmlns:media': MEDIA_RSS_NS,
-      ...(feed.entries.some((e) => e.author !== undefined || e.language) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
+      ...((feed.dublinCore ?? needsDublinCore(feed.entries)) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
       '@_xmlns:podcast': PODCAST_NS,
       channel: {
         title: xmlSafe(feed.title),
@@ -98,6 +98,11 @@ export function renderRss(feed: FeedModel): string {
     },
   };
   return XML_DECLARATION + xmlBuilder.build(doc);
+}
+
+/** RSS needs the Dublin Core namespace when an item has its own author (dc:creator) or language (dc:language). */
+export function needsDublinCore(entries: readonly FeedEntry[]): boolean {
+  return entries.some((e) => e.author !== undefined || Boolean(e.language));
 }
 
 /**

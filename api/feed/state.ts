@@ -55,6 +55,11 @@ export interface FeedEntry {
 
 export interface FeedModel {
   readonly channelId: string;
+  /**
+   * Whether RSS declares the Dublin Core namespace (an entry has its own author or language); left
+   * out: decided from `entries`. A feed rendered in steps (render-in-steps.ts) decides it for all.
+   */
+  readonly dublinCore?: boolean;
   /** The feed's id when it is not a channel's (a search feed: its self link without the key). */
   readonly id?: string;
   /** "<prefix> - <channel id>" (spec). */
@@ -192,8 +197,26 @@ export function fingerprintOf(videos: readonly VideoRecord[]): string {
 /** Each (channel, max_items, kinds listed) is its own feed. */
 const stateKey = (channelId: string, maxItems: number, kinds: readonly FeedKind[]): string => `${channelId}\n${maxItems}\n${kinds.join(',')}`;
 
+/** Transcripts are read this many videos at a time, the event loop given back between reads. */
+export const TRANSCRIPT_PAGE = 10;
+
+/** Runs a listing that will hold about `bytes` in memory (0: not known yet). */
+export type ListingGate = <T>(work: () => Promise<T>, bytes: number) => Promise<T>;
+
+/** Characters of text a listing holds (titles, descriptions, transcripts), in bytes as JavaScript keeps them. */
+export function listedBytes(videos: readonly VideoRecord[], transcripts: readonly TranscriptRecord[]): number {
+  let chars = 0;
+  for (const v of videos) chars += (v.description?.length ?? 0) + (v.title?.length ?? 0);
+  for (const t of transcripts) for (const p of t.paragraphs) chars += p.text.length;
+  return 2 * chars;
+}
+
 export class FeedStateReader {
   private readonly known: CacheSlot<Remembered>;
+  /** Per channel, the most bytes one listed entry held: what a listing of N entries will hold, about. */
+  private readonly entryBytes: CacheSlot<number>;
+  /** Gated listings under way, by feed and version: requests arriving together list once. */
+  private readonly listing = new Map<string, Promise<FeedState | null>>();
 
   /**
    * `gate` runs each listing: the feed route passes its render queue, so only a few feeds' records
@@ -202,9 +225,15 @@ export class FeedStateReader {
   constructor(
     private readonly store: Pick<Store, 'feedVersion' | 'listFeedEntries' | 'getTranscripts'>,
     cache: ApiCache = new ApiCache(),
-    private readonly gate: <T>(work: () => Promise<T>) => Promise<T> = (work) => work(),
+    private readonly gate: ListingGate = (work) => work(),
   ) {
     this.known = cache.slot('feed-state');
+    this.entryBytes = cache.slot('feed-entry-bytes');
+  }
+
+  /** About how many bytes listing `maxItems` entries of the channel holds; 0 while not known. */
+  estimate(channelId: string, maxItems: number): number {
+    return (this.entryBytes.get(channelId) ?? 0) * maxItems;
   }
 
   /** Null when nothing is stored for the channel yet (the spec's 404). */
@@ -221,15 +250,39 @@ export class FeedStateReader {
     return this.list(channelId, maxItems, version, now, kinds);
   }
 
-  /** List the entries now (a render-cache miss needs them) and remember what was seen. */
-  async list(channelId: string, maxItems: number, version: Date, now: Date, kinds: readonly FeedKind[] = DEFAULT_FEED_KINDS): Promise<FeedState | null> {
+  /**
+   * List the entries now (a render-cache miss needs them) and remember what was seen. `gated`
+   * false: the caller already holds a place in the gate (a render listing inside its own turn).
+   */
+  async list(channelId: string, maxItems: number, version: Date, now: Date, kinds: readonly FeedKind[] = DEFAULT_FEED_KINDS, gated = true): Promise<FeedState | null> {
+    if (!gated) return this.listNow(channelId, maxItems, version, now, kinds, false);
+    const key = `${stateKey(channelId, maxItems, kinds)}\n${version.getTime()}`;
+    let job = this.listing.get(key);
+    if (job === undefined) {
+      job = this.listNow(channelId, maxItems, version, now, kinds, true).finally(() => this.listing.delete(key));
+      this.listing.set(key, job);
+    }
+    return job;
+  }
+
+  private async listNow(channelId: string, maxItems: number, version: Date, now: Date, kinds: readonly FeedKind[], gated: boolean): Promise<FeedState | null> {
     // The transcripts per language are read with their videos: written in the same batch (same
-    // fetchedAt), so the fingerprint below covers them too.
-    const { videos, transcripts } = await this.gate(async () => {
+    // fetchedAt), so the fingerprint below covers them too. They are read a page of videos at a
+    // time with the event loop given back between pages: one read of a long feed's transcripts
+    // would hold every other request for its whole length.
+    const listing = async () => {
       const listed = await this.store.listFeedEntries(channelId, maxItems, kinds);
-      return { videos: listed, transcripts: listed.length === 0 ? [] : await this.store.getTranscripts(listed.map((v) => v.videoId)) };
-    });
+      const rows: TranscriptRecord[] = [];
+      for (let i = 0; i < listed.length; i += TRANSCRIPT_PAGE) {
+        await new Promise((resolve) => setImmediate(resolve));
+        rows.push(...(await this.store.getTranscripts(listed.slice(i, i + TRANSCRIPT_PAGE).map((v) => v.videoId))));
+      }
+      return { videos: listed, transcripts: rows };
+    };
+    const { videos, transcripts } = gated ? await this.gate(listing, this.estimate(channelId, maxItems)) : await listing();
     if (videos.length === 0) return null;
+    const perEntry = Math.ceil(listedBytes(videos, transcripts) / videos.length);
+    if (perEntry > (this.entryBytes.get(channelId) ?? 0)) this.entryBytes.set(channelId, perEntry);
     const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), videos, transcripts };
     this.known.set(stateKey(channelId, maxItems, kinds), { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, at: now.getTime() });
     return state;

@@ -4,7 +4,6 @@
 // (feed/render.ts) and runs only when the tail finds no body under the ETag.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import PQueue from 'p-queue';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { PlatformClient } from '../../shared/platform/types';
 import type { ChannelRecord, FeedKind, RegisterChannelInput, Store } from '../../shared/store/types';
@@ -13,8 +12,10 @@ import { ApiError } from '../errors';
 import { crawlViewOf } from '../feed/crawl-view';
 import type { AnswerFeed } from '../http/feed-answer';
 import { JSON_FEED_CONTENT_TYPE, renderJsonFeed } from '../feed/json-feed';
-import { renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
-import { buildFeedModel, FeedStateReader, validatorsFor, type FeedModel, type FeedState, type Validators } from '../feed/state';
+import { needsDublinCore, renderAtom, renderRss, ATOM_CONTENT_TYPE, RSS_CONTENT_TYPE } from '../feed/render';
+import { renderInSteps, type StepShape } from '../feed/render-in-steps';
+import { RenderQueue } from '../feed/render-queue';
+import { FeedStateReader, validatorsFor, type FeedState, type Validators } from '../feed/state';
 import { keyIdOf, requireKeyId, queryOf, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validateFeedQuery, type FeedFormat, type FeedOptions, type FeedQuery, type RawQuery } from '../query/feed-query';
@@ -33,6 +34,8 @@ export interface FeedDeps {
   logger: Logger;
   /** Feeds listed and rendered at once (API_MAX_RENDERS). */
   maxRenders?: number;
+  /** Bytes the feeds being listed and rendered may hold together (API_RENDER_BYTES, default 64 MiB). */
+  renderBytes?: number;
   /** Express's compiled `trust proxy` (TRUST_PROXY): whether X-Forwarded-* from this peer count. */
   trustProxy: (address: string, hop: number) => boolean;
   /**
@@ -48,11 +51,21 @@ export interface FeedDeps {
 export type FeedHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Each format: its renderer, Content-Type, and its name as the self link spells it. */
-export const RENDERERS: Readonly<Record<FeedFormat, { render: (m: FeedModel) => string; contentType: string; name: string }>> = {
-  atom: { render: renderAtom, contentType: ATOM_CONTENT_TYPE, name: 'Atom' },
-  rss: { render: renderRss, contentType: RSS_CONTENT_TYPE, name: 'Rss' },
-  json: { render: renderJsonFeed, contentType: JSON_FEED_CONTENT_TYPE, name: 'Json' },
+export const RENDERERS: Readonly<Record<FeedFormat, StepShape & { contentType: string; name: string }>> = {
+  atom: { render: renderAtom, contentType: ATOM_CONTENT_TYPE, name: 'Atom', tail: '</feed>', separator: '' },
+  rss: { render: renderRss, contentType: RSS_CONTENT_TYPE, name: 'Rss', tail: '</channel></rss>', separator: '', head: (entries) => ({ dublinCore: needsDublinCore(entries) }) },
+  json: { render: renderJsonFeed, contentType: JSON_FEED_CONTENT_TYPE, name: 'Json', tail: ']}', separator: ',' },
 };
+
+/** API_RENDER_BYTES' default. */
+export const DEFAULT_RENDER_BYTES = 64 * 1024 * 1024;
+/**
+ * What a render holds beside its listed rows, as a multiple of them: the entries' HTML, the
+ * document's pieces and its bytes.
+ */
+const RENDER_COPIES = 3;
+/** A render that must wait keeps rows it has listed up to this size; larger ones are listed again in its turn. */
+const ROWS_KEPT_WHILE_WAITING = 1024 * 1024;
 
 /** Each kind `include` can add, as the self link spells it. */
 export const INCLUDE_NAMES: Readonly<Partial<Record<FeedKind, string>>> = { short: 'shorts', live: 'live' };
@@ -137,11 +150,12 @@ export function feed(deps: FeedDeps): FeedHandler {
   const registrar = new ChannelRegistrar(deps.store, deps.cache, deps.newChannelsPerKeyHour);
   const titles = new ChannelTitles(deps.store, deps.cache);
   const follows = new FollowRecorder(deps.store, deps.cache);
-  // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings
-  // run a few at a time (rendering follows each synchronously), and requests for the same
-  // representation share one render.
-  const renders = new PQueue({ concurrency: deps.maxRenders ?? 2 });
-  const states = new FeedStateReader(deps.store, deps.cache, (work) => renders.add(work));
+  // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings and
+  // renders run a few at a time and within a byte budget (render-queue.ts), each render in steps
+  // that give the event loop back (render-in-steps.ts), and requests for the same representation
+  // share one render (the answer's tail).
+  const renders = new RenderQueue({ concurrency: deps.maxRenders ?? 2, bytes: deps.renderBytes ?? DEFAULT_RENDER_BYTES });
+  const states = new FeedStateReader(deps.store, deps.cache, (work, bytes) => renders.run(bytes, work));
   const etags = deps.cache.slot<Validators>('validators');
   const log = categoryLogger(deps.logger, 'api.feed');
 
@@ -168,23 +182,31 @@ export function feed(deps: FeedDeps): FeedHandler {
     // The Atom document links no files, so its body (and ETag) is the same for every key.
     const fileLinks = format !== 'atom';
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '' }, etags);
+    const weight = RENDER_COPIES * states.estimate(channelId, maxItems);
+    // Rows this request listed are used when its render can start at once, or when they are small;
+    // large ones are let go while it waits and listed again in its turn, so waiting renders hold
+    // no large feeds.
+    let listed: FeedState | null = state.videos !== null && (!renders.wouldWait(weight) || weight <= ROWS_KEPT_WHILE_WAITING) ? state : null;
+    const unlisted: FeedState = { ...state, videos: null, transcripts: null };
+    const v = validators(state);
     await deps.answer(req, res, {
       route: '/',
-      validators: validators(state),
+      validators: v,
       contentType: RENDERERS[format].contentType,
-      render: async () => {
-        let s = state;
+      render: () => renders.run(weight, async () => {
+        let s = listed ?? unlisted;
+        listed = null;
         if (s.videos === null) {
           // Render-cache miss on a remembered state: list now; if the entries moved meanwhile, the
           // validators follow what is rendered.
-          s = (await states.list(channelId, maxItems, s.version, now, kinds)) ?? s;
+          s = (await states.list(channelId, maxItems, s.version, now, kinds, false)) ?? s;
         }
         const files = fileLinks ? { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) } : {};
-        const model = buildFeedModel({ channelId, channelTitle, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, ...files }, (video, reason) =>
+        const out = await renderInSteps(RENDERERS[format], { channelId, channelTitle, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, ...files }, (video, reason) =>
           log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
-        return { body: Buffer.from(RENDERERS[format].render(model), 'utf8'), validators: validators(s) };
-      },
+        return { body: out, validators: validators(s) };
+      }),
     });
   };
 }

@@ -249,6 +249,7 @@ export const SETTINGS = {
   apiMaxConnectionsPerKey: setting({ name: 'API_MAX_CONNECTIONS_PER_KEY', default: '6', secret: false, help: 'answers one API key may have in progress at once in one API process (until its client has taken each whole); beyond it a request gets 429 at once', parse: parseInteger(1, 10000) }),
   apiHandleLookupsPerKeyMinute: setting({ name: 'API_HANDLE_LOOKUPS_PER_KEY_MINUTE', default: '10', secret: false, help: 'new @handles one API key may have looked up on the platform per minute; beyond it 429 with retry_after (lookups also share CRAWL_REQUESTS_PER_HOUR and stop during the platform cool-down)', parse: parseInteger(1, 10000) }),
   apiMaxRenders: setting({ name: 'API_MAX_RENDERS', default: '2', secret: false, help: 'feeds listed and rendered at once; further cache misses wait their turn', parse: parseInteger(1, 64) }),
+  apiRenderBytes: setting({ name: 'API_RENDER_BYTES', default: '67108864', secret: false, help: 'memory the channel feeds being listed and rendered may hold together (estimated from each feed\'s size as last listed); further cache misses wait their turn, and a feed larger than it renders alone', parse: parseInteger(1048576, 17179869184) }),
   // Metrics (docs/operations.md "Metrics").
   metricsLoopbackOnly: setting({
     name: 'METRICS_LOOPBACK_ONLY', default: 'false', secret: false,

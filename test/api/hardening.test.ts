@@ -10,7 +10,9 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { connectionBound, openFileLimit } from '../../api/server';
 import { waitFor } from '../support/processes';
 import { withTranscripts } from '../support/factories';
-import { CHANNEL, KEY, outsideTranscriptLinks, rawSocket, startApi, video, type TestApi } from './support';
+import { CHANNEL, DEFAULT_KEYS, KEY, outsideTranscriptLinks, rawSocket, startApi, video, type TestApi } from './support';
+
+const SECOND_KEY = 'test-key-hardening-second-01';
 
 const parsedLogs = (api: TestApi, from = 0) => api.logs.slice(from).map((l) => JSON.parse(l) as Record<string, unknown>);
 
@@ -129,7 +131,8 @@ describe('hardening (#11)', () => {
     });
 
     it('lists at most API_MAX_RENDERS feeds at once, and one request per representation lists', async () => {
-      const bounded = await startApi({ maxRenders: 1 });
+      // Two keys: twelve answers at once are more than one key may have in progress (API_MAX_CONNECTIONS_PER_KEY).
+      const bounded = await startApi({ maxRenders: 1, keys: { ...DEFAULT_KEYS, [SECOND_KEY]: { name: 'second', rate_limit: 1000, enabled: true } } });
       try {
         await bounded.store.upsertVideos(...withTranscripts(Array.from({ length: 12 }, (_, i) => video(i + 1))));
         let running = 0;
@@ -146,7 +149,7 @@ describe('hardening (#11)', () => {
           }
         };
         const urls = [1, 2, 3, 4, 5, 6].map((n) => `/?channel_id=${CHANNEL}&max_items=${n}`);
-        const answers = await Promise.all([...urls, ...urls].map((u) => bounded.get(u)));
+        const answers = await Promise.all([...urls, ...urls].map((u, i) => bounded.get(u, { key: i < urls.length ? KEY : SECOND_KEY })));
         expect(answers.map((r) => r.status)).to.deep.equal(Array(12).fill(200));
         expect(most).to.equal(1);
         expect(lists).to.be.at.most(6);
@@ -156,7 +159,9 @@ describe('hardening (#11)', () => {
     });
 
     it('closes a connection whose client stops reading, and logs a WARNING', async () => {
-      const slow = await startApi({ server: { sendTimeoutMs: 300 } });
+      // Long enough for the feed to be rendered and its writing begun: renders give the event loop
+      // back between steps, so the send timer runs during the render too.
+      const slow = await startApi({ server: { sendTimeoutMs: 2000 } });
       try {
         // Long transcripts: about 40 MB of feed, more than loopback's largest send and receive
         // buffers (4 MB + 32 MB here) can hold, so a client that stops reading stalls the write.
@@ -174,7 +179,7 @@ describe('hardening (#11)', () => {
         const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
         socket.write(`GET /?channel_id=${CHANNEL}&max_items=20 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${KEY}\r\n\r\n`);
         const line = await logLine(slow, 'WARNING "cut answers"', (l) => l.level === 'WARNING' && String(l.msg).includes('cut answers'));
-        expect(line).to.include({ category: 'api.http', sendTimeoutMs: 300 });
+        expect(line).to.include({ category: 'api.http', sendTimeoutMs: 2000 });
         // Reading again now only drains what was already sent: the server has cut the response.
         stalled = false;
         socket.resume();
