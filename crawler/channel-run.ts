@@ -4,7 +4,7 @@
 // pause between them. Store failures propagate (the scheduler pauses on them); platform failures
 // become the run's outcome.
 
-import { MAX_OTHER_LANGUAGES } from '../shared/platform/other-languages';
+import { LANGUAGES_KEPT_PER_CHANNEL } from '../shared/store/language-choice';
 import type { CrawlProfile } from '../shared/config/crawl-profile';
 import { categoryLogger, type Logger } from '../shared/logger';
 import type { Egress } from '../shared/platform/proxies';
@@ -158,10 +158,10 @@ export async function runChannel(
   // Until every pending video is stored, the store may hold a gap: coverage is unknown.
   result.coveredWanted = null;
 
-  // The languages readers asked for: fetched with each new video's transcript, and once
-  // for the ready videos of the window stored before they were asked for.
-  const languages = await store.wantedLanguages(channelId, MAX_OTHER_LANGUAGES);
-  const backfillLanguages = await store.languagesToBackfill(channelId, MAX_OTHER_LANGUAGES);
+  // The languages the channel keeps for its readers (language-choice.ts): fetched with each new
+  // video's transcript, and once for the ready videos of the window stored while they were not kept.
+  const languages = await store.wantedLanguages(channelId, LANGUAGES_KEPT_PER_CHANNEL, timing.now());
+  const backfillLanguages = await store.languagesToBackfill(channelId, LANGUAGES_KEPT_PER_CHANNEL, timing.now());
   const backfill = await videosLackingLanguages(store, work.listed, work.pending, backfillLanguages);
   if (backfill.length > 0) batchLog.info({ channelId, languages: backfillLanguages, videos: backfill.length }, 'stored videos to fetch again for newly asked languages');
   const batches = planBatches([...work.pending, ...backfill], profile.batchSize);
@@ -202,7 +202,9 @@ export async function runChannel(
   }
   if (result.skipped === 0) {
     result.coveredWanted = work.coverage;
-    await store.markLanguagesCovered(channelId, backfillLanguages, timing.now());
+    // Every kept language is now on every video of the window; any other is not (if it is kept
+    // again, the videos stored meanwhile are backfilled).
+    await store.markLanguagesCovered(channelId, languages, timing.now());
   }
   return result;
 }

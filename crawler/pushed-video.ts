@@ -9,6 +9,7 @@ import { RunBlockedError, RunStoppedError } from './run-ending';
 import { platformCall, type ChannelRunDeps } from './channel-run';
 import { pushedRetryAt } from '../shared/push-schedule';
 import { fetchVideo } from './video-fetch';
+import { LANGUAGES_KEPT_PER_CHANNEL } from '../shared/store/language-choice';
 import { categoryLogger } from '../shared/logger';
 
 export type PushedOutcome = 'stored' | 'known' | 'old' | 'not_ready' | 'given_up' | 'unknown_channel' | 'blocked' | 'stopped';
@@ -42,7 +43,7 @@ export async function runPushedVideo(deps: ChannelRunDeps, video: PushedVideo, o
   }
 
   const { call } = platformCall(deps, signal);
-  const languages = await store.wantedLanguages(channelId, 4);
+  const languages = await store.wantedLanguages(channelId, LANGUAGES_KEPT_PER_CHANNEL, timing.now());
   try {
     const fetched = await fetchVideo(
       { platform: deps.platform, call, logger: log, now: () => timing.now(), browserTranscript: deps.browserTranscript, languages },

@@ -130,7 +130,7 @@ export async function channelViews(store: ViewStore, channels: readonly ChannelR
     for (const [j, c] of slice.entries()) {
       const [last] = await store.listRuns(c.channelId, 1);
       const cs = c.kind === 'playlist' ? await playlistStats(store, c, stats[j]!.followers) : stats[j]!;
-      out.push(view(c, cs, last, await store.wantedLanguages(c.channelId, LANGUAGES_SHOWN), pushes.get(c.channelId), now));
+      out.push(view(c, cs, last, await store.wantedLanguages(c.channelId, LANGUAGES_SHOWN, now), pushes.get(c.channelId), now));
     }
   }
   return out;

@@ -170,7 +170,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     setChannelId(res, channelId);
     const channel = await registrar.register({ channelId, wanted: maxItems, handle, keyId: requireKeyId(res) }, now);
     await follows.record(requireKeyId(res), channelId, maxItems, now);
-    if (languages !== null) await registrar.askLanguages(channelId, languages, now);
+    if (languages !== null) await registrar.askLanguages(channelId, languages, now, requireKeyId(res));
     const state = await states.read(channelId, maxItems, now, kinds);
     if (state === null) throw new ApiError('noVideosYet', { channelId, crawl: crawlViewOf(channel, now) });
 
@@ -278,12 +278,12 @@ export class ChannelRegistrar {
    * Tell the crawler which languages readers want on the channel, as `register` tells
    * it the wanted count; the same list again within the TTL is not written again.
    */
-  async askLanguages(channelId: string, languages: readonly string[], now: Date): Promise<void> {
-    const key = `${channelId}\n${languages.join(',')}`;
+  async askLanguages(channelId: string, languages: readonly string[], now: Date, keyId: string | null = null): Promise<void> {
+    const key = `${channelId}\n${keyId ?? ''}\n${languages.join(',')}`;
     const at = this.asked.get(key);
     const t = now.getTime();
     if (at !== undefined && t - at >= 0 && t - at < REGISTRATION_TTL_MS) return;
-    await this.store.askLanguages(channelId, languages, now);
+    await this.store.askLanguages(channelId, languages, now, keyId);
     this.asked.set(key, t);
   }
 

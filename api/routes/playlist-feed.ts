@@ -58,7 +58,7 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
 
     const work = await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems, keyId: requireKeyId(res) }, now);
     await follows.record(requireKeyId(res), playlistId, maxItems, now, 'playlist');
-    if (languages !== null) await registrar.askLanguages(playlistId, languages, now);
+    if (languages !== null) await registrar.askLanguages(playlistId, languages, now, requireKeyId(res));
     const playlist = await deps.store.getPlaylist(playlistId);
     if (playlist?.state === 'private') throw new ApiError('playlistPrivate', { playlistId });
     if (playlist?.state === 'deleted') throw new ApiError('playlistDeleted', { playlistId });

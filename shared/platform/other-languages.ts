@@ -13,8 +13,11 @@ import { PlatformError } from './types';
 import type { LanguageTranscript } from '../transcript/types';
 import { speaks } from '../transcript/languages';
 
-/** At most this many languages besides the main one: five in all, as `lang` allows. */
-export const MAX_OTHER_LANGUAGES = 4;
+/**
+ * At most this many languages besides the main one: as many as a channel keeps for its readers
+ * (LANGUAGES_KEPT_PER_CHANNEL). A code the player answer does not offer costs no request.
+ */
+export const MAX_OTHER_LANGUAGES = 8;
 
 export interface OtherLanguagesInput {
   videoId: string;

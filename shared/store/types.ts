@@ -490,16 +490,28 @@ export interface Store {
   upsertVideos(videos: readonly VideoRecord[], transcripts?: readonly TranscriptRecord[]): Promise<void>;
   /** Every stored language of these videos, by video id then language. */
   getTranscripts(videoIds: readonly string[]): Promise<TranscriptRecord[]>;
-  /** Record that readers asked for these languages on the channel (now); repeating is harmless. */
-  askLanguages(channelId: string, languages: readonly string[], now: Date): Promise<void>;
-  /** The languages readers asked for on the channel, most recently asked first, at most `limit`. */
-  wantedLanguages(channelId: string, limit: number): Promise<string[]>;
+  /**
+   * Record that a reader (`keyId`; null or left out: no key) asked for these languages on the
+   * channel at `now`; repeating is harmless. A language the channel did not keep (never asked, or
+   * not within LANGUAGE_KEEP_MS) makes the channel awaited by that key, so its stored videos are
+   * backfilled soon, in the key's turn; a channel backing off after failures keeps its schedule.
+   */
+  askLanguages(channelId: string, languages: readonly string[], now: Date, keyId?: string | null): Promise<void>;
+  /**
+   * The languages the channel keeps at `now`, at most `limit` (language-choice.ts: asked within 30
+   * days, each key's own most recent first, round by round over keys).
+   */
+  wantedLanguages(channelId: string, limit: number, now: Date): Promise<string[]>;
   /**
    * Of those `limit` languages, the ones the crawler has not yet fetched for the videos stored
    * before they were asked for (see markLanguagesCovered), in the same order.
    */
-  languagesToBackfill(channelId: string, limit: number): Promise<string[]>;
-  /** The crawler went through the channel's stored videos for these languages. */
+  languagesToBackfill(channelId: string, limit: number, now: Date): Promise<string[]>;
+  /**
+   * The crawler went through the channel's stored videos for these languages (the ones it keeps);
+   * every other language of the channel is marked not covered, since the videos stored meanwhile
+   * were fetched without it: should it be kept again, they are backfilled.
+   */
   markLanguagesCovered(channelId: string, languages: readonly string[], now: Date): Promise<void>;
   /**
    * Feed entries newest first (publishedAt desc, then videoId), at most `limit`: `ready` videos and

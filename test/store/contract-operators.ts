@@ -105,7 +105,7 @@ export function operatorContract(getStore: () => Store): void {
       await store.upsertVideos([video({ videoId: 'v1' })]);
       expect(await store.removeChannel('UC_a')).to.equal(true);
       expect(await store.getChannel('UC_a')).to.equal(null);
-      expect(await store.wantedLanguages('UC_a', 5)).to.deep.equal([]);
+      expect(await store.wantedLanguages('UC_a', 5, at(0))).to.deep.equal([]);
       expect(await store.storedVideoIds(['v1'])).to.deep.equal(['v1']);
       expect(await store.removeChannel('UC_a')).to.equal(false);
       expect(await store.claimDueChannel('w', MIN, at(HOUR))).to.equal(null);

@@ -659,32 +659,72 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
       });
 
       it('remembers the languages asked for per channel, most recent first', async function () {
-        expect(await store.wantedLanguages('UC_a', 5)).to.deep.equal([]);
+        expect(await store.wantedLanguages('UC_a', 5, at(MIN))).to.deep.equal([]);
         await store.askLanguages('UC_a', ['tr', 'en'], at(1000));
         await store.askLanguages('UC_b', ['ja'], at(1000));
         await store.askLanguages('UC_a', ['de'], at(2000));
         await store.askLanguages('UC_a', ['tr'], at(3000));
         await store.askLanguages('UC_a', ['en'], at(500));
-        expect(await store.wantedLanguages('UC_a', 5)).to.deep.equal(['tr', 'de', 'en']);
-        expect(await store.wantedLanguages('UC_a', 2)).to.deep.equal(['tr', 'de']);
-        expect(await store.wantedLanguages('UC_a', 0)).to.deep.equal([]);
+        expect(await store.wantedLanguages('UC_a', 5, at(MIN))).to.deep.equal(['tr', 'de', 'en']);
+        expect(await store.wantedLanguages('UC_a', 2, at(MIN))).to.deep.equal(['tr', 'de']);
+        expect(await store.wantedLanguages('UC_a', 0, at(MIN))).to.deep.equal([]);
         await store.askLanguages('UC_a', [], at(4000));
       });
 
       it('says which asked languages still need the stored videos fetched, until marked covered', async function () {
         await store.askLanguages('UC_a', ['tr', 'de', 'en'], at(1000));
         await store.askLanguages('UC_a', ['ja'], at(2000));
-        expect(await store.languagesToBackfill('UC_a', 5)).to.deep.equal(['ja', 'de', 'en', 'tr']);
-        expect(await store.languagesToBackfill('UC_a', 2), 'only among the most recent').to.deep.equal(['ja', 'de']);
+        expect(await store.languagesToBackfill('UC_a', 5, at(MIN))).to.deep.equal(['ja', 'de', 'en', 'tr']);
+        expect(await store.languagesToBackfill('UC_a', 2, at(MIN)), 'only among the most recent').to.deep.equal(['ja', 'de']);
         await store.markLanguagesCovered('UC_a', ['de', 'ja'], at(3000));
         await store.markLanguagesCovered('UC_b', ['en'], at(3000));
-        expect(await store.languagesToBackfill('UC_a', 5)).to.deep.equal(['en', 'tr']);
+        expect(await store.languagesToBackfill('UC_a', 5, at(MIN))).to.deep.equal(['en', 'tr']);
         // Asked again: still covered (new videos get it when fetched).
         await store.askLanguages('UC_a', ['de'], at(4000));
-        expect(await store.languagesToBackfill('UC_a', 5)).to.deep.equal(['en', 'tr']);
-        expect(await store.wantedLanguages('UC_a', 5)).to.deep.equal(['de', 'ja', 'en', 'tr']);
+        expect(await store.languagesToBackfill('UC_a', 5, at(MIN))).to.deep.equal(['en', 'tr']);
+        expect(await store.wantedLanguages('UC_a', 5, at(MIN))).to.deep.equal(['de', 'ja', 'en', 'tr']);
         await store.markLanguagesCovered('UC_a', [], at(5000));
-        expect(await store.languagesToBackfill('UC_a', 0)).to.deep.equal([]);
+        expect(await store.languagesToBackfill('UC_a', 0, at(MIN))).to.deep.equal([]);
+      });
+
+      it('keeps each key\'s own languages first, round by round over keys: another key\'s codes never push out a reader\'s', async function () {
+        await store.askLanguages('UC_a', ['tr'], at(1000), 'key-reader');
+        await store.askLanguages('UC_a', ['xaa', 'xab', 'xac', 'xad'], at(2000), 'key-other');
+        expect(await store.wantedLanguages('UC_a', 8, at(MIN))).to.deep.equal(['xaa', 'tr', 'xab', 'xac', 'xad']);
+        expect(await store.wantedLanguages('UC_a', 2, at(MIN)), 'every key\'s first before anyone\'s second').to.deep.equal(['xaa', 'tr']);
+        // A key keeps its newest five: its oldest-asked go first.
+        await store.askLanguages('UC_a', ['xae', 'xaf'], at(3000), 'key-other');
+        expect(await store.wantedLanguages('UC_a', 8, at(MIN))).to.deep.equal(['xae', 'tr', 'xaf', 'xaa', 'xab', 'xac']);
+        // Asked within 30 days: kept; beyond, gone.
+        const day = 24 * 60 * MIN;
+        await store.askLanguages('UC_a', ['ja'], at(10 * day), 'key-late');
+        expect(await store.wantedLanguages('UC_a', 8, at(31 * day))).to.deep.equal(['ja']);
+        expect(await store.wantedLanguages('UC_a', 8, at(41 * day))).to.deep.equal([]);
+      });
+
+      it('a language kept again after it was not is backfilled; a new language makes the channel awaited by its key', async function () {
+        await store.registerChannel({ channelId: 'UC_a', wanted: 5 }, at(0));
+        expect((await store.claimAskedChannel('w', MIN, at(0)))?.channelId).to.equal('UC_a');
+        await store.releaseChannel('UC_a', 'w', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(1000));
+        await store.askLanguages('UC_a', ['tr'], at(2000), 'key-reader');
+        expect(await store.getChannel('UC_a')).to.deep.include({ dueAt: at(2000), awaitedAt: at(2000), awaitedBy: 'key-reader' });
+        expect(await store.languagesToBackfill('UC_a', 8, at(MIN))).to.deep.equal(['tr']);
+        expect((await store.claimAskedChannel('w', MIN, at(3000)))?.channelId).to.equal('UC_a');
+        await store.markLanguagesCovered('UC_a', ['tr'], at(4000));
+        await store.releaseChannel('UC_a', 'w', { nextDueAt: at(60 * MIN), outcome: 'ok', consecutiveFailures: 0 }, at(4000));
+        // Asked again: nothing new, nothing awaited.
+        await store.askLanguages('UC_a', ['tr'], at(5000), 'key-reader');
+        expect(await store.getChannel('UC_a')).to.deep.include({ dueAt: at(60 * MIN), awaitedAt: null });
+        expect(await store.languagesToBackfill('UC_a', 8, at(MIN))).to.deep.equal([]);
+        // A run that kept other languages only: Turkish is no longer on the videos it stored.
+        await store.markLanguagesCovered('UC_a', ['de'], at(6000));
+        expect(await store.languagesToBackfill('UC_a', 8, at(MIN))).to.deep.equal(['tr']);
+        // A channel backing off keeps its schedule whatever a reader asks.
+        await store.registerChannel({ channelId: 'UC_gone', wanted: 5 }, at(0));
+        await store.claimAskedChannel('w', MIN, at(0));
+        await store.releaseChannel('UC_gone', 'w', { nextDueAt: at(24 * 60 * MIN), outcome: 'not_found', consecutiveFailures: 1 }, at(1000));
+        await store.askLanguages('UC_gone', ['ja'], at(2000), 'key-reader');
+        expect(await store.getChannel('UC_gone')).to.deep.include({ dueAt: at(24 * 60 * MIN), awaitedAt: null });
       });
     });
 

@@ -133,7 +133,7 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
     const tr = await api.get(`/?channel_id=${CHANNEL}&lang=tr`);
     const plain = await api.get(`/?channel_id=${CHANNEL}`);
     expect(tr.headers.get('etag')).not.to.equal(plain.headers.get('etag'));
-    expect(await api.store.wantedLanguages(CHANNEL, 5)).to.have.members(['tr', 'en']);
+    expect(await api.store.wantedLanguages(CHANNEL, 5, new Date())).to.have.members(['tr', 'en']);
   });
 
   it('marks each entry with the language it shows: Atom content xml:lang (the root stays en), RSS dc:language, JSON Feed language', async () => {

@@ -115,7 +115,7 @@ describe('lang over HTTP', () => {
     // Neither Turkish nor German of its own: the platform's Turkish translation.
     expect(doc.items[0]!.content_html).to.include('Turkish (tr), machine-translated captions');
     expect(doc.items[0]!.content_html).to.include('&amp;t=2s">0:02</a> Merhaba &amp; hoş geldiniz');
-    expect(await api.store.wantedLanguages(CHANNEL, 5)).to.have.members(['tr', 'de']);
+    expect(await api.store.wantedLanguages(CHANNEL, 5, api.now)).to.have.members(['tr', 'de']);
     // English first: the video's own English before a translation.
     const en = (await (await api.get(`/?channel_id=${CHANNEL}&format=Json&lang=en,tr`)).json()) as { items: { content_html: string }[] };
     expect(en.items[0]!.content_html).to.equal(entryHtmlOf(video(1)));

@@ -66,6 +66,7 @@ export function channelAdmin(db: Db, clock: StoreClock) {
 
     async removeChannel(channelId) {
       await languages.deleteMany({ channelId });
+      await db.collection('language_asks').deleteMany({ channelId });
       return (await channels.deleteOne({ _id: channelId })).deletedCount === 1;
     },
 

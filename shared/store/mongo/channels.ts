@@ -93,6 +93,27 @@ export async function fairnessIndexes(db: Db): Promise<void> {
   ]);
 }
 
+/**
+ * Make a known channel awaited by a key (null for none), as registerChannel does for new work: due
+ * now, in the key's next round. One already awaited keeps its place; one backing off after
+ * failures keeps its schedule.
+ */
+export async function awaitChannel(col: Collection<ChannelDoc>, clock: StoreClock, channelId: string, keyId: string | null, now: Date): Promise<void> {
+  const round = await awaitedRoundFor(col, keyId);
+  const present = clock.now(now);
+  const waiting = { $ne: [{ $ifNull: ['$awaitedAt', null] }, null] };
+  await col.updateOne({ _id: channelId, consecutiveFailures: 0 }, [
+    {
+      $set: {
+        awaitedBy: { $cond: [waiting, { $ifNull: ['$awaitedBy', null] }, lit(keyId)] },
+        awaitedRound: { $cond: [waiting, { $ifNull: ['$awaitedRound', 0] }, lit(round)] },
+        awaitedAt: { $cond: [waiting, '$awaitedAt', present] },
+        dueAt: { $min: ['$dueAt', present] },
+      },
+    },
+  ]);
+}
+
 /** A document waiting for a run (awaitedAt set). */
 const AWAITED: Filter<ChannelDoc> = { awaitedAt: { $type: 'date' } };
 

@@ -80,7 +80,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
   // closed store closed without a driver round trip and with a plain message.
   let closed = false;
   const videos = videosCollection(db, batch);
-  const transcripts = transcriptsCollection(db);
+  const transcripts = transcriptsCollection(db, clock);
   const methods: BackendMethods = {
     ...channelsCollection(db, clock),
     ...videos,

@@ -22,7 +22,7 @@ import { platformPacingIndexes } from './platform-pacing';
 import { rateLimitsIndexes } from './rate-limits';
 import { searchIndexes } from './search';
 import { subscriptionsIndexes } from './subscriptions';
-import { transcriptsIndexes } from './transcripts';
+import { languageAsksIndexes, transcriptsIndexes } from './transcripts';
 import { videosIndexes } from './videos';
 import { webSubIndexes } from './websub';
 
@@ -78,6 +78,16 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     name: 'awaited work by round and key, and the channels each key created',
     run: async (db) => {
       await fairnessIndexes(db);
+    },
+  },
+  {
+    name: 'who asked for which language on a channel (the languages asked so far count as asked by no key)',
+    run: async (db) => {
+      await languageAsksIndexes(db);
+      const asks = db.collection<{ _id: string; channelId: string; keyId: string; language: string; askedAt: Date }>('language_asks');
+      for await (const l of db.collection<{ channelId: string; language: string; askedAt: Date }>('channel_languages').find({})) {
+        await asks.updateOne({ _id: `${l.channelId}\n\n${l.language}` }, { $set: { channelId: l.channelId, keyId: '', language: l.language }, $max: { askedAt: l.askedAt } }, { upsert: true });
+      }
     },
   },
 ];

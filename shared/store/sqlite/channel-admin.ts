@@ -26,8 +26,10 @@ function prepare(db: Database.Database) {
   const due = db.prepare<[number, string]>('UPDATE channels SET due_at = ?, claimed_wanted = CASE WHEN lease_owner IS NULL THEN claimed_wanted ELSE 0 END WHERE channel_id = ?');
   const remove = db.prepare<[string]>('DELETE FROM channels WHERE channel_id = ?');
   const removeLanguages = db.prepare<[string]>('DELETE FROM channel_languages WHERE channel_id = ?');
+  const removeAsks = db.prepare<[string]>('DELETE FROM language_asks WHERE channel_id = ?');
   const removeTx = db.transaction((channelId: string) => {
     removeLanguages.run(channelId);
+    removeAsks.run(channelId);
     return remove.run(channelId).changes === 1;
   });
   const someVideos = db.prepare<[string, number], string>('SELECT video_id FROM videos WHERE channel_id = ? LIMIT ?').pluck();

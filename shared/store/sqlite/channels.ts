@@ -157,6 +157,21 @@ function prepare(db: Database.Database) {
   return { register, get, name, claimTx, renew, release, reclaim, allDue, claimAwaitedTx, backlog, othersWaiting, createdBy };
 }
 
+/**
+ * Make a known channel awaited by a key (@keyId, null for none), as a request that registers new
+ * work does: due now, in the key's next round. One already awaited keeps its place; one backing
+ * off after failures keeps its schedule (a reader's new language must not cancel a backoff).
+ */
+export function prepareAwait(db: Database.Database) {
+  return db.prepare<{ channelId: string; keyId: string | null; now: number }>(`
+    UPDATE channels SET
+      awaited_by = CASE WHEN awaited_at IS NULL THEN @keyId ELSE awaited_by END,
+      awaited_round = CASE WHEN awaited_at IS NULL THEN ${AWAITED_ROUND_SQL} ELSE awaited_round END,
+      awaited_at = COALESCE(awaited_at, @now),
+      due_at = MIN(due_at, @now)
+    WHERE channel_id = @channelId AND consecutive_failures = 0`);
+}
+
 export function channelsTable(db: Database.Database) {
   const sql = prepare(db);
   return {

@@ -289,6 +289,20 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   CREATE INDEX channels_awaited_by ON channels (awaited_by, awaited_round) WHERE awaited_at IS NOT NULL;
   CREATE INDEX channels_created_by ON channels (created_by, created_at) WHERE created_by IS NOT NULL;
   `,
+  // 20: who asked for which language on a channel, and when (key_id '' for no key): the channel keeps
+  // every language asked within 30 days, chosen fairly between keys (language-choice.ts).
+  // channel_languages keeps whether each was backfilled; the languages asked so far count as asked
+  // by no key at their time.
+  `
+  CREATE TABLE language_asks (
+    channel_id TEXT NOT NULL,
+    key_id     TEXT NOT NULL,
+    language   TEXT NOT NULL,
+    asked_at   INTEGER NOT NULL,
+    PRIMARY KEY (channel_id, key_id, language)
+  ) WITHOUT ROWID;
+  INSERT INTO language_asks (channel_id, key_id, language, asked_at) SELECT channel_id, '', language, asked_at FROM channel_languages;
+  `,
 ];
 
 /** Rows converted per read: the HTML of a whole store is never in memory at once. */
