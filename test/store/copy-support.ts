@@ -8,6 +8,8 @@ import type { Store, TranscriptRecord, VideoRecord } from '../../shared/store/ty
 import { transcriptRecord, videoRecord } from '../support/factories';
 
 const T0 = Date.UTC(2026, 0, 1);
+/** When the copy's kept languages are read: within 30 days of when they were asked. */
+const LANGUAGES_AT = new Date(T0 + 24 * 3_600_000);
 
 export const channelIdOf = (c: number): string => `UC${String(c).padStart(22, '0')}`;
 
@@ -117,7 +119,7 @@ export async function feedsOf(store: Store, channelIds: readonly string[]): Prom
  */
 export async function stateOf(store: Store, channelIds: readonly string[]): Promise<Record<string, unknown>> {
   const languages: Record<string, unknown> = {};
-  for (const c of channelIds.slice(0, 5)) languages[c] = { wanted: (await store.wantedLanguages(c, 5)).sort(), backfill: await store.languagesToBackfill(c, 5) };
+  for (const c of channelIds.slice(0, 5)) languages[c] = { wanted: (await store.wantedLanguages(c, 5, LANGUAGES_AT)).sort(), backfill: await store.languagesToBackfill(c, 5, LANGUAGES_AT) };
   const keys: Record<string, unknown> = {};
   for (const keyId of KEY_IDS) keys[keyId] = { subscriptions: await store.listSubscriptions(keyId), feed: await store.subscriptionFeed(keyId, 50) };
   return {

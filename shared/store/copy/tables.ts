@@ -57,6 +57,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
       channelId: 'text', kind: { type: 'text', mongoMissing: 'channel' }, handle: 'text', title: 'text', wanted: 'int', dueAt: 'time',
       leaseOwner: 'text', leaseExpiresAt: 'time', claimedWanted: 'int', lastCrawlAt: 'time', lastOutcome: 'text', lastError: 'text',
       consecutiveFailures: 'int', createdAt: 'time', coveredWanted: 'int', followed: 'flag', askedAt: 'time', awaitedAt: 'time',
+      awaitedBy: 'text', awaitedRound: { type: 'int', mongoMissing: 0 }, createdBy: 'text',
     },
   },
   {
@@ -84,6 +85,11 @@ export const COPY_TABLES: readonly CopyTable[] = [
     name: 'channel_languages',
     key: ['channelId', 'language'],
     fields: { channelId: 'text', language: 'text', askedAt: 'time', coveredAt: 'time' },
+  },
+  {
+    name: 'language_asks',
+    key: ['channelId', 'keyId', 'language'],
+    fields: { channelId: 'text', keyId: 'text', language: 'text', askedAt: 'time' },
   },
   {
     name: 'subscriptions',
