@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FakeCounters } from '../test/fake-platform';
 import { descendants, memoryKb, pidAlive, type MemoryKb } from '../test/support/process-tree';
-import { freePort, ROOT, startEntry, waitFor, type Started } from '../test/support/processes';
+import { freePort, ROOT, startEntry, type Started } from '../test/support/processes';
+import { waitFor } from '../test/support/poll';
 
 export const KEY = 'bench-e2e-key-0123456789abcdef';
 

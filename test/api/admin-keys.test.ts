@@ -16,7 +16,7 @@ import { KeyRing } from '../../api/key-ring';
 import { parseSecurityConfig, sha256, SecurityConfigError } from '../../shared/config/security';
 import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
-import { captureLogs } from '../crawler/support/logs';
+import { captureLogs } from '../support/logs';
 import { ADMIN_KEY, DEFAULT_KEYS, DISABLED_ADMIN_KEY, KEY, securityYaml } from './support';
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;

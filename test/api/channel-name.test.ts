@@ -12,9 +12,10 @@ import type { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
 import { REGISTRATION_TTL_MS } from '../../api/routes/feed';
 import { CHANNEL, startApi, video, type TestApi } from './support';
-import { captureLogs, until } from '../crawler/support/logs';
+import { captureLogs } from '../support/logs';
 import { startInProcessCrawler } from '../crawler/support/in-process-crawler';
 import { startFakePlatform, type FakePlatform } from '../fake-platform';
+import { until } from '../support/poll';
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
 type Atom = { feed: { author: { name: string }; subtitle: string; entry?: unknown } };

@@ -11,9 +11,10 @@ import type { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
 import { REGISTRATION_TTL_MS } from '../../api/routes/feed';
 import { startApi, type TestApi } from './support';
-import { captureLogs, until } from '../crawler/support/logs';
+import { captureLogs } from '../support/logs';
 import { startInProcessCrawler } from '../crawler/support/in-process-crawler';
 import { startFakePlatform, type FakePlatform } from '../fake-platform';
+import { until } from '../support/poll';
 
 const KNOWN = 'UCknownchannel00000000_1';
 const MISSING = 'UCmissingchannel000000_3';

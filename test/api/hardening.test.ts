@@ -8,9 +8,9 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { connectionBound, openFileLimit } from '../../api/server';
-import { waitFor } from '../support/processes';
 import { withTranscripts } from '../support/factories';
 import { CHANNEL, DEFAULT_KEYS, KEY, outsideTranscriptLinks, rawSocket, startApi, video, type TestApi } from './support';
+import { until, waitFor } from '../support/poll';
 
 const SECOND_KEY = 'test-key-hardening-second-01';
 
@@ -209,11 +209,8 @@ describe('hardening (#11)', () => {
           await new Promise((r) => s.once('ready', r));
         }
         // The server has counted all three before the fourth arrives (polled, not slept on).
-        for (;;) {
-          const open = await new Promise<number>((resolve, reject) => api.server.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
-          if (open >= 3) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
+        await until('three open connections', async () =>
+          (await new Promise<number>((resolve, reject) => api.server.server.getConnections((err, n) => (err ? reject(err) : resolve(n))))) >= 3);
         const refused = await rawSocket(api.base, 'GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
         expect(refused).to.equal('');
         const line = await logLine(api, 'WARNING "connection limit reached"', (l) => l.level === 'WARNING' && String(l.msg).includes('connection limit reached'));

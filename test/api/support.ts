@@ -12,7 +12,7 @@ import { KeyRing } from '../../api/key-ring';
 import type { HandleLookupLimits } from '../../api/resolve-channel';
 import { openStore, type OpenStoreOptions } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
-import { captureLogs, type LogLine } from '../crawler/support/logs';
+import { captureLogs, type LogLine } from '../support/logs';
 import { videoFactory } from '../support/factories';
 
 export const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';

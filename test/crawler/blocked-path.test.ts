@@ -11,10 +11,10 @@ import { silentLogger } from '../../shared/logger';
 import { classifyPlayer } from '../../shared/platform/classify';
 import { PlatformError } from '../../shared/platform/types';
 import { FakeTiming } from './support/fake-timing';
-import { captureLogs } from './support/logs';
+import { captureLogs } from '../support/logs';
 import { ScriptedPlatform, ScriptedUnblocker, blocked, makeVideos } from './support/scripted-platform';
 import { probeStore } from './support/store-probe';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 const CH = 'UCcrawlerblockedtest0001';
 const COOL_DOWN_MS = 1_800_000;

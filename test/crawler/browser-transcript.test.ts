@@ -11,7 +11,7 @@ import { AllClientsRefusedError, TokenRequiredError } from '../../shared/platfor
 import type { Transcript } from '../../shared/transcript/types';
 import { FakeTiming } from './support/fake-timing';
 import { ScriptedPlatform, blocked, makeVideos, transcriptFor } from './support/scripted-platform';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 import { mainTranscripts, textOf } from '../support/factories';
 
 const CH = 'UCcrawlerbrowsertest0001';

@@ -12,7 +12,7 @@ import { PlatformError, type ChannelListing } from '../../shared/platform/types'
 import { windowOf } from '../../shared/platform/window';
 import { FakeTiming } from './support/fake-timing';
 import { ScriptedPlatform, makeVideos, type ScriptedVideo } from './support/scripted-platform';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 const CH = 'UCcrawlerlistingtest0001';
 const HOUR = 3_600_000;

@@ -9,10 +9,10 @@ import { silentLogger } from '../../shared/logger';
 import { PlatformError } from '../../shared/platform/types';
 import { UNKNOWN_PUBLISHED_MS, type ChannelRecord, type VideoRecord } from '../../shared/store/types';
 import { FakeTiming } from './support/fake-timing';
-import { captureLogs } from './support/logs';
+import { captureLogs } from '../support/logs';
 import { ScriptedPlatform, makeVideos, transcriptFor } from './support/scripted-platform';
 import { probeStore, type StoreProbe } from './support/store-probe';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 import { mainTranscripts } from '../support/factories';
 
 const CH = 'UCcrawlerunittest0000001';

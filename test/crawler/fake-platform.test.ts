@@ -14,11 +14,12 @@ import { realTiming } from '../../crawler/timing';
 import { UNKNOWN_PUBLISHED_MS, type VideoRecord } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakeCounters, type FakePlatform } from '../fake-platform';
 import { emptyCounters } from '../fake-platform/types';
-import { captureLogs, until } from './support/logs';
+import { captureLogs } from '../support/logs';
 import { probeStore, type StoreProbe } from './support/store-probe';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
 import { mainTranscripts, textOf } from '../support/factories';
+import { until } from '../support/poll';
 
 const READY_KINDS = new Set(['manual', 'automatic', 'both', 'foreign']);
 

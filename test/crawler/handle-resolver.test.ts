@@ -8,7 +8,7 @@ import { resolveFollowedHandles, UNKNOWN_SUBSCRIBED_HANDLE_RETRY_MS } from '../.
 import { silentLogger } from '../../shared/logger';
 import { PlatformError } from '../../shared/platform/types';
 import { FakeTiming } from './support/fake-timing';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 const KEY_ID = createHash('sha256').update('a key').digest('hex');
 const NEW = 'UCBa659QWEk1AI4Tg--mrJ2A';

@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import { keepLease, type Every } from '../../crawler/lease-keeper';
 import { silentLogger } from '../../shared/logger';
 import { StoreUnavailableError } from '../../shared/store/types';
-import { until } from './support/logs';
 import { probeStore } from './support/store-probe';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
+import { until } from '../support/poll';
 
 const CH = 'UCcrawlerleasekeeper0001';
 

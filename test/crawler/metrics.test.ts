@@ -3,22 +3,20 @@
 // the fake platform (requests by endpoint and client, videos stored, runs, blocks and the cool-down),
 // no label carries a channel or video id, and nothing but GET /metrics is served.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import { silentLogger } from '../../shared/logger';
-import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
-import { ensureBuilt, freePort, waitFor } from '../support/processes';
+import { ensureBuilt, freePort } from '../support/processes';
 import { hasFamily, labelValues, parseMetrics, sample, type Families } from '../support/prometheus';
 import { startCrawlerProcess, type CrawlerProcess } from './support/crawler-process';
+import { waitFor } from '../support/poll';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 describe('crawler metrics (CRAWLER_METRICS_PORT)', function () {
   this.timeout(90_000);
   let dir: string;
   let fake: FakePlatform;
+  let ts: TempStore;
   let store: Store;
   let databaseUrl: string;
   let crawler: CrawlerProcess | undefined;
@@ -26,9 +24,8 @@ describe('crawler metrics (CRAWLER_METRICS_PORT)', function () {
 
   before(() => ensureBuilt());
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-crawler-metrics-'));
-    databaseUrl = `sqlite:${path.join(dir, 'feeds.db')}`;
-    store = await openStore(databaseUrl, { logger: silentLogger(), rootDir: dir });
+    ts = await tempStore('tf-crawler-metrics-');
+    ({ dir, url: databaseUrl, store } = ts);
     fake = await startFakePlatform();
     port = await freePort();
     crawler = undefined;
@@ -36,8 +33,7 @@ describe('crawler metrics (CRAWLER_METRICS_PORT)', function () {
   afterEach(async () => {
     await crawler?.kill('SIGKILL');
     await fake.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await ts.cleanup();
   });
 
   const start = (env: Record<string, string> = {}): CrawlerProcess =>

@@ -13,9 +13,9 @@ import { PROFILES } from '../../shared/config/crawl-profile';
 import { silentLogger } from '../../shared/logger';
 import { ProxyRotation } from '../../shared/platform/proxies';
 import { FakeTiming } from './support/fake-timing';
-import { captureLogs, until } from './support/logs';
+import { captureLogs } from '../support/logs';
 import { ScriptedPlatform, makeVideos } from './support/scripted-platform';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 const CH = 'UCcrawleroperators000001';
 
@@ -149,7 +149,7 @@ describe('crawler: what the operator sees', () => {
 
   describe('run history', () => {
     it('records each run with its owner, times, outcome and what it stored', async () => {
-      timing = new FakeTiming([], undefined, [0.5], 1);
+      timing = new FakeTiming([], undefined, [0.5], true);
       await ts.store.registerChannel({ channelId: CH, wanted: 5 }, timing.now());
       const status = new CrawlerStatus();
       const scheduler = new Scheduler({
@@ -158,8 +158,9 @@ describe('crawler: what the operator sees', () => {
       });
       scheduler.start();
       try {
-        await until('the run is recorded', async () => (await ts.store.listRuns(CH, 5)).length === 1);
+        await timing.until('the run is recorded', async () => (await ts.store.listRuns(CH, 5)).length === 1);
       } finally {
+        timing.free();
         await scheduler.stop();
       }
       const [run] = await ts.store.listRuns(CH, 5);

@@ -11,8 +11,8 @@ import { loadConfig } from '../../shared/config/load';
 import { createPlatformClient } from '../../shared/platform';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import { FakeTiming } from './support/fake-timing';
-import { captureLogs } from './support/logs';
-import { tempStore, type TempStore } from './support/temp-store';
+import { captureLogs } from '../support/logs';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 const MINUTE = 60_000;
 

@@ -2,39 +2,35 @@
 // records it) is taken by the crawler's worker, which asks the fake platform with every known
 // client and stores the report; a second worker does not run it again.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import type { PlatformCheckReport } from '../../shared/platform/platform-check';
-import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { startPlatformCheckWorker, type Worker } from '../../crawler/platform-check-worker';
 import { realTiming } from '../../crawler/timing';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { platformConfig } from '../platform/support';
-import { waitFor } from '../support/processes';
+import { waitFor } from '../support/poll';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 describe('platform check worker (the crawler answers GET /admin/platform-check through the store)', function () {
   this.timeout(30_000);
-  let dir: string;
+  let ts: TempStore;
   let store: Store;
   let fake: FakePlatform;
   let workers: Worker[];
 
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-check-worker-'));
-    store = await openStore(`sqlite:${path.join(dir, 'feeds.db')}`, { logger: silentLogger(), rootDir: dir });
+    ts = await tempStore('tf-check-worker-');
+    store = ts.store;
     fake = await startFakePlatform();
     workers = [];
   });
   afterEach(async () => {
     await Promise.all(workers.map((w) => w.stop()));
     await fake.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await ts.cleanup();
   });
 
   it('takes a pending request, asks every client once, stores the report; a second worker leaves it alone', async () => {

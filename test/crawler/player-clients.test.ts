@@ -13,10 +13,11 @@ import { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import type { ClientTrouble } from '../fake-platform/scenarios';
-import { captureLogs, until } from './support/logs';
-import { tempStore, type TempStore } from './support/temp-store';
+import { captureLogs } from '../support/logs';
+import { tempStore, type TempStore } from '../support/temp-store';
 import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
 import { DEFAULT_PLAYER_CLIENTS } from '../../shared/config/client-identities';
+import { until } from '../support/poll';
 
 const DEFAULT_CLIENTS = DEFAULT_PLAYER_CLIENTS.split(',').map((c) => c.split(':')[0]!);
 

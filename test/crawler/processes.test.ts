@@ -13,10 +13,10 @@ import { openStore } from '../../shared/store';
 import type { Store, VideoRecord } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import { startCrawlerProcess, runsStarted, type CrawlerProcess } from './support/crawler-process';
-import { until } from './support/logs';
 import { mongoTestDatabase } from '../support/mongo-emulator';
 import { ensureBuilt } from '../support/processes';
 import { mainTranscripts, textOf } from '../support/factories';
+import { until } from '../support/poll';
 
 /** A fresh store of the backend for one test: its DATABASE_URL, and how to remove it. */
 const backends: Record<'sqlite' | 'mongodb', (dir: string) => Promise<{ url: string; drop(): Promise<void> }>> = {

@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { RunStoppedError } from '../../crawler/run-ending';
 import { HOUR_MS, PROGRESS_EVERY_MS, RequestBudget } from '../../crawler/request-budget';
 import { FakeTiming } from './support/fake-timing';
-import { captureLogs } from './support/logs';
+import { captureLogs } from '../support/logs';
 
 describe('crawler request budget', () => {
   let timing: FakeTiming;

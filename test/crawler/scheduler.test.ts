@@ -14,10 +14,10 @@ import { silentLogger } from '../../shared/logger';
 import { PlatformError } from '../../shared/platform/types';
 import { StoreUnavailableError, type Store } from '../../shared/store/types';
 import { FakeTiming } from './support/fake-timing';
-import { captureLogs, until } from './support/logs';
+import { captureLogs } from '../support/logs';
 import { ScriptedPlatform, blocked, makeVideos } from './support/scripted-platform';
 import { probeStore, type StoreProbe } from './support/store-probe';
-import { tempStore, type TempStore } from './support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 const CH = 'UCcrawlerschedulertest01';
 const CH2 = 'UCcrawlerschedulertest02';
@@ -34,11 +34,12 @@ describe('crawler scheduler', () => {
     ts = await tempStore();
     probe = probeStore(ts.store);
     events = [];
-    // Each sleep takes 1 real ms so idle polling does not spin.
-    timing = new FakeTiming(events, undefined, [0.5], 1);
+    // The loop runs in the background: stepped, so it moves as the test looks at it.
+    timing = new FakeTiming(events, undefined, [0.5], true);
     schedulers = [];
   });
   afterEach(async () => {
+    timing.free();
     await Promise.all(schedulers.map((s) => s.stop()));
     await ts.cleanup();
   });
@@ -68,7 +69,7 @@ describe('crawler scheduler', () => {
     const platform = new ScriptedPlatform(makeVideos(30), events);
     await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
     start(platform, { logger });
-    await until('the channel to be released', () => released());
+    await timing.until('the channel to be released', () => released());
 
     const c = (await channel())!;
     expect(c).to.deep.include({ lastOutcome: 'ok', consecutiveFailures: 0, leaseOwner: null, lastError: null, title: 'Scripted Channel' });
@@ -82,10 +83,10 @@ describe('crawler scheduler', () => {
   it('picks up a newly registered channel at the next poll, and the next due one right after a run', async () => {
     const platform = new ScriptedPlatform(makeVideos(3), events);
     start(platform);
-    await until('a few idle polls', () => timing.sleeps.filter((ms) => ms === 1000).length >= 2);
+    await timing.until('a few idle polls', () => timing.sleeps.filter((ms) => ms === 1000).length >= 2);
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
     await ts.store.registerChannel({ channelId: CH2, wanted: 3 }, timing.now());
-    await until('both channels released', async () => (await released(CH)) && (await released(CH2)));
+    await timing.until('both channels released', async () => (await released(CH)) && (await released(CH2)));
     const lists = events.filter((e) => e.startsWith('list:'));
     const i = events.indexOf(lists[0]!);
     const j = events.indexOf(lists[1]!);
@@ -97,7 +98,7 @@ describe('crawler scheduler', () => {
     platform.listScript = [new PlatformError('transient', 'HTTP 503')];
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
     const s = start(platform);
-    await until('the failed run', () => released());
+    await timing.until('the failed run', () => released());
     let c = (await channel())!;
     expect(c).to.deep.include({ lastOutcome: 'error', lastError: 'HTTP 503', consecutiveFailures: 1 });
     expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(5 * 60_000);
@@ -107,14 +108,14 @@ describe('crawler scheduler', () => {
     platform.listScript = [blocked(), blocked(), blocked()];
     await waitOut();
     s.wake();
-    await until('the blocked run', async () => (await channel())!.lastOutcome === 'blocked');
+    await timing.until('the blocked run', async () => (await channel())!.lastOutcome === 'blocked');
     c = (await channel())!;
     expect(c.consecutiveFailures).to.equal(2);
     expect(c.dueAt.getTime() - c.lastCrawlAt!.getTime()).to.equal(60 * 60_000);
 
     await waitOut();
     s.wake();
-    await until('the good run', async () => (await channel())!.lastOutcome === 'ok');
+    await timing.until('the good run', async () => (await channel())!.lastOutcome === 'ok');
     expect((await channel())!.consecutiveFailures).to.equal(0);
   });
 
@@ -122,13 +123,13 @@ describe('crawler scheduler', () => {
     const platform = new ScriptedPlatform(makeVideos(3), events);
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
     const s = start(platform);
-    await until('the first run', () => released());
+    await timing.until('the first run', () => released());
     const first = (await channel())!;
     const nothingNew = async () => {
       timing.advance(Math.max(0, (await channel())!.dueAt.getTime() - timing.now().getTime()));
       const before = (await channel())!.lastCrawlAt!.getTime();
       s.wake();
-      await until('the next run', async () => (await released()) && (await channel())!.lastCrawlAt!.getTime() > before);
+      await timing.until('the next run', async () => (await released()) && (await channel())!.lastCrawlAt!.getTime() > before);
       return (await channel())!;
     };
     const quiet = await nothingNew();
@@ -150,27 +151,27 @@ describe('crawler scheduler', () => {
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
     const share = new ListingShare(1, () => timing.now().getTime());
     const s = start(platform, { logger, listingShare: share });
-    await until('the first run', () => released());
+    await timing.until('the first run', () => released());
     expect(share.usedInLastHour()).to.equal(1);
 
     // A second channel, new: asked for by a reader, it runs although the share is used up.
     await ts.store.registerChannel({ channelId: CH2, wanted: 3 }, timing.now());
     s.wake();
-    await until('the asked-for channel', () => released(CH2));
+    await timing.until('the asked-for channel', () => released(CH2));
     expect(share.usedInLastHour()).to.equal(2);
 
     // Both due again by the rhythm within the hour: no listing until the share has room.
     await ts.store.markAllDue(timing.now());
     const listed = platform.count('list:');
     s.wake();
-    await until('the share to be found full', async () => lines.some((l) => l.msg.startsWith('listings used their half of the hourly request budget')));
+    await timing.until('the share to be found full', async () => lines.some((l) => l.msg.startsWith('listings used their half of the hourly request budget')));
     expect(platform.count('list:'), 'nothing listed while the share is used up').to.equal(listed);
     const due = (await ts.store.listingBacklog(timing.now())).due;
     expect(due).to.equal(2);
     // An hour on, the share has room for one listing: the most overdue channel goes, the other waits.
     timing.advance(3_600_000);
     s.wake();
-    await until('one listed an hour later', async () => platform.count('list:') === listed + 1 && (await ts.store.listingBacklog(timing.now())).due === 1);
+    await timing.until('one listed an hour later', async () => platform.count('list:') === listed + 1 && (await ts.store.listingBacklog(timing.now())).due === 1);
     expect(platform.count('list:')).to.equal(listed + 1);
   });
 
@@ -199,7 +200,7 @@ describe('crawler scheduler', () => {
     platform.listScript = [notFound(), notFound(), notFound()];
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
     const s = start(platform);
-    const runs = async (n: number) => until(`run ${n}`, async () => (await channel())!.consecutiveFailures === n && (await released()));
+    const runs = async (n: number) => timing.until(`run ${n}`, async () => (await channel())!.consecutiveFailures === n && (await released()));
 
     await runs(1);
     const backingOff = (await channel())!;
@@ -221,10 +222,10 @@ describe('crawler scheduler', () => {
     probe.down = true;
     const platform = new ScriptedPlatform(makeVideos(3), events);
     start(platform, { logger, storeBackoff: { baseMs: 1000, capMs: 4000 } });
-    await until('four failed claims', () => probe.failedCalls.length >= 4);
+    await timing.until('four failed claims', () => probe.failedCalls.length >= 4);
     probe.down = false;
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
-    await until('the channel done after the outage', () => released());
+    await timing.until('the channel done after the outage', () => released());
 
     const pauses = lines.filter((l) => l.msg === 'store unavailable; pausing');
     expect(pauses.slice(0, 4).map((l) => [l.level, l.ms])).to.deep.equal([['WARNING', 1000], ['WARNING', 2000], ['WARNING', 4000], ['WARNING', 4000]]);
@@ -240,9 +241,9 @@ describe('crawler scheduler', () => {
     await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
     const { logger, lines } = captureLogs();
     start(platform, { logger, storeBackoff: { baseMs: 1000, capMs: 1000 } });
-    await until('the outage noticed', () => probe.failedCalls.includes('upsertVideos'));
+    await timing.until('the outage noticed', () => probe.failedCalls.includes('upsertVideos'));
     expect((await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length, 'first batch kept').to.equal(20);
-    await until('the run summary', () => lines.some((l) => l.msg === 'run ended'));
+    await timing.until('the run summary', () => lines.some((l) => l.msg === 'run ended'));
     expect(lines.find((l) => l.msg === 'run ended'), 'the summary of a run the outage ended counts the batch it stored').to.deep.include({ outcome: 'stopped', stored: 20, batches: '1/2' });
     // Every release attempt met the outage: the lease (60 s) is still this crawler's.
     expect((await ts.store.getChannel(CH))!.leaseOwner).to.equal('test-a');
@@ -251,8 +252,8 @@ describe('crawler scheduler', () => {
     // One pause (1 s) later the loop finds the store back, takes its own leftover lease back and
     // finishes the channel, long before the lease would have expired.
     timing.advance(1000);
-    await until('the channel complete', async () => (await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length === 30);
-    await until('released', () => released());
+    await timing.until('the channel complete', async () => (await ts.store.getVideos(makeVideos(30).map((v) => v.videoId))).length === 30);
+    await timing.until('released', () => released());
     expect(lines.find((l) => l.msg === 'store is back; resuming')).to.deep.include({ reclaimed: 1 });
     expect((await ts.store.getChannel(CH))!).to.deep.include({ consecutiveFailures: 0, lastOutcome: 'ok' });
   });
@@ -268,7 +269,7 @@ describe('crawler scheduler', () => {
     };
     await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
     start(platform, { logger });
-    await until('released', () => released());
+    await timing.until('released', () => released());
     expect((await channel())!).to.deep.include({ leaseOwner: null, lastOutcome: 'ok' });
     const retries = lines.filter((l) => l.msg === 'release failed; trying again');
     expect(retries.map((l) => [l.attempt, l.ms])).to.deep.equal([[1, 500], [2, 1000]]);
@@ -288,7 +289,7 @@ describe('crawler scheduler', () => {
     await ts.store.registerChannel({ channelId: CH, wanted: 2 }, timing.now());
     await ts.store.registerChannel({ channelId: CH2, wanted: 2 }, timing.now());
     start(dispatch, { logger, store });
-    await until('both released', async () => (await released(CH)) && (await released(CH2)));
+    await timing.until('both released', async () => (await released(CH)) && (await released(CH2)));
     expect((await channel(CH))!).to.deep.include({ lastOutcome: 'error', lastError: 'boom', consecutiveFailures: 1 });
     expect((await channel(CH2))!.lastOutcome).to.equal('ok');
     expect(lines.some((l) => l.level === 'ERROR' && l.channelId === CH && l.msg === 'run failed unexpectedly')).to.equal(true);
@@ -307,7 +308,7 @@ describe('crawler scheduler', () => {
     };
     await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
     start(platform, { logger, every: (ms, fn) => { expect(ms).to.equal(20_000); tick = fn; return () => undefined; } });
-    await until('the run ended', () => lines.some((l) => l.msg === 'run ended'));
+    await timing.until('the run ended', () => lines.some((l) => l.msg === 'run ended'));
     // Handed back due at once, the channel may be claimed again right away: look at the first run.
     const firstRun = events.slice(0, events.indexOf(`list:${CH}`, 1) === -1 ? undefined : events.indexOf(`list:${CH}`, 1));
     expect(firstRun.filter((e) => e.startsWith('transcript:')).at(-1)).to.equal('transcript:v003');
@@ -325,7 +326,7 @@ describe('crawler scheduler', () => {
     };
     await ts.store.registerChannel({ channelId: CH, wanted: 30 }, timing.now());
     s = start(platform);
-    await until('stop requested', () => stopping !== null);
+    await timing.until('stop requested', () => stopping !== null);
     await stopping;
     await s.stop();
     expect(probe.upserts).to.deep.equal([8]);
@@ -353,7 +354,7 @@ describe('crawler scheduler', () => {
     for (const id of ids) await ts.store.registerChannel({ channelId: id, wanted: 4 }, timing.now());
     start(platform, { owner: 'a' });
     start(platform, { owner: 'b', store: other });
-    await until('all released', async () => (await Promise.all(ids.map((id) => released(id)))).every(Boolean));
+    await timing.until('all released', async () => (await Promise.all(ids.map((id) => released(id)))).every(Boolean));
     for (const id of ids) expect(platform.count(`deep:${id}`), id).to.equal(1);
   });
 });

@@ -4,7 +4,7 @@
 
 import { expect } from 'chai';
 import { handleShutdown } from '../../crawler/shutdown';
-import { captureLogs } from './support/logs';
+import { captureLogs } from '../support/logs';
 
 function harness(drain: () => Promise<void>, drainTimeoutMs = 5000) {
   const steps: string[] = [];

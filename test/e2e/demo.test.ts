@@ -11,7 +11,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { demoChannels, demoFeeds } from '../support/demo-channels';
-import { ensureBuilt, freePort, ROOT, waitFor } from '../support/processes';
+import { ensureBuilt, freePort, ROOT } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const KEY = 'dev-local-key-change-me';
 

@@ -11,7 +11,8 @@ import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { mongoTestDatabase } from '../support/mongo-emulator';
-import { ensureBuilt, freePort, startEntry, waitFor, type Started } from '../support/processes';
+import { ensureBuilt, freePort, startEntry, type Started } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const KEY = 'e2e-key-0123456789abcdef';
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' });

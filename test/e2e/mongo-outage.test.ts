@@ -15,7 +15,8 @@ import { silentLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { MongoEmulator } from '../support/mongo-emulator';
-import { ensureBuilt, freePort, startEntry, waitFor, type Started } from '../support/processes';
+import { ensureBuilt, freePort, startEntry, type Started } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const KEY = 'outage-key-0123456789abcdef';
 const xml = new XMLParser({ ignoreAttributes: false });

@@ -14,9 +14,10 @@ import type { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
 import { asArray, startApi, type TestApi } from '../api/support';
 import { endedOutcome, startInProcessCrawler } from '../crawler/support/in-process-crawler';
-import { captureLogs, until } from '../crawler/support/logs';
+import { captureLogs } from '../support/logs';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform, type FakePlaylistSpec } from '../fake-platform';
 import { jsonFeedViolations } from '../transcript/json-feed-rules';
+import { until } from '../support/poll';
 
 const PL15 = 'PLcourse15_aaaaaaaaaaaaaaaaaaaaaaaaa';
 const PL60 = 'PLlong60_bbbbbbbbbbbbbbbbbbbbbbbbbbbb';

@@ -9,8 +9,9 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
-import { ensureBuilt, freePort, ROOT, waitFor } from '../support/processes';
+import { ensureBuilt, freePort, ROOT } from '../support/processes';
 import { jsonLines, pm2Home, type Pm2Home } from '../support/pm2';
+import { waitFor } from '../support/poll';
 
 const KEY = 'dev-local-key-change-me';
 

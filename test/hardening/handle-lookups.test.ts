@@ -10,6 +10,7 @@ import { RequestBudget } from '../../crawler/request-budget';
 import { silentLogger } from '../../shared/logger';
 import { PlatformError } from '../../shared/platform/types';
 import { DEFAULT_KEYS, KEY, LIMITED_KEY, startApi, type TestApi } from '../api/support';
+import { until } from '../support/poll';
 
 const OTHER_KEY = 'test-key-other-unlimited-04';
 const keys = { ...DEFAULT_KEYS, [OTHER_KEY]: { name: 'other', rate_limit: 1000, enabled: true } };
@@ -91,5 +92,5 @@ describe('handle lookups by the API', () => {
 });
 
 async function waitForCoolDown(api: TestApi): Promise<void> {
-  for (let i = 0; i < 200 && (await api.store.platformCoolDown(api.now)) === null; i++) await new Promise((r) => setTimeout(r, 10));
+  await until('the shared cool-down in the store', async () => (await api.store.platformCoolDown(api.now)) !== null);
 }

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { MAX_MESSAGE_CHARS, MAX_YAML_NODES, parseSecurityConfig, SecurityConfigError } from '../../shared/config/security';
 import { KEY, securityYaml, startApi, DEFAULT_KEYS, type TestApi } from '../api/support';
-import { waitFor } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 /** `levels` of nine aliases each: 9^levels nodes once expanded, from a few hundred bytes. */
 export function aliasBomb(levels: number): string {

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { CHANNEL, DEFAULT_KEYS, DISABLED_KEY, KEY, rawSocket, securityYaml, startApi, video, type TestApi } from '../api/support';
-import { waitFor } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const pct = (s: string): string => [...s].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`).join('');
 

@@ -8,7 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { startApiProcess, type ApiProcess } from '../support/api-process';
 import { videoFactory, withTranscripts } from '../support/factories';
-import { waitFor } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 const KEY = 'slow-reader-attacker-key-01';

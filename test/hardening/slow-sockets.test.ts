@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { CHANNEL, KEY, startApi, video, type TestApi } from '../api/support';
 import { withTranscripts } from '../support/factories';
-import { waitFor } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const connections = (api: TestApi): Promise<number> => new Promise((resolve, reject) => api.server.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
 

@@ -12,7 +12,7 @@ import { silentLogger } from '../../shared/logger';
 import { createPlatformClient, PlatformError, watchPath, type PlatformSession } from '../../shared/platform';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { chromiumPath, chromiumProcesses, type ChromiumProcess } from '../support/process-tree';
-import { captureLogger, platformConfig } from './support';
+import { platformConfig } from './support';
 import { runChannel } from '../../crawler/channel-run';
 import { RequestBudget } from '../../crawler/request-budget';
 import { realTiming } from '../../crawler/timing';
@@ -20,22 +20,19 @@ import { PROFILES } from '../../shared/config/crawl-profile';
 import type { Logger } from '../../shared/logger';
 import type { SessionSink } from '../../shared/platform/cookie-jar';
 import { FakeTiming } from '../crawler/support/fake-timing';
-import { tempStore, type TempStore } from '../crawler/support/temp-store';
+import { tempStore, type TempStore } from '../support/temp-store';
 import { ProxyRotation } from '../../shared/platform/proxies';
 import { startProxy } from './local-proxy';
 import { mainTranscripts, textOf } from '../support/factories';
+import { captureLogs } from '../support/logs';
+import { until } from '../support/poll';
 
 /** Found where the crawler looks for it (or BROWSER_EXECUTABLE_PATH); null when absent. */
 const CHROMIUM = chromiumPath();
 
 /** Polls until no Chromium process is left below this test process; false after `ms`. */
-async function chromiumGone(ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (chromiumProcesses().length > 0) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return true;
+function chromiumGone(ms: number): Promise<boolean> {
+  return until('no Chromium process left', () => chromiumProcesses().length === 0, ms).then(() => true, () => false);
 }
 
 const mainPid = (): number | undefined => chromiumProcesses().find((p) => p.type === 'browser')?.pid;
@@ -49,7 +46,7 @@ describe('browser fallback (real Chromium)', function () {
 
   describe('without a browser', () => {
     it('"off" and a missing path are unavailable with one WARNING, never a crash', async () => {
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs();
       const sink = { adoptSession: () => undefined };
       const off = new BrowserFallback({ baseUrl: 'http://127.0.0.1:9', executablePath: 'off', sink, logger });
       expect(await off.available()).to.equal(false);
@@ -60,7 +57,7 @@ describe('browser fallback (real Chromium)', function () {
       const none = new BrowserFallback({ baseUrl: 'http://127.0.0.1:9', executablePath: null, sink, logger, candidates: ['/nonexistent/a', '/nonexistent/b'] });
       expect(await none.available()).to.equal(false);
       await Promise.all([off.close(), missing.close(), none.close(), none.close()]);
-      const warnings = lines().filter((l) => l.level === 'WARNING');
+      const warnings = lines.filter((l) => l.level === 'WARNING');
       expect(warnings.map((w) => w.msg)).to.have.length(3);
       expect(warnings[0]!.msg).to.include('disabled');
       expect(warnings[1]!.msg).to.include('/nonexistent/chromium');
@@ -68,13 +65,13 @@ describe('browser fallback (real Chromium)', function () {
     });
 
     it('a Chromium that fails to close is a WARNING with the error, not dropped', async () => {
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs();
       const b = new BrowserFallback({ baseUrl: 'http://127.0.0.1:9', executablePath: '/bin/sh', sink: { adoptSession: () => undefined }, logger });
       // A browser whose close fails (its connection broke while it was closing, say).
       const browser = { close: () => Promise.reject(new Error('Target page, context or browser has been closed')) };
       (b as unknown as { browser: Promise<unknown> }).browser = Promise.resolve({ browser, userAgent: 'x' });
       await b.close();
-      const warning = lines().find((l) => l.level === 'WARNING')!;
+      const warning = lines.find((l) => l.level === 'WARNING')!;
       expect(warning.msg).to.equal('browser fallback could not close Chromium; its processes may still be running');
       expect(warning.err).to.deep.include({ type: 'Error', message: 'Target page, context or browser has been closed' });
       // A launch that failed leaves nothing to close and nothing to say here.
@@ -83,7 +80,7 @@ describe('browser fallback (real Chromium)', function () {
       launch.catch(() => undefined);
       (failed as unknown as { browser: Promise<unknown> }).browser = launch;
       await failed.close();
-      expect(lines().filter((l) => l.level === 'WARNING')).to.have.length(1);
+      expect(lines.filter((l) => l.level === 'WARNING')).to.have.length(1);
     });
 
     it('auto-detects a Chromium from the usual paths', () => {
@@ -279,12 +276,12 @@ describe('browser fallback (real Chromium)', function () {
       fake.scenario.jsChallenge(true);
       fake.scenario.playersRefused(true);
       let adopted = 0;
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs();
       const b = fallback({ adoptSession: () => void (adopted += 1) }, logger);
       try {
         expect(await b.unblock(watchPath(videoId))).to.equal(false);
         expect(adopted, 'no session handed over').to.equal(0);
-        expect(lines().map((l) => l.msg)).to.include('browser fallback: page open, but its player answer still refuses');
+        expect(lines.map((l) => l.msg)).to.include('browser fallback: page open, but its player answer still refuses');
         // The same page with a player that plays: cleared.
         fake.scenario.playersRefused(false);
         expect(await b.unblock(watchPath(videoId))).to.equal(true);
@@ -371,7 +368,7 @@ describe('browser fallback (real Chromium)', function () {
 
     it('a crawl where every app client is refused stores every transcript through the browser', async () => {
       fake.scenario.playersRefused(true);
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs();
       const platform = createPlatformClient(platformConfig(fake.url), logger);
       const b = fallback(platform, logger);
       const timing = new FakeTiming();
@@ -387,7 +384,7 @@ describe('browser fallback (real Chromium)', function () {
         expect(rows.map((r) => r.state)).to.deep.equal(['ready', 'ready']);
         const texts = await mainTranscripts(ts.store, rows.map((r) => r.videoId));
         for (const r of rows) expect(textOf(texts.get(r.videoId)), r.videoId).not.to.equal('');
-        expect(lines().filter((l) => l.msg === 'every app client refused; the transcript came through the browser')).to.have.length(2);
+        expect(lines.filter((l) => l.msg === 'every app client refused; the transcript came through the browser')).to.have.length(2);
         expect(fake.counters.embed).to.equal(2);
         expect(await chromiumGone(5000)).to.equal(true);
       } finally {

@@ -4,7 +4,8 @@ import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { createChallengeProxy, type SessionInput } from '../../shared/platform';
 import { ChallengeProxy } from '../../shared/platform/challenge-proxy';
-import { capture, captureLogger } from './support';
+import { capture } from './support';
+import { captureLogs } from '../support/logs';
 
 const BASE = 'http://127.0.0.1:9';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
@@ -89,22 +90,22 @@ describe('challenge-solving proxy (FlareSolverr API)', () => {
   it('an error answer of the proxy is "not cleared", with a WARNING naming its message', async () => {
     const solver = await fakeSolver(() => ({ error: 'Timeout after 60.0 seconds.' }));
     try {
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs();
       const proxy = new ChallengeProxy({ proxyUrl: solver.url, baseUrl: BASE, sink: sink(), logger });
       expect(await proxy.unblock('/@handle')).to.equal(false);
-      expect(lines().some((l) => l.level === 'WARNING' && String(l.message).includes('Timeout after'))).to.equal(true);
+      expect(lines.some((l) => l.level === 'WARNING' && String(l.message).includes('Timeout after'))).to.equal(true);
     } finally {
       await solver.close();
     }
   });
 
   it('unreachable (closed port): not available, ONE warning however often asked, no throw', async () => {
-    const { logger, lines } = captureLogger();
+    const { logger, lines } = captureLogs();
     const proxy = new ChallengeProxy({ proxyUrl: 'http://127.0.0.1:1/v1', baseUrl: BASE, sink: sink(), logger, recheckMs: 0 });
     expect(await proxy.available()).to.equal(false);
     expect(await proxy.available()).to.equal(false);
     expect(await proxy.unblock('/watch?v=x')).to.equal(false);
-    const warnings = lines().filter((l) => l.level === 'WARNING');
+    const warnings = lines.filter((l) => l.level === 'WARNING');
     expect(warnings).to.have.length(1);
     expect(warnings[0]!.msg).to.include('unreachable');
   });

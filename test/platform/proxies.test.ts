@@ -11,8 +11,8 @@ import { ConfigError, describeConfig, loadConfig } from '../../shared/config/loa
 import { createPlatformClient, type PlatformSession } from '../../shared/platform';
 import { proxyFailure, proxyLabel } from '../../shared/platform/proxies';
 import { FakeTiming } from '../crawler/support/fake-timing';
-import { captureLogs } from '../crawler/support/logs';
-import { tempStore, type TempStore } from '../crawler/support/temp-store';
+import { captureLogs } from '../support/logs';
+import { tempStore, type TempStore } from '../support/temp-store';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
 import { freePort } from '../support/processes';
 import { PASSWORD, startProxy, USER, type LocalProxy } from './local-proxy';

@@ -3,8 +3,6 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../shared/logger';
 import type { PlatformConfig } from '../../shared/platform';
 
 const CAPTURES = path.join(__dirname, '..', 'fixtures', 'platform-captures');
@@ -26,30 +24,6 @@ export function platformConfig(base: string, over: Partial<PlatformConfig> = {})
     playerClients: [{ name: 'VISIONOS', version: '1.02' }, { name: 'ANDROID', version: '21.03.36' }],
     platformTimeoutMs: 5000,
     ...over,
-  };
-}
-
-export interface LogLine {
-  level: string;
-  category?: string;
-  msg: string;
-  [key: string]: unknown;
-}
-
-/** A debug-level JSON logger and the lines it wrote so far. */
-export function captureLogger(): { logger: Logger; lines: () => LogLine[]; raw: () => string } {
-  let raw = '';
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      raw += chunk.toString();
-      done();
-    },
-  });
-  const logger = createLogger({ level: 'debug', format: 'json', stream });
-  return {
-    logger,
-    raw: () => raw,
-    lines: () => raw.split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogLine),
   };
 }
 

@@ -13,7 +13,8 @@ import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { startCrawlerProcess, type CrawlerProcess } from '../crawler/support/crawler-process';
-import { ROOT, ensureBuilt, spawnLogged, waitFor } from '../support/processes';
+import { ROOT, ensureBuilt, spawnLogged } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const BACKUP = path.join(ROOT, 'dist/shared/cli/backup.js');
 

@@ -9,7 +9,8 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { LOST_DATABASE_EXIT_CODE } from '../../shared/bootstrap';
 import { fileChange } from '../../shared/store/sqlite/file-watch';
-import { ensureBuilt, freePort, startEntry, waitFor, type Started } from '../support/processes';
+import { ensureBuilt, freePort, startEntry, type Started } from '../support/processes';
+import { waitFor } from '../support/poll';
 
 const KEY = 'deleted-file-key-0001';
 

@@ -12,8 +12,8 @@ import { SERVER_ERROR_PREFIX } from '../../api/errors';
 import { storeWaits } from '../../shared/bootstrap';
 import { loadConfig } from '../../shared/config/load';
 import { CHANNEL, startApi, type TestApi } from '../api/support';
-import { until } from '../crawler/support/logs';
 import { holdWriteLock, type LockHolder } from '../support/lock-holder';
+import { until } from '../support/poll';
 
 const KEY = 'locked-store-key-0001';
 

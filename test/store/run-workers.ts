@@ -1,5 +1,6 @@
-// Runs test/store/worker.ts as separate OS processes on one store, lets them start at the same
-// moment, and collects their results (the multi-process cases of both backends).
+// Runs test/store/worker.ts as separate OS processes on one store, lets them go together once every
+// one has opened the store (a barrier, not a start time on the clock), and collects their results
+// (the multi-process cases of both backends).
 
 import { fork } from 'node:child_process';
 import path from 'node:path';
@@ -20,7 +21,6 @@ export async function runWorkers(argsList: string[][]): Promise<(string | number
       }),
   );
   await Promise.all(ready);
-  const startAt = Date.now() + 200;
-  for (const c of children) c.send({ startAt });
+  for (const c of children) c.send('go');
   return Promise.all(done);
 }

@@ -11,7 +11,7 @@ import { parseSearchText } from '../../api/query/search-query';
 import { openStore } from '../../shared/store';
 import { MIGRATIONS } from '../../shared/store/sqlite/migrations';
 import { BUILD_LOG_EVERY, matchExpression } from '../../shared/store/sqlite/search';
-import { captureLogs } from '../crawler/support/logs';
+import { captureLogs } from '../support/logs';
 
 const SEARCH_STEP = MIGRATIONS.findIndex((step) => typeof step !== 'string' && step.toString().includes('SEARCH_SCHEMA'));
 

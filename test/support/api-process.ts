@@ -8,7 +8,8 @@ import path from 'node:path';
 import { silentLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
-import { ensureBuilt, freePort, startEntry, waitFor, type Started } from './processes';
+import { ensureBuilt, freePort, startEntry, type Started } from './processes';
+import { waitFor } from './poll';
 
 /** USER_HZ of /proc: 100 on every Linux the service supports. */
 const CLOCK_TICKS = 100;

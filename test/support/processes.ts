@@ -102,18 +102,3 @@ export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>
   return spawnLogged([path.join(ROOT, `dist/${entry}/main.js`)], { LOG_FORMAT: 'json', ...env }, cwd);
 }
 
-/** Poll `check` until it returns a value (not undefined) or the deadline passes. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30000, everyMs = 100): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined) return v;
-    } catch (err) {
-      lastError = err;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}

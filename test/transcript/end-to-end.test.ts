@@ -12,10 +12,11 @@ import { XMLParser } from 'fast-xml-parser';
 import { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
 import { CHANNEL, startApi, type TestApi } from '../api/support';
-import { captureLogs, until } from '../crawler/support/logs';
+import { captureLogs } from '../support/logs';
 import { startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatform } from '../fake-platform';
 import { jsonFeedViolations } from './json-feed-rules';
 import { startInProcessCrawler } from '../crawler/support/in-process-crawler';
+import { until } from '../support/poll';
 
 const CUES: FakeCue[] = [
   { start: 0.5, dur: 3, text: 'Welcome back.' },

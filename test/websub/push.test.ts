@@ -18,7 +18,8 @@ import { createPlatformClient } from '../../shared/platform';
 import type { WebSubRecord } from '../../shared/store/types';
 import { startApi, type TestApi } from '../api/support';
 import { makeChannel, startFakeHub, startFakePlatform, type FakeHub, type FakePlatform } from '../fake-platform';
-import { captureLogs, until, type LogLine } from '../crawler/support/logs';
+import { captureLogs, type LogLine } from '../support/logs';
+import { until } from '../support/poll';
 
 /** The window the crawler keeps: 10 of the channel's 20 videos. */
 const WANTED = 10;

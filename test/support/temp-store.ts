@@ -1,11 +1,12 @@
-// A real SQLite store in a fresh temp directory, removed after the test.
+// A real SQLite store in a fresh temp directory, removed after the test: the one setup every test
+// that needs an empty store on disk uses.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '../../../shared/logger';
-import { openStore } from '../../../shared/store';
-import type { Store } from '../../../shared/store/types';
+import { silentLogger, type Logger } from '../../shared/logger';
+import { openStore } from '../../shared/store';
+import type { Store } from '../../shared/store/types';
 
 export interface TempStore {
   store: Store;
@@ -16,12 +17,12 @@ export interface TempStore {
   cleanup(): Promise<void>;
 }
 
-export async function tempStore(prefix = 'tf-crawler-'): Promise<TempStore> {
+export async function tempStore(prefix = 'tf-store-', logger: Logger = silentLogger()): Promise<TempStore> {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   const url = `sqlite:${path.join(dir, 'store.db')}`;
   const opened: Store[] = [];
   const open = async (): Promise<Store> => {
-    const s = await openStore(url, { logger: silentLogger(), rootDir: dir });
+    const s = await openStore(url, { logger, rootDir: dir });
     opened.push(s);
     return s;
   };
