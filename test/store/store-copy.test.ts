@@ -16,7 +16,8 @@ import { openCopySide } from '../../shared/store/copy/open-side';
 import type { CopySide } from '../../shared/store/copy/sides';
 import { columnOf, COPY_TABLES, NOT_COPIED } from '../../shared/store/copy/tables';
 import { mongoTestDatabase } from '../support/mongo-emulator';
-import { ensureBuilt, ROOT, spawnLogged, waitFor } from '../support/processes';
+import { ensureBuilt, ROOT, spawnLogged } from '../support/processes';
+import { waitFor } from '../support/poll';
 import { feedsOf, fillStore, PLAYLIST_IDS, searchesOf, stateOf } from './copy-support';
 
 const CLI = path.join(ROOT, 'dist/shared/cli/store-copy.js');
