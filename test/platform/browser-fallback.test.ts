@@ -319,14 +319,14 @@ describe('browser fallback (real Chromium)', function () {
 
     it('the web player\'s timed text stalling (late August 2026): one bounded wait, then no page at all for the next videos until the pause ends', async () => {
       fake.scenario.timedTextStall(60_000);
-      const { logger, lines } = captureLogger();
+      const { logger, lines } = captureLogs();
       let now = Date.parse('2026-09-01T10:00:00Z');
       // The real clock for the page's own waits; an injected one only for the pause.
       const timing = { ...realTiming, now: () => new Date(now) };
       const b = new BrowserFallback({ baseUrl: fake.url, executablePath: CHROMIUM, sink: { adoptSession: () => undefined }, logger, timing, timedTextWaitMs: 300, stallPauseMs: 60_000 });
       try {
         expect(await b.fetchTranscript(videoId, ['en'])).to.equal(null);
-        expect(lines().filter((l) => l.level === 'WARNING').map((l) => l.msg)).to.deep.equal([
+        expect(lines.filter((l) => l.level === 'WARNING').map((l) => l.msg)).to.deep.equal([
           "browser fallback: the web player's timed text stalls (no answer within 300 ms); no browser transcripts until then",
         ]);
         expect(fake.counters).to.include({ embed: 1, timedtext: 1 });
