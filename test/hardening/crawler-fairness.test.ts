@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { startFakePlatform, type FakePlatform } from '../fake-platform';
 import { makeChannel } from '../fake-platform/data';
 import { startApiProcess, type ApiProcess } from '../support/api-process';
-import { waitFor } from '../support/processes';
+import { waitFor } from '../support/poll';
 import { runsStarted, startCrawlerProcess, type CrawlerProcess } from '../crawler/support/crawler-process';
 
 const ATTACKER = 'fairness-attacker-key-0001';
