@@ -4,10 +4,8 @@
 // it off; an import names playlists by URL; the combined feed holds the playlists' videos.
 
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { newsboatImport } from '../support/newsboat';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { CHANNEL, KEY, startApi, video, type TestApi } from './support';
 
@@ -91,17 +89,7 @@ describe('subscriptions: followed playlists', function () {
     await api.get(`/?playlist_id=${PL}`);
     await api.get(`/?channel_id=${CHANNEL}`);
     const opml = await (await api.get('/subscriptions')).text();
-    const home = path.join(api.dir, 'newsboat-home');
-    mkdirSync(home);
-    writeFileSync(path.join(api.dir, 'subscriptions.opml'), opml);
-    writeFileSync(path.join(home, 'config'), '');
-    const urls = path.join(home, 'urls');
-    execFileSync('newsboat', ['-u', urls, '-c', path.join(home, 'cache.db'), '-C', path.join(home, 'config'), '-i', path.join(api.dir, 'subscriptions.opml')], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'dumb' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 15_000,
-    });
-    const imported = readFileSync(urls, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => l.split(' ')[0]!);
+    const imported = newsboatImport(api.dir, opml);
     expect(imported).to.have.members([`${BASE}/?playlist_id=${PL}&api_key=${KEY}`, `${BASE}/?channel_id=${CHANNEL}&api_key=${KEY}`]);
     const feed = await fetch(imported.find((u) => u.includes(PL))!.replace(BASE, api.base));
     expect(feed.status).to.equal(200);

@@ -4,9 +4,9 @@
 // with nothing stored, no entity expanded, nothing fetched).
 
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
+import { newsboatImport } from '../support/newsboat';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
@@ -271,18 +271,7 @@ describe('subscriptions: import, export, removal', function () {
       await importOk(fixture('freetube-subscriptions.db'));
       await api.store.upsertVideos([video(1, { channelId: ID.a })]);
       const opml = await (await api.get('/subscriptions')).text();
-      const home = path.join(api.dir, 'newsboat-home');
-      mkdirSync(home);
-      writeFileSync(path.join(api.dir, 'subscriptions.opml'), opml);
-      writeFileSync(path.join(home, 'config'), '');
-      const urls = path.join(home, 'urls');
-      // A private HOME, config, url file and cache: newsboat only reads the OPML, never the network.
-      execFileSync('newsboat', ['-u', urls, '-c', path.join(home, 'cache.db'), '-C', path.join(home, 'config'), '-i', path.join(api.dir, 'subscriptions.opml')], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'dumb' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: 15_000,
-      });
-      const imported = readFileSync(urls, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => l.split(' ')[0]!);
+      const imported = newsboatImport(api.dir, opml);
       const exported = (parser.parse(opml) as { opml: { body: { outline: { xmlUrl: string }[] } } }).opml.body.outline.map((o) => o.xmlUrl);
       expect(imported).to.have.members(exported);
       expect(imported).to.have.length(5);
