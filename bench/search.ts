@@ -4,6 +4,8 @@
 //   * batch upserts (500 videos with their transcripts per transaction) with the index kept in step
 //     beside the same writes without it: the whole corpus is written twice, batches alternating
 //     between an indexed and a plain store, so the index's cost is measured from 0 to 100k videos;
+//     then FTS5 alone on 10k more videos' folded text, the floor any FTS5 index of it costs
+//     (bench/search-floor.ts);
 //   * search latency (store.searchVideos, 20 hits) for one-, two- and three-word queries and
 //     phrases, median and p99, beside the channel-feed query (listFeedEntries + feedVersion) on the
 //     same store, interleaved so machine noise hits both alike;
@@ -26,6 +28,7 @@ import type { SearchQuery, Store, TranscriptRecord, VideoRecord } from '../share
 import { openSqliteStore } from '../shared/store/sqlite/sqlite-store';
 import { videoRecord } from '../test/support/factories';
 import { makeRng, type Rng } from '../test/support/random';
+import { indexFloor } from './search-floor';
 import { median, percentile, round, runStandalone } from './support';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 import { wrk, wrkAvailable, WRK_INSTALL } from './wrk';
@@ -38,6 +41,8 @@ const VOCABULARY = 30_000;
 const BATCH = 500;
 /** Distinct paragraphs the videos are made of. */
 const PARAGRAPH_POOL = 16_384;
+/** Videos the index's floor is measured on (bench/search-floor.ts): a fresh corpus of the same text. */
+const FLOOR_VIDEOS = Math.min(VIDEOS, 10_000);
 const QUERIES_PER_KIND = 40;
 const QUERY_ROUNDS = 5;
 const HITS = 20;
@@ -300,6 +305,7 @@ const searchBenchmark: Benchmark = async (): Promise<BenchSection> => {
       ratio: round(upserts.withIndex / upserts.without, 2),
       target: '>= 0.6x without', met: upserts.withIndex / upserts.without >= 0.6,
     });
+    rows.push(...await indexFloor(dir, corpusBatches(FLOOR_VIDEOS, 'floor', { channels: 0, textBytes: 0, samples: [] })));
     try {
       const kinds = queriesOf(corpus);
       const { byKind, feed } = await latencies(store, corpus, kinds);
