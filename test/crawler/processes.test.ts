@@ -179,16 +179,25 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`crawler processe
     expect(p.logs.map((l) => l.msg)).to.include('crawler stopped');
   });
 
-  it('a second signal exits at once', async () => {
+  it('a second signal during the drain exits at once with 143, the drain left unfinished', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'impatient', count: 5, seed: 400, captionsMix: { manual: 1 } }));
-    fake.scenario.slow(5000);
-    const p = start();
+    // Every timed-text request is held far longer than the test can take, and the crawler waits
+    // for it as long (both timeouts raised): the drain cannot end before the second signal, so the
+    // outcome does not depend on how quickly the test sends it.
+    const HELD_MS = 600_000;
+    fake.scenario.timedTextStall(HELD_MS, 'all');
+    const p = start({ PLATFORM_TIMEOUT_MS: String(HELD_MS), PLATFORM_TIMED_TEXT_TIMEOUT_MS: String(HELD_MS) });
     await store.registerChannel({ channelId: ch.channelId, wanted: 5 }, new Date());
-    await until('the run started', () => runsStarted(p).length > 0, 30_000);
+    // A request is in flight, held at the platform: the first signal must wait for it.
+    await until('a timed-text request held at the platform', () => fake.counters.timedtext > 0, 30_000);
     p.child.kill('SIGTERM');
     await until('the drain began', () => p.logs.some((l) => l.msg === 'signal received: finishing the request in flight, then exiting'), 10_000);
     p.child.kill('SIGTERM');
     const exit = await p.exited;
-    expect(exit.code).to.equal(143);
+    expect(exit, p.stderr.join('')).to.deep.equal({ code: 143, signal: null });
+    const msgs = p.logs.map((l) => l.msg);
+    expect(msgs).to.include('second signal: exiting at once');
+    expect(msgs, 'the drain never finished').not.to.include('crawler stopped');
+    expect(fake.counters.timedtext, 'no request after the first signal').to.equal(1);
   });
 });

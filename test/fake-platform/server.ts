@@ -147,6 +147,16 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
     bytes = emptyCounters();
   } };
 
+  // Answers held back (slow, stalls): close() drops them, so a long stall keeps no timer alive.
+  const holds = new Set<NodeJS.Timeout>();
+  const hold = (ms: number) => new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      holds.delete(timer);
+      resolve();
+    }, ms);
+    holds.add(timer);
+  });
+
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
@@ -167,7 +177,7 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
       counters.total += 1;
       const result = answer(ctx, route, fake);
       const holdMs = scenarios.slowMs + (result.stallMs ?? 0);
-      if (holdMs > 0) await new Promise((r) => setTimeout(r, holdMs));
+      if (holdMs > 0) await hold(holdMs);
       bytes[counter] += send(req, res, result);
     })().catch((error: unknown) => {
       // A bug in the fake must show up in the test output, not as a hung request.
@@ -210,6 +220,8 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
     close: () => {
       // Idempotent; kept-alive connections (browsers, undici) would otherwise hold close() open.
       closing ??= new Promise<void>((resolve) => {
+        for (const timer of holds) clearTimeout(timer);
+        holds.clear();
         server.close(() => resolve());
         server.closeAllConnections();
       });
