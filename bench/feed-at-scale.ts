@@ -10,7 +10,7 @@ import { silentLogger } from '../shared/logger';
 import { openStore, type Store } from '../shared/store';
 import { startFakePlatform } from '../test/fake-platform';
 import { memoryKb, TreeSampler } from '../test/support/process-tree';
-import { ensureBuilt, freePort, type Started } from '../test/support/processes';
+import { ensureBuilt, type Started } from '../test/support/processes';
 import { Cleanup, cpuMicrosOf, getFeed, idleNodeRssKb, KEY, mb, progressOf, serviceEnv, splitOf, startApiLoggingToFile, stopService, tempDir, waitForHealth } from './services';
 import { benchChannelId, loadBenchVideos, median, round, runStandalone, transcriptOf } from './support';
 import type { Benchmark, BenchSection } from './types';
@@ -89,9 +89,8 @@ const feedAtScaleBenchmark: Benchmark = async (): Promise<BenchSection> => {
       const fillStart = performance.now();
       await fillDatabase(path.join(dir, 'feeds.db'), size);
       progress(`filled ${size} videos in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
-      const port = await freePort();
-      const api = startApiLoggingToFile(cleanup, serviceEnv(dir, port, fake.url), dir);
-      apis.push({ size, dir, api, base: `http://127.0.0.1:${port}`, served: 0, rendered: 0 });
+      const { api, base } = await startApiLoggingToFile(cleanup, serviceEnv(dir, fake.url), dir);
+      apis.push({ size, dir, api, base, served: 0, rendered: 0 });
     }
     for (const a of apis) await waitForHealth(a.api, a.base);
     // The measured channel sits in the middle of the channel range, its 100 videos interleaved with others.
@@ -140,9 +139,7 @@ const feedAtScaleBenchmark: Benchmark = async (): Promise<BenchSection> => {
 
     // API memory: a fresh API process over the 100k database, plain GETs until API_TOTAL_REQUESTS
     // are served (wrk runs for a time, not a count: slices sized from the rate so far).
-    const port = await freePort();
-    const fresh = startApiLoggingToFile(cleanup, serviceEnv(big.dir, port, fake.url), big.dir);
-    const freshBase = `http://127.0.0.1:${port}`;
+    const { api: fresh, base: freshBase } = await startApiLoggingToFile(cleanup, serviceEnv(big.dir, fake.url), big.dir);
     await waitForHealth(fresh, freshBase);
     const pid = fresh.child.pid!;
     const startKb = memoryKb(pid)?.rss ?? NaN;

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FakeCounters } from '../test/fake-platform';
 import { descendants, memoryKb, pidAlive, type MemoryKb } from '../test/support/process-tree';
-import { freePort, ROOT, startEntry, type Started } from '../test/support/processes';
+import { listeningPort, ROOT, startEntry, type Started } from '../test/support/processes';
 import { waitFor } from '../test/support/poll';
 
 export const KEY = 'bench-e2e-key-0123456789abcdef';
@@ -51,10 +51,13 @@ export function tempDir(cleanup: Cleanup, name: string): string {
   return dir;
 }
 
-/** Environment as the e2e test sets it, minus its shortened waits: the profile's own values apply. */
-export function serviceEnv(dir: string, port: number, platformUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+/**
+ * Environment as the e2e test sets it, minus its shortened waits: the profile's own values apply.
+ * PORT=0: the system picks a free port and the API's "API listening" line names it.
+ */
+export function serviceEnv(dir: string, platformUrl: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    PORT: String(port),
+    PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_URL: `sqlite:${path.join(dir, 'feeds.db')}`,
     SECURITY_CONFIG: path.join(dir, 'security.yaml'),
@@ -101,9 +104,14 @@ function start(cleanup: Cleanup, entry: 'api' | 'crawler', env: Record<string, s
  * The API for load runs, its JSON log lines written to a file as PM2's out_file would hold them,
  * rather than piped into this process: parsing and keeping 100k access-log lines here would take
  * CPU from the load generator (same 2 cores) and could push back on the API through a full pipe.
+ * Only its start-up lines are read back from the file (into `logs`), up to the one that names its
+ * port; `base` is that address.
  */
-export function startApiLoggingToFile(cleanup: Cleanup, env: Record<string, string>, dir: string): Started {
-  const out = fs.openSync(path.join(dir, 'api.out.log'), 'a');
+export async function startApiLoggingToFile(cleanup: Cleanup, env: Record<string, string>, dir: string): Promise<{ api: Started; base: string }> {
+  const file = path.join(dir, 'api.out.log');
+  const out = fs.openSync(file, 'a');
+  // An earlier API of the same dir wrote above this offset.
+  const from = fs.fstatSync(out).size;
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/api/main.js')], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_FORMAT: 'json', ...env },
@@ -126,7 +134,12 @@ export function startApiLoggingToFile(cleanup: Cleanup, env: Record<string, stri
     },
   };
   cleanup.add(`api pid ${child.pid ?? '?'}`, () => stopService(p));
-  return p;
+  const startUp = (): Record<string, unknown>[] =>
+    fs.readFileSync(file).subarray(from).toString('utf8').split('\n').slice(0, -1).filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const reader = { child, stderr, get logs() { return startUp(); } };
+  const port = await listeningPort(reader);
+  p.logs.push(...startUp());
+  return { api: p, base: `http://127.0.0.1:${port}` };
 }
 
 export async function waitForHealth(api: Started, base: string): Promise<void> {
@@ -135,11 +148,10 @@ export async function waitForHealth(api: Started, base: string): Promise<void> {
 
 /** API + crawler on one store in `dir`, both up (health answers, 'crawler started' logged). */
 export async function startPair(cleanup: Cleanup, dir: string, platformUrl: string, extra: Record<string, string>): Promise<{ api: Started; crawler: Started; base: string }> {
-  const port = await freePort();
-  const env = serviceEnv(dir, port, platformUrl, extra);
+  const env = serviceEnv(dir, platformUrl, extra);
   const api = start(cleanup, 'api', env, dir);
   const crawler = start(cleanup, 'crawler', env, dir);
-  const base = `http://127.0.0.1:${port}`;
+  const base = `http://127.0.0.1:${await listeningPort(api)}`;
   await waitForHealth(api, base);
   await waitFor('the crawler to start', () => (hasLog(crawler, 'crawler started') ? true : undefined), 30_000, 20);
   return { api, crawler, base };

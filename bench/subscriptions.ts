@@ -8,7 +8,7 @@ import path from 'node:path';
 import { silentLogger } from '../shared/logger';
 import { openStore } from '../shared/store';
 import { startFakePlatform } from '../test/fake-platform';
-import { ensureBuilt, freePort } from '../test/support/processes';
+import { ensureBuilt } from '../test/support/processes';
 import { Cleanup, cpuMicrosOf, KEY, progressOf, serviceEnv, startApiLoggingToFile, tempDir, waitForHealth } from './services';
 import { benchChannelId, loadBenchVideos, median, round, runStandalone, transcriptOf } from './support';
 import type { Benchmark, BenchSection } from './types';
@@ -57,9 +57,7 @@ const subscriptionsBenchmark: Benchmark = async (): Promise<BenchSection> => {
       await store.close();
     }
     progress(`filled ${VIDEOS} videos in ${CHANNELS} channels`);
-    const port = await freePort();
-    const api = startApiLoggingToFile(cleanup, serviceEnv(dir, port, fake.url), dir);
-    const base = `http://127.0.0.1:${port}`;
+    const { api, base } = await startApiLoggingToFile(cleanup, serviceEnv(dir, fake.url), dir);
     await waitForHealth(api, base);
 
     // Imports: each round new channel ids (so each imports all of them), one channel vs 1,000.

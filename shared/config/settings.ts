@@ -178,7 +178,7 @@ export const SETTINGS = {
     name: 'CONFIG_FILE', default: 'config/settings.yaml', secret: false, envOnly: true,
     help: 'the settings file (VARIABLE: value per line); environment only; a missing default file is fine, a missing named one is an error', parse: str,
   }),
-  port: setting({ name: 'PORT', default: '5000', secret: false, help: 'API listen port', parse: parseInteger(0, 65535) }),
+  port: setting({ name: 'PORT', default: '5000', secret: false, help: 'API listen port; 0 = a free port the system picks, named by the "API listening" line', parse: parseInteger(0, 65535) }),
   host: setting({ name: 'HOST', default: '0.0.0.0', secret: false, help: 'API listen address', parse: str }),
   databaseUrl: setting({
     name: 'DATABASE_URL', default: 'sqlite:data/transcript-feed.db', secret: true,
@@ -256,7 +256,7 @@ export const SETTINGS = {
     help: 'true: the API\'s GET /metrics answers without a key, but only to loopback clients (a Prometheus on the same host); false: an admin key is needed',
     parse: (raw: string) => parseOneOf('true', 'false')(raw) === 'true',
   }),
-  crawlerMetricsPort: setting({ name: 'CRAWLER_METRICS_PORT', default: '', secret: false, help: 'port of the crawler\'s own GET /metrics; empty = off', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(1, 65535)(raw)) }),
+  crawlerMetricsPort: setting({ name: 'CRAWLER_METRICS_PORT', default: '', secret: false, help: 'port of the crawler\'s own GET /metrics; empty = off; 0 = a free port the system picks, named by the "crawler metrics at" line', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(0, 65535)(raw)) }),
   crawlerMetricsHost: setting({ name: 'CRAWLER_METRICS_HOST', default: '127.0.0.1', secret: false, help: 'address the crawler\'s metrics listener binds to (it needs no key: keep it on loopback or a private network)', parse: (raw: string) => (/^[A-Za-z0-9.:-]{1,255}$/.test(raw.trim()) ? raw.trim() : fail(`must be a host name or IP address, got "${raw}"`)) }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
   logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Store } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
-import { ensureBuilt, freePort } from '../support/processes';
+import { ensureBuilt, listeningPort } from '../support/processes';
 import { hasFamily, labelValues, parseMetrics, sample, type Families } from '../support/prometheus';
 import { startCrawlerProcess, type CrawlerProcess } from './support/crawler-process';
 import { waitFor } from '../support/poll';
@@ -27,7 +27,7 @@ describe('crawler metrics (CRAWLER_METRICS_PORT)', function () {
     ts = await tempStore('tf-crawler-metrics-');
     ({ dir, url: databaseUrl, store } = ts);
     fake = await startFakePlatform();
-    port = await freePort();
+    port = 0;
     crawler = undefined;
   });
   afterEach(async () => {
@@ -37,14 +37,18 @@ describe('crawler metrics (CRAWLER_METRICS_PORT)', function () {
   });
 
   const start = (env: Record<string, string> = {}): CrawlerProcess =>
-    (crawler = startCrawlerProcess(dir, { DATABASE_URL: databaseUrl, PLATFORM_BASE_URL: fake.url, CRAWLER_METRICS_PORT: String(port), ...env }));
+    (crawler = startCrawlerProcess(dir, { DATABASE_URL: databaseUrl, PLATFORM_BASE_URL: fake.url, CRAWLER_METRICS_PORT: '0', ...env }));
   const scrape = async (): Promise<Families> => {
     const res = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
     return parseMetrics(await res.text());
   };
-  const up = (p: CrawlerProcess): Promise<true> => waitFor('crawler started', () => (p.logs.some((l) => l.msg === 'crawler started') ? true : undefined), 30_000);
+  /** Waits for "crawler started"; the metrics port is the one its "crawler metrics at" line names. */
+  const up = async (p: CrawlerProcess): Promise<void> => {
+    port = await listeningPort(p, 'crawler metrics at');
+    await waitFor('crawler started', () => (p.logs.some((l) => l.msg === 'crawler started') ? true : undefined), 30_000);
+  };
 
   it('counts platform requests by endpoint and client, videos stored and runs, as the fake platform saw them', async () => {
     const ch = fake.addChannel(makeChannel({ handle: 'metricscrawl', count: 12, seed: 31, captionsMix: { manual: 1 } }));

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { demoChannels, demoFeeds } from '../support/demo-channels';
-import { ensureBuilt, freePort, ROOT } from '../support/processes';
+import { ensureBuilt, ROOT } from '../support/processes';
 import { waitFor } from '../support/poll';
 
 const KEY = 'dev-local-key-change-me';
@@ -42,10 +42,9 @@ describe('npm run demo', function () {
   });
 
   it('prints its feed URLs last and serves chapters, Shorts and live with include=, a Turkish channel and lang=tr', async () => {
-    const port = await freePort();
     demo = spawn(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), path.join(ROOT, 'test/support/demo.ts')], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`, LOG_DIR: dir },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`, LOG_DIR: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -54,6 +53,9 @@ describe('npm run demo', function () {
     demo.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
     const exited = new Promise<number | null>((r) => demo!.once('exit', r));
     await waitFor('the URLs', () => (out.includes('Ctrl-C stops.') ? true : undefined), 60_000);
+    // PORT=0: the system picked the API's port; the printed URLs name it.
+    const port = Number(/http:\/\/localhost:(\d+)\/\?/.exec(out)?.[1]);
+    expect(port, out).to.be.greaterThan(0);
 
     const shown = demoChannels();
     const feeds = demoFeeds(`http://localhost:${port}`, KEY, shown.map((s) => s.channel));

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { mongoTestDatabase } from '../support/mongo-emulator';
-import { ensureBuilt, freePort, startEntry, type Started } from '../support/processes';
+import { ensureBuilt, listeningPort, startEntry, type Started } from '../support/processes';
 import { waitFor } from '../support/poll';
 
 const KEY = 'e2e-key-0123456789abcdef';
@@ -40,10 +40,8 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`end to end on ${
     );
     fake = await startFakePlatform({ channels: [channel] });
     if (backend === 'mongodb') mongo = await mongoTestDatabase();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     const env = {
-      PORT: String(port),
+      PORT: '0',
       HOST: '127.0.0.1',
       DATABASE_URL: mongo ? mongo.url : `sqlite:${path.join(dir, 'feeds.db')}`,
       SECURITY_CONFIG: path.join(dir, 'security.yaml'),
@@ -60,6 +58,7 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`end to end on ${
     };
     api = startEntry('api', env, dir);
     crawler = startEntry('crawler', env, dir);
+    base = `http://127.0.0.1:${await listeningPort(api)}`;
     await waitFor('the API to answer /health', async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 30000);
   });
 

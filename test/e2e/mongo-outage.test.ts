@@ -15,7 +15,7 @@ import { silentLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { MongoEmulator } from '../support/mongo-emulator';
-import { ensureBuilt, freePort, startEntry, type Started } from '../support/processes';
+import { ensureBuilt, listeningPort, startEntry, type Started } from '../support/processes';
 import { waitFor } from '../support/poll';
 
 const KEY = 'outage-key-0123456789abcdef';
@@ -39,10 +39,8 @@ describe('mongodb outage under a running API and crawler', function () {
     writeFileSync(path.join(dir, 'settings.yaml'), '');
     emulator = await new MongoEmulator({ persist: true }).start();
     fake = await startFakePlatform({ channels: [channel, other] });
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
     const env = {
-      PORT: String(port), HOST: '127.0.0.1', CONFIG_FILE: path.join(dir, 'settings.yaml'),
+      PORT: '0', HOST: '127.0.0.1', CONFIG_FILE: path.join(dir, 'settings.yaml'),
       DATABASE_URL: emulator.url('tf_outage'), SECURITY_CONFIG: path.join(dir, 'security.yaml'), PLATFORM_BASE_URL: fake.url,
       API_STORE_BUSY_TIMEOUT_MS: '300',
       CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0.05', CRAWL_BLOCKED_WAIT: '0.05-0.1', CRAWL_POLL_SECONDS: '1',
@@ -50,6 +48,7 @@ describe('mongodb outage under a running API and crawler', function () {
     };
     api = startEntry('api', env, dir);
     crawler = startEntry('crawler', env, dir);
+    base = `http://127.0.0.1:${await listeningPort(api)}`;
     await waitFor('the API to answer /health', async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 30_000);
   });
 

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { expect } from 'chai';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
-import { ensureBuilt, freePort, ROOT } from '../support/processes';
+import { ensureBuilt, ROOT } from '../support/processes';
 import { jsonLines, pm2Home, type Pm2Home } from '../support/pm2';
 import { waitFor } from '../support/poll';
 
@@ -44,14 +44,18 @@ describe('under PM2 with the real ecosystem file', function () {
 
   it('every line of the API (cluster mode) and the crawler (fork mode) reaches its log file and pm2 logs, the last one before an exit too', async () => {
     const channel = fake.addChannel(makeChannel({ handle: 'pm2logs', count: 3, seed: 19, captionsMix: { manual: 1 } }));
-    const port = await freePort();
-    home = pm2Home({ PORT: String(port), PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_POLL_SECONDS: '1' });
+    // PORT=0: the system picks a free port for the cluster, and the API's line names it.
+    home = pm2Home({ PORT: '0', PLATFORM_BASE_URL: fake.url, CRAWL_PROFILE: 'fast', CRAWL_POLL_SECONDS: '1' });
     const h = home;
     await h.pm2('start', 'ecosystem.config.js');
     const modes = Object.fromEntries((await h.jlist()).map((a) => [a.name, a.pm2_env.exec_mode]));
     expect(modes).to.deep.equal({ api: 'cluster_mode', crawler: 'fork_mode' });
 
-    await waitFor('the API listening, in its own log file', () => has(h.log('api.out.log'), `API listening on http://127.0.0.1:${port}`, 'api') || undefined);
+    const listening = await waitFor('the API listening, in its own log file', () =>
+      jsonLines(h.log('api.out.log')).find((l) => l.process === 'api' && String(l.msg).startsWith('API listening on http://127.0.0.1:')));
+    const port = Number(listening.port);
+    expect(listening.msg).to.equal(`API listening on http://127.0.0.1:${port}`);
+    expect(port).to.be.greaterThan(0);
     await waitFor('the crawler started, in its own log file', () => has(h.log('crawler.out.log'), 'crawler started', 'crawler') || undefined);
     // A request's access line, and the crawler's work on the channel it registers.
     const feed = await fetch(`http://127.0.0.1:${port}/?channel_id=${channel.channelId}&api_key=${KEY}`);

@@ -6,6 +6,7 @@ import { createChallengeProxy, type SessionInput } from '../../shared/platform';
 import { ChallengeProxy } from '../../shared/platform/challenge-proxy';
 import { capture } from './support';
 import { captureLogs } from '../support/logs';
+import { REFUSED_PORT } from '../support/processes';
 
 const BASE = 'http://127.0.0.1:9';
 const UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36';
@@ -101,7 +102,7 @@ describe('challenge-solving proxy (FlareSolverr API)', () => {
 
   it('unreachable (closed port): not available, ONE warning however often asked, no throw', async () => {
     const { logger, lines } = captureLogs();
-    const proxy = new ChallengeProxy({ proxyUrl: 'http://127.0.0.1:1/v1', baseUrl: BASE, sink: sink(), logger, recheckMs: 0 });
+    const proxy = new ChallengeProxy({ proxyUrl: `http://127.0.0.1:${REFUSED_PORT}/v1`, baseUrl: BASE, sink: sink(), logger, recheckMs: 0 });
     expect(await proxy.available()).to.equal(false);
     expect(await proxy.available()).to.equal(false);
     expect(await proxy.unblock('/watch?v=x')).to.equal(false);

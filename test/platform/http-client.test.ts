@@ -12,6 +12,7 @@ import { BROWSER_IDENTITIES, identityOf } from '../../shared/platform/user-agent
 import { RecordingServer, useRecordingServer } from './recording-server';
 import { capture, platformConfig, stepping } from './support';
 import { captureLogs } from '../support/logs';
+import { REFUSED_PORT } from '../support/processes';
 
 // The scripted platform every test of this file talks to over real loopback HTTP: what the tests
 // see is what the wire carried, headers exactly as they arrived.
@@ -294,7 +295,7 @@ describe('platform HTTP client', () => {
     });
 
     it('a refused connection is transient', async () => {
-      const err = await client({ base: 'http://127.0.0.1:1' }).send(page('/x')).catch((e: unknown) => e);
+      const err = await client({ base: `http://127.0.0.1:${REFUSED_PORT}` }).send(page('/x')).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'transient');
       expect((err as PlatformError).reason).to.include('network error');
     });

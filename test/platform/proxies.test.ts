@@ -14,7 +14,7 @@ import { FakeTiming } from '../crawler/support/fake-timing';
 import { captureLogs } from '../support/logs';
 import { tempStore, type TempStore } from '../support/temp-store';
 import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
-import { freePort } from '../support/processes';
+import { REFUSED_PORT } from '../support/processes';
 import { PASSWORD, startProxy, USER, type LocalProxy } from './local-proxy';
 
 describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
@@ -105,7 +105,7 @@ describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
   });
 
   it('an unreachable proxy and one that refuses the credentials are WARNINGs, and the next one is used', async () => {
-    const dead = await freePort();
+    const dead = REFUSED_PORT;
     const deadUrl = `http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${dead}`;
     const p = client([deadUrl, first.url(USER, 'wrong-password'), second.url()]);
     const result = await crawl(p);
@@ -119,7 +119,7 @@ describe('outbound proxies (PLATFORM_PROXY_URLS)', function () {
   });
 
   it('no reachable proxy is a transient failure, never a silent direct request', async () => {
-    const p = client([`http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${await freePort()}`]);
+    const p = client([`http://${USER}:${encodeURIComponent(PASSWORD)}@127.0.0.1:${REFUSED_PORT}`]);
     const err = await p.fetchTranscript(channel.videos[0]!.videoId).catch((e: unknown) => e);
     expect(err).to.have.property('outcome', 'transient');
     expect(String((err as Error).message)).to.match(/no outbound proxy could be used/).and.not.include(PASSWORD);

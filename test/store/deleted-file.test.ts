@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { LOST_DATABASE_EXIT_CODE } from '../../shared/bootstrap';
 import { fileChange } from '../../shared/store/sqlite/file-watch';
-import { ensureBuilt, freePort, startEntry, type Started } from '../support/processes';
+import { ensureBuilt, listeningPort, startEntry, type Started } from '../support/processes';
 import { waitFor } from '../support/poll';
 
 const KEY = 'deleted-file-key-0001';
@@ -33,9 +33,9 @@ describe('database file deleted under running processes', function () {
 
   it('API and crawler each log an ERROR and exit non-zero; restarted, they share the new file', async () => {
     const db = path.join(dir, 'feeds.db');
-    const port = await freePort();
+    let port = 0;
     const env = {
-      CONFIG_FILE: path.join(dir, 'settings.yaml'), PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${db}`,
+      CONFIG_FILE: path.join(dir, 'settings.yaml'), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: `sqlite:${db}`,
       SECURITY_CONFIG: path.join(dir, 'security.yaml'), PLATFORM_BASE_URL: 'http://127.0.0.1:9', BROWSER_EXECUTABLE_PATH: 'off',
       NODE_APP_INSTANCE: '0',
     };
@@ -43,8 +43,8 @@ describe('database file deleted under running processes', function () {
       const api = startEntry('api', env, dir);
       const crawler = startEntry('crawler', env, dir);
       procs.push(api, crawler);
-      await waitFor('both processes up', () =>
-        api.logs.some((l) => String(l.msg).startsWith('API listening')) && crawler.logs.some((l) => l.msg === 'crawler started') ? true : undefined);
+      port = await listeningPort(api);
+      await waitFor('the crawler up', () => (crawler.logs.some((l) => l.msg === 'crawler started') ? true : undefined));
       return [api, crawler];
     };
     const keyed = () => fetch(`http://127.0.0.1:${port}/?channel_id=UCuAXFkgsw1L7xaCfnd5JJOw`, { headers: { 'X-API-Key': KEY } });

@@ -6,7 +6,7 @@ import { silentLogger } from '../../shared/logger';
 import { openStore, StoreUnavailableError } from '../../shared/store';
 import { connectMongoStore, dbNameFromUrl } from '../../shared/store/mongo/mongo-store';
 import { mongoTestDatabase } from '../support/mongo-emulator';
-import { freePort } from '../support/processes';
+import { REFUSED_PORT } from '../support/processes';
 import { storeContract } from './contract';
 import { runWorkers } from './run-workers';
 
@@ -23,7 +23,7 @@ describe('the database named in a MongoDB URL', () => {
 
 describe('mongodb store without a server', function () {
   it('fails to open with StoreUnavailableError, not a driver error', async function () {
-    const url = `mongodb://127.0.0.1:${await freePort()}/tf_unreachable`;
+    const url = `mongodb://127.0.0.1:${REFUSED_PORT}/tf_unreachable`;
     let caught: unknown;
     try {
       await openStore(url, { logger: silentLogger(), serverSelectionTimeoutMS: 300 });

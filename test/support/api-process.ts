@@ -8,8 +8,7 @@ import path from 'node:path';
 import { silentLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
-import { ensureBuilt, freePort, startEntry, type Started } from './processes';
-import { waitFor } from './poll';
+import { ensureBuilt, listeningPort, startEntry, type Started } from './processes';
 
 /** USER_HZ of /proc: 100 on every Linux the service supports. */
 const CLOCK_TICKS = 100;
@@ -46,14 +45,14 @@ export async function startApiProcess(opts: ApiProcessOptions): Promise<ApiProce
   const databaseUrl = `sqlite:${path.join(dir, 'feeds.db')}`;
   const store = await openStore(databaseUrl, { logger: silentLogger(), rootDir: dir });
   await opts.seed?.(store);
-  const port = await freePort();
   const proc = startEntry('api', {
-    CONFIG_FILE: path.join(dir, 'settings.yaml'), PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl,
+    CONFIG_FILE: path.join(dir, 'settings.yaml'), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl,
     SECURITY_CONFIG: path.join(dir, 'security.yaml'), PLATFORM_BASE_URL: 'http://127.0.0.1:9', NODE_APP_INSTANCE: '0',
     ...opts.env,
   }, dir);
+  let port: number;
   try {
-    await waitFor('the API process listening', () => (proc.logs.some((l) => String(l.msg).startsWith('API listening')) ? true : undefined), 30_000, 20);
+    port = await listeningPort(proc);
   } catch (err) {
     await proc.stop('SIGKILL');
     await store.close();

@@ -3,10 +3,11 @@
 // a Turkish channel, a machine-translated `lang=`), then the compiled API and crawler pointed at it
 // (fast profile, a demo SQLite file), asks for each feed once so the crawler starts on them, and
 // prints the feed URLs. The processes' log lines go to a file, so the URLs stay on screen.
+// PORT (default 5000) is the API's; with 0 the system picks a free one and the URLs show it.
 // Ctrl-C stops everything.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { startFakePlatform } from '../fake-platform';
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
   const logFile = path.join(path.resolve(ROOT, process.env.LOG_DIR ?? 'logs'), 'demo.log');
   mkdirSync(path.dirname(logFile), { recursive: true });
   const logFd = openSync(logFile, 'a');
+  // Lines from before this run stay above this offset; what the processes write now comes after it.
+  const logStart = fstatSync(logFd).size;
   const env = {
     ...process.env,
     PORT: String(port),
@@ -65,7 +68,15 @@ async function main(): Promise<void> {
   const children: ChildProcess[] = (['api', 'crawler'] as const).map((name) =>
     spawn(process.execPath, [path.join(ROOT, `dist/${name}/main.js`)], { cwd: ROOT, env, stdio: ['ignore', logFd, logFd] }),
   );
+  const readLogFd = openSync(logFile, 'r');
   closeSync(logFd);
+  /** What the processes wrote to the log file since this run started. */
+  const newLogText = (): string => {
+    const size = fstatSync(readLogFd).size - logStart;
+    const buf = Buffer.alloc(Math.max(size, 0));
+    readSync(readLogFd, buf, 0, buf.length, logStart);
+    return buf.toString('utf8');
+  };
   const exits: string[] = [];
   let stopping = false;
   const stop = (code: number) => {
@@ -86,9 +97,20 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop(0));
   process.on('SIGTERM', () => stop(0));
 
-  const host = `http://localhost:${port}`;
-  const feeds = demoFeeds(host, key, channels);
+  let host = `http://localhost:${port}`;
+  let feeds = demoFeeds(host, key, channels);
   try {
+    if (port === 0) {
+      // PORT=0: the system picked the API's port, and its "API listening on …" line names it
+      // (JSON or pretty, the message is the same).
+      let bound = 0;
+      await until('the demo API\'s port', async () => {
+        bound = Number(/API listening on http:\/\/\S+?:(\d+)/.exec(newLogText())?.[1] ?? 0);
+        return bound > 0;
+      }, () => exits[0] ?? null);
+      host = `http://localhost:${bound}`;
+      feeds = demoFeeds(host, key, channels);
+    }
     await until('the demo API', async () => (await fetch(`${host}/health`)).ok, () => exits[0] ?? null);
     // A new channel's first answer is 404 while the crawler starts on it: ask once here, so the
     // URLs below answer within seconds (the translated one first, so its language is fetched too).

@@ -3,8 +3,8 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { waitFor } from './poll';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
@@ -44,17 +44,27 @@ export function ensureBuilt(): void {
   }
 }
 
-/** A loopback port nothing listens on: bound on port 0, then let go. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
+/**
+ * A loopback port that refuses connections: below the kernel's range for ports picked by listen(0)
+ * (32768 and up), so no server a test starts can ever take it, and a service machines do not run
+ * (tcpmux). For "nothing listens there" cases: an unreachable proxy or database.
+ */
+export const REFUSED_PORT = 1;
+
+/**
+ * The port a process started with a port setting of 0 listens on, read from the line it prints
+ * once it listens (the API's "API listening on …", the crawler's "crawler metrics at …"): the
+ * system picks a free port and the process names it, so no port is reserved, let go and hoped
+ * still free. Fails at once, with its stderr, if the process exits first.
+ */
+export async function listeningPort(proc: Pick<Started, 'child' | 'logs' | 'stderr'>, prefix = 'API listening', timeoutMs = 30_000): Promise<number> {
+  const port = await waitFor(`"${prefix}" from the process`, () => {
+    const line = proc.logs.find((l) => typeof l.msg === 'string' && l.msg.startsWith(prefix));
+    if (line) return Number(line.port);
+    return proc.child.exitCode !== null || proc.child.signalCode !== null ? null : undefined;
+  }, timeoutMs);
+  if (port === null || !Number.isInteger(port) || port <= 0) throw new Error(`the process exited or named no port before "${prefix}":\n${proc.stderr.join('')}`);
+  return port;
 }
 
 /** Spawns `node <args>` with exactly `env` (plus PATH and HOME), collecting its JSON log lines. */
