@@ -5,7 +5,7 @@
 
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PlatformRequestEvent } from '../shared/platform/http-client';
-import type { PlatformError } from '../shared/platform/types';
+import type { BlockKind, PlatformError } from '../shared/platform/types';
 
 /** What the gauges read when scraped: set by main() once the budget and store exist. */
 export interface CrawlerGaugeSources {
@@ -16,18 +16,8 @@ export interface CrawlerGaugeSources {
   queueLength(): Promise<number | null>;
 }
 
-/** Kinds of block the platform shows, from the classifier's signal or its own wording of the reason (docs/crawler.md §4). */
-export function blockKind({ reason, signal }: Pick<PlatformError, 'reason' | 'signal'>): string {
-  if (/bot check|not a bot/i.test(reason)) return 'bot_check';
-  if (/captcha/i.test(reason)) return 'captcha';
-  if (signal === 'session_rate_limited') return 'session_rate_limit';
-  if (signal === 'poisoned') return 'poisoned';
-  if (/\b429\b/.test(reason)) return 'http_429';
-  if (/challenge/i.test(reason)) return 'js_challenge';
-  if (/empty timed-text/i.test(reason)) return 'empty_timed_text';
-  if (/every player client refused/i.test(reason)) return 'all_clients_refused';
-  return 'other';
-}
+/** A block's label: the kind the classifier gave it (shared/platform/classify.ts), `other` when it gave none. */
+export const blockKind = ({ block }: Pick<PlatformError, 'block'>): BlockKind | 'other' => block ?? 'other';
 
 const CLIENTS: ReadonlySet<string> = new Set(['VISIONOS', 'ANDROID', 'TVHTML5', 'WEB_EMBEDDED_PLAYER', 'WEB', 'browser', 'none']);
 
@@ -105,7 +95,7 @@ export class CrawlerMetrics {
     if (e.bytes > 0) this.bytes.labels(e.endpoint).inc(e.bytes);
   };
 
-  block(err: Pick<PlatformError, 'reason' | 'signal'>): void {
+  block(err: Pick<PlatformError, 'block'>): void {
     this.blocks.labels(blockKind(err)).inc();
   }
 

@@ -108,6 +108,6 @@ export async function browseVideos(http: PlatformHttp, channelId: string, contin
   const rule = { ...ENDPOINTS.browse, what };
   const json = valueOf(readJson(a, rule), rule);
   const v = classifyBrowse(json);
-  if (v.outcome !== 'ok') throw new PlatformError(v.outcome, `${what}: ${v.reason}`);
+  if (v.outcome !== 'ok') throw new PlatformError(v.outcome, `${what}: ${v.reason}`, { block: v.outcome === 'consent' ? undefined : v.block });
   return parseBrowsePage(json);
 }

@@ -4,7 +4,7 @@
 // content; this module says whether there is content worth parsing.
 
 import { findStartTag } from './html-tags';
-import { PlatformError, type PlatformOutcome, type PlatformSignal } from './types';
+import { PlatformError, type BlockKind, type PlatformOutcome, type PlatformSignal } from './types';
 
 /** One answer as the HTTP client received it (body already decompressed). */
 export interface RawAnswer {
@@ -18,7 +18,7 @@ export interface RawAnswer {
 export type Verdict =
   | { outcome: 'ok' }
   | { outcome: 'consent'; reason: string; /** hidden `v` of the consent form, when there is one */ consentValue: string | null }
-  | { outcome: Exclude<PlatformOutcome, 'ok' | 'consent'>; reason: string; signal?: PlatformSignal };
+  | { outcome: Exclude<PlatformOutcome, 'ok' | 'consent'>; reason: string; signal?: PlatformSignal; block?: BlockKind };
 
 const OK: Verdict = { outcome: 'ok' };
 
@@ -52,17 +52,17 @@ export function consentFormValue(html: string): string | null {
 
 /** Transport and page level: status codes, redirects, captcha and consent walls. */
 export function classifyAnswer(a: RawAnswer): Verdict {
-  if (a.status === 429) return { outcome: 'blocked', reason: 'HTTP 429 (rate limited)' };
+  if (a.status === 429) return { outcome: 'blocked', reason: 'HTTP 429 (rate limited)', block: 'http_429' };
   if (a.location !== null) {
     if (/^https?:\/\/consent\.(youtube|google)\.com\//i.test(a.location)) {
       return { outcome: 'consent', reason: 'redirect to the consent wall', consentValue: null };
     }
-    if (/\/sorry\//.test(a.location)) return { outcome: 'blocked', reason: 'redirect to the "sorry" captcha' };
+    if (/\/sorry\//.test(a.location)) return { outcome: 'blocked', reason: 'redirect to the "sorry" captcha', block: 'captcha' };
     return { outcome: 'transient', reason: `unexpected redirect (HTTP ${a.status})` };
   }
   if (looksLikeHtml(a)) {
-    if (isCaptchaPage(a.body)) return { outcome: 'blocked', reason: 'captcha wall' };
-    if (isChallengePage(a.body)) return { outcome: 'blocked', reason: 'JavaScript challenge' };
+    if (isCaptchaPage(a.body)) return { outcome: 'blocked', reason: 'captcha wall', block: 'captcha' };
+    if (isChallengePage(a.body)) return { outcome: 'blocked', reason: 'JavaScript challenge', block: 'js_challenge' };
     const v = consentFormValue(a.body);
     if (v !== null) return { outcome: 'consent', reason: 'consent form', consentValue: v || null };
   }
@@ -121,13 +121,13 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
   const status = typeof ps.status === 'string' ? ps.status : '';
   const reason = playabilityReason(ps);
   // Both apostrophes occur; the platform writes U+2019 in the bot check.
-  if (/not a bot/i.test(reason)) return { outcome: 'blocked', reason: `bot check: ${reason}` };
+  if (/not a bot/i.test(reason)) return { outcome: 'blocked', reason: `bot check: ${reason}`, block: 'bot_check' };
   // The 2026 captcha before playback, whatever the status says (docs/crawler.md §4).
-  if (obj(ps.errorScreen).playerCaptchaViewModel !== undefined) return { outcome: 'blocked', reason: `captcha (playerCaptchaViewModel)${reason ? `: ${reason}` : ''}` };
-  if (TRY_AGAIN_LATER.test(reason)) return { outcome: 'blocked', reason: `session rate-limited (try again later): ${reason}`, signal: 'session_rate_limited' };
+  if (obj(ps.errorScreen).playerCaptchaViewModel !== undefined) return { outcome: 'blocked', reason: `captcha (playerCaptchaViewModel)${reason ? `: ${reason}` : ''}`, block: 'captcha' };
+  if (TRY_AGAIN_LATER.test(reason)) return { outcome: 'blocked', reason: `session rate-limited (try again later): ${reason}`, signal: 'session_rate_limited', block: 'session_rate_limit' };
   const details = obj(p.videoDetails);
   if (typeof details.videoId === 'string' && details.videoId !== videoId) {
-    return { outcome: 'blocked', reason: `player answered for another video (${details.videoId}): poisoned answers`, signal: 'poisoned' };
+    return { outcome: 'blocked', reason: `player answered for another video (${details.videoId}): poisoned answers`, signal: 'poisoned', block: 'poisoned' };
   }
   switch (status) {
     case 'OK':
@@ -152,7 +152,7 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
 export function classifyTimedText(a: RawAnswer): Verdict {
   const v = classifyAnswer(a);
   if (v.outcome !== 'ok') return v;
-  return a.body.trim() === '' ? { outcome: 'blocked', reason: 'empty timed-text answer (token missing or soft block)' } : OK;
+  return a.body.trim() === '' ? { outcome: 'blocked', reason: 'empty timed-text answer (token missing or soft block)', block: 'empty_timed_text' } : OK;
 }
 
 /** A browse answer of a channel that does not exist (or was removed) still comes with HTTP 200. */

@@ -61,7 +61,7 @@ function apply(action: Action, found: Exclude<PlatformOutcome, 'ok'>, what: stri
 export function readText(a: HttpAnswer, r: EndpointRule): Reading<string> {
   const v = a.verdict;
   if (v.outcome === 'ok') return { kind: 'ok', value: a.body };
-  if (v.outcome === 'blocked' || v.outcome === 'consent') throw new PlatformError(v.outcome, `${r.what}: ${v.reason}`, { signal: v.outcome === 'blocked' ? v.signal : undefined });
+  if (v.outcome === 'blocked' || v.outcome === 'consent') throw new PlatformError(v.outcome, `${r.what}: ${v.reason}`, v.outcome === 'blocked' ? { signal: v.signal, block: v.block } : undefined);
   return apply(v.outcome === 'not_found' ? r.notFound : r.failed, v.outcome, r.what, v.reason);
 }
 

@@ -231,7 +231,7 @@ export class PlatformHttp {
       }
       if (signal.aborted && req.stallAfterMs !== undefined) {
         this.opts.logger.debug({ method, path, ms, outcome: 'blocked' }, `${method} ${path} stalled past ${waitMs} ms`);
-        throw new PlatformError('blocked', `${req.what} stalled: no answer within ${waitMs} ms`, { cause: err });
+        throw new PlatformError('blocked', `${req.what} stalled: no answer within ${waitMs} ms`, { cause: err, block: 'stalled' });
       }
       const reason = signal.aborted
         ? `timed out after ${waitMs} ms`

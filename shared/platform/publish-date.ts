@@ -33,7 +33,7 @@ export async function fetchPublishedAt(http: PlatformHttp, videoId: string): Pro
     const v = classifyPlayer(r.value, videoId);
     // A refusal (bot check, another video's answer) is the blocked path's; an unplayable video may
     // still state its date, so only blocks are thrown.
-    if (v.outcome === 'blocked') throw new PlatformError('blocked', `date player: ${v.reason}`, { signal: v.signal });
+    if (v.outcome === 'blocked') throw new PlatformError('blocked', `date player: ${v.reason}`, { signal: v.signal, block: v.block });
     const date = publishDateOf(r.value);
     if (date !== null) return date;
   }

@@ -16,7 +16,7 @@ import { fetchPlayer } from './player';
 import { fetchOtherLanguages } from './other-languages';
 import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
-import { AllClientsRefusedError, PlatformError, TokenRequiredError, type ClientAnswer, type PlatformSignal } from './types';
+import { AllClientsRefusedError, PlatformError, TokenRequiredError, type BlockKind, type ClientAnswer, type PlatformSignal } from './types';
 import type { Transcript, VideoDetails } from '../transcript/types';
 import type { VisitorSessions } from './visitor';
 
@@ -54,7 +54,7 @@ function judge(videoId: string, misses: readonly (ClientAnswer & { miss: Miss })
   if (misses.length === 0) return new PlatformError('no_captions', 'no player client configured');
   const first = (...kinds: Miss[]): (ClientAnswer & { miss: Miss }) | undefined => misses.find((m) => kinds.includes(m.miss));
   const blocked = misses.filter((m) => m.miss === 'blocked' || m.miss === 'strong_block');
-  if (blocked.length === misses.length) return new AllClientsRefusedError(videoId, misses.map(({ client, reason, signal }) => ({ client, reason, signal })));
+  if (blocked.length === misses.length) return new AllClientsRefusedError(videoId, misses.map(({ client, reason, signal, block }) => ({ client, reason, signal, block })));
   // A client that lists token-bound tracks shows the video has captions, whatever another client
   // listed: only a token is missing, and the browser's web player has one.
   const tokenOnly = first('token_only');
@@ -72,7 +72,7 @@ async function askClient(
   videoId: string,
   client: ClientIdentity,
   opts: TranscriptOptions,
-): Promise<{ track: CaptionTrack; player: unknown } | { miss: Miss; reason: string; signal?: PlatformSignal | undefined }> {
+): Promise<{ track: CaptionTrack; player: unknown } | { miss: Miss; reason: string; signal?: PlatformSignal | undefined; block?: BlockKind | undefined }> {
   let answer;
   try {
     const visitorData = await opts.visitors.get(client);
@@ -80,7 +80,7 @@ async function askClient(
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     if (err.outcome === 'consent') throw err;
-    if (err.outcome === 'blocked') return { miss: 'strong_block', reason: err.reason, signal: err.signal ?? undefined };
+    if (err.outcome === 'blocked') return { miss: 'strong_block', reason: err.reason, signal: err.signal ?? undefined, block: err.block ?? undefined };
     if (err.outcome === 'unavailable' || err.outcome === 'not_found') return { miss: 'unavailable', reason: err.reason };
     return { miss: 'transient', reason: err.reason };
   }
@@ -91,7 +91,7 @@ async function askClient(
     case 'blocked':
       // A poisoned answer is this client's view of one video; every other block speaks for the
       // whole IP or session.
-      return { miss: verdict.signal === 'poisoned' ? 'blocked' : 'strong_block', reason: verdict.reason, signal: verdict.signal };
+      return { miss: verdict.signal === 'poisoned' ? 'blocked' : 'strong_block', reason: verdict.reason, signal: verdict.signal, block: verdict.block };
     case 'no_captions':
       return { miss: 'no_captions', reason: verdict.reason, signal: verdict.signal };
     case 'unavailable':

@@ -24,17 +24,29 @@ export type PlatformOutcome =
  */
 export type PlatformSignal = 'session_rate_limited' | 'poisoned' | 'not_aired';
 
+/**
+ * Which refusal a `blocked` answer was, decided by the classifier with the outcome, for the
+ * operator's count of blocks by kind (transcript_feed_platform_blocks_total). Nothing acts on it
+ * but that counter; left out where the answer was refused in no way of its own (a 401 or 403).
+ * Gravest first: when every player client refused, the count takes the gravest refusal they met.
+ */
+export const BLOCK_ORDER = ['bot_check', 'captcha', 'session_rate_limit', 'poisoned', 'http_429', 'js_challenge', 'empty_timed_text', 'stalled', 'all_clients_refused'] as const;
+export type BlockKind = (typeof BLOCK_ORDER)[number];
+
 export class PlatformError extends Error {
   override readonly name = 'PlatformError';
   readonly signal: PlatformSignal | null;
+  /** Which refusal, for a `blocked` outcome the classifier named; null otherwise. */
+  readonly block: BlockKind | null;
   constructor(
     readonly outcome: Exclude<PlatformOutcome, 'ok'>,
     /** Human-readable reason, safe to log and store (no cookies, no keys). */
     readonly reason: string,
-    options?: { cause?: unknown; signal?: PlatformSignal | undefined },
+    options?: { cause?: unknown; signal?: PlatformSignal | undefined; block?: BlockKind | undefined },
   ) {
     super(`${outcome}: ${reason}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.signal = options?.signal ?? null;
+    this.block = options?.block ?? null;
   }
 }
 
@@ -43,6 +55,14 @@ export interface ClientAnswer {
   readonly client: string;
   readonly reason: string;
   readonly signal?: PlatformSignal | undefined;
+  readonly block?: BlockKind | undefined;
+}
+
+/** The refusal an all-clients block is counted as: the gravest its clients met (the order of BlockKind), else its own. */
+function gravestBlock(answers: readonly ClientAnswer[]): BlockKind {
+  let found: BlockKind = 'all_clients_refused';
+  for (const a of answers) if (a.block !== undefined && BLOCK_ORDER.indexOf(a.block) < BLOCK_ORDER.indexOf(found)) found = a.block;
+  return found;
 }
 
 /**
@@ -59,6 +79,7 @@ export class AllClientsRefusedError extends PlatformError {
     // One client's "try again later" is the session's: the whole process cools down.
     super('blocked', `every player client refused (${answers.map((a) => `${a.client}: ${a.reason}`).join('; ')})`, {
       signal: answers.some((a) => a.signal === 'session_rate_limited') ? 'session_rate_limited' : undefined,
+      block: gravestBlock(answers),
     });
   }
 }

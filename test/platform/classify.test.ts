@@ -7,34 +7,36 @@ import {
   isChallengePage,
   type RawAnswer,
 } from '../../shared/platform/classify';
-import { AllClientsRefusedError } from '../../shared/platform/types';
+import { blockKind } from '../../crawler/metrics';
+import { AllClientsRefusedError, PlatformError, type BlockKind } from '../../shared/platform/types';
 import { capture, captureJson } from './support';
 
 const answer = (over: Partial<RawAnswer>): RawAnswer => ({ status: 200, contentType: 'text/html; charset=utf-8', body: '', location: null, ...over });
 
 describe('classification of platform answers (docs/crawler.md §4)', () => {
   describe('transport and page level', () => {
-    const rows: [string, Partial<RawAnswer>, string][] = [
-      ['HTTP 429 on any request', { status: 429, contentType: 'application/json', body: '{}' }, 'blocked'],
-      ['captcha page with 429 (real capture)', { status: 429, body: capture('captcha-429.html') }, 'blocked'],
-      ['captcha page with 200 (real capture)', { status: 200, body: capture('captcha-429.html') }, 'blocked'],
-      ['a form to /das_captcha alone', { body: '<html><form action="/das_captcha?fw=1" method="POST"></form></html>' }, 'blocked'],
-      ['consent form (real capture)', { body: capture('consent-page.html') }, 'consent'],
-      ['redirect to consent.youtube.com/m', { status: 302, location: 'https://consent.youtube.com/m?continue=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3Dx' }, 'consent'],
-      ['redirect to a "sorry" captcha', { status: 302, location: 'https://www.google.com/sorry/index?continue=x' }, 'blocked'],
-      ['a JavaScript challenge page', { status: 200, body: '<html><script>document.cookie="c=1; path=/";setTimeout(function(){location.reload()},250)</script></html>' }, 'blocked'],
-      ['HTTP 500', { status: 500 }, 'transient'],
-      ['HTTP 503', { status: 503, body: 'x' }, 'transient'],
-      ['HTTP 403', { status: 403 }, 'blocked'],
-      ['resolve_url 404 (real capture)', { status: 404, contentType: 'application/json', body: capture('resolve_url-unknown-handle-404.json') }, 'not_found'],
-      ['browse 400 INVALID_ARGUMENT', { status: 400, contentType: 'application/json', body: '{"error":{"code":400,"status":"INVALID_ARGUMENT"}}' }, 'not_found'],
-      ['an ordinary page', { body: '<!DOCTYPE html><html><body>ytInitialData</body></html>' }, 'ok'],
+    const rows: [string, Partial<RawAnswer>, string, BlockKind | null][] = [
+      ['HTTP 429 on any request', { status: 429, contentType: 'application/json', body: '{}' }, 'blocked', 'http_429'],
+      ['captcha page with 429 (real capture)', { status: 429, body: capture('captcha-429.html') }, 'blocked', 'http_429'],
+      ['captcha page with 200 (real capture)', { status: 200, body: capture('captcha-429.html') }, 'blocked', 'captcha'],
+      ['a form to /das_captcha alone', { body: '<html><form action="/das_captcha?fw=1" method="POST"></form></html>' }, 'blocked', 'captcha'],
+      ['consent form (real capture)', { body: capture('consent-page.html') }, 'consent', null],
+      ['redirect to consent.youtube.com/m', { status: 302, location: 'https://consent.youtube.com/m?continue=https%3A%2F%2Fwww.youtube.com%2Fwatch%3Fv%3Dx' }, 'consent', null],
+      ['redirect to a "sorry" captcha', { status: 302, location: 'https://www.google.com/sorry/index?continue=x' }, 'blocked', 'captcha'],
+      ['a JavaScript challenge page', { status: 200, body: '<html><script>document.cookie="c=1; path=/";setTimeout(function(){location.reload()},250)</script></html>' }, 'blocked', 'js_challenge'],
+      ['HTTP 500', { status: 500 }, 'transient', null],
+      ['HTTP 503', { status: 503, body: 'x' }, 'transient', null],
+      ['HTTP 403', { status: 403 }, 'blocked', null],
+      ['resolve_url 404 (real capture)', { status: 404, contentType: 'application/json', body: capture('resolve_url-unknown-handle-404.json') }, 'not_found', null],
+      ['browse 400 INVALID_ARGUMENT', { status: 400, contentType: 'application/json', body: '{"error":{"code":400,"status":"INVALID_ARGUMENT"}}' }, 'not_found', null],
+      ['an ordinary page', { body: '<!DOCTYPE html><html><body>ytInitialData</body></html>' }, 'ok', null],
     ];
-    for (const [name, over, outcome] of rows) {
-      it(`${name} → ${outcome}`, () => {
+    for (const [name, over, outcome, block] of rows) {
+      it(`${name} → ${outcome}${block ? ` (${block})` : ''}`, () => {
         const v = classifyAnswer(answer(over));
         expect(v.outcome).to.equal(outcome);
         if (v.outcome !== 'ok') expect(v.reason).to.be.a('string').and.not.equal('');
+        expect(v.outcome === 'ok' || v.outcome === 'consent' ? null : v.block ?? null).to.equal(block);
       });
     }
 
@@ -120,6 +122,32 @@ describe('classification of platform answers (docs/crawler.md §4)', () => {
     it('UNPLAYABLE → unavailable; unknown status → transient', () => {
       expect(classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason: 'Private video' } }, 'x').outcome).to.equal('unavailable');
       expect(classifyPlayer({}, 'x').outcome).to.equal('transient');
+    });
+  });
+
+  describe('the kind of each block, for the operator\'s count (never read from the reason text)', () => {
+    const blockOf = (v: ReturnType<typeof classifyPlayer>): BlockKind | null => (v.outcome === 'blocked' ? v.block ?? null : null);
+    it('the player\'s own refusals, in the platform\'s words', () => {
+      expect(blockOf(classifyPlayer(captureJson('player-android-request_blocked.json'), 'abcdefghijk'))).to.equal('bot_check');
+      for (const reason of ["This content isn't available, try again later", 'This content isn’t available, try again later.']) {
+        expect(blockOf(classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason } }, 'x')), reason).to.equal('session_rate_limit');
+      }
+      expect(blockOf(classifyPlayer({ playabilityStatus: { status: 'LOGIN_REQUIRED', errorScreen: { playerCaptchaViewModel: {} } } }, 'x'))).to.equal('captcha');
+      expect(blockOf(classifyPlayer(captureJson('player-android-ok.json'), 'AAAAAAAAAAA'))).to.equal('poisoned');
+      expect(blockOf(classifyTimedText(answer({ body: '' })))).to.equal('empty_timed_text');
+    });
+    it('a refusal by every client counts as the gravest refusal among them, else as all_clients_refused', () => {
+      const tryLater = classifyPlayer({ playabilityStatus: { status: 'UNPLAYABLE', reason: "This content isn't available, try again later" } }, 'x');
+      const bot = classifyPlayer(captureJson('player-android-request_blocked.json'), 'abcdefghijk');
+      const refused = classifyAnswer(answer({ status: 403 }));
+      if (tryLater.outcome !== 'blocked' || bot.outcome !== 'blocked' || refused.outcome !== 'blocked') throw new Error('all are blocks');
+      expect(new AllClientsRefusedError('x', [{ client: 'ANDROID', ...tryLater }, { client: 'VISIONOS', ...bot }]).block).to.equal('bot_check');
+      expect(new AllClientsRefusedError('x', [{ client: 'ANDROID', ...tryLater }]).block).to.equal('session_rate_limit');
+      expect(new AllClientsRefusedError('x', [{ client: 'ANDROID', ...refused }]).block).to.equal('all_clients_refused');
+    });
+    it('the counter\'s label is the classifier\'s kind, whatever the reason says', () => {
+      expect(blockKind(new PlatformError('blocked', 'captcha wall, bot check, HTTP 429'))).to.equal('other');
+      expect(blockKind(new PlatformError('blocked', 'anything at all', { block: 'js_challenge' }))).to.equal('js_challenge');
     });
   });
 
