@@ -24,6 +24,7 @@ import type { HandleLookupLimits } from './resolve-channel';
 import { ApiCache } from './cache';
 import { ApiError, errorHandler, errorSender, methodsAllowed } from './errors';
 import { door, frontDoor } from './http/front-door';
+import { writeHead } from './http/answer-head';
 import { keyed, type Handler } from './http/keyed';
 import type { KeySource } from './http/key-source';
 import { feedAnswers } from './http/feed-answer';
@@ -101,8 +102,7 @@ function jsonBody(value: unknown): Buffer {
 }
 
 function sendJson(res: ServerResponse, body: Buffer): void {
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', body.length);
+  writeHead(res, 200, ['Cache-Control', 'no-store', 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)]);
   res.end(body);
 }
 

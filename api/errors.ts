@@ -9,6 +9,7 @@ import { PlatformError } from '../shared/platform/types';
 import { categoryLogger, type Logger } from '../shared/logger';
 import { withoutApiKey } from './http/key-redaction';
 import { channelIdOf, requestUrl } from './http/locals';
+import { settle } from './http/answer-head';
 import { USAGE, type Usage } from './service-info';
 
 /**
@@ -452,6 +453,7 @@ export function errorSender(root: Logger, opts: ErrorSenderOptions = {}): (err: 
       res.destroy();
       return;
     }
+    settle(res);
     if ('retryAfter' in entry) res.setHeader('Retry-After', String(apiError.context.retryAfter ?? entry.retryAfter));
     if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', apiError.context.allow ?? ALLOWED_METHODS);
     if ('basicChallenge' in entry) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);

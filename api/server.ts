@@ -8,7 +8,8 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { AddressInfo, Socket } from 'node:net';
 import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
 import { ALLOWED_METHODS, ApiError, errorBody, errorSender, type ErrorName } from './errors';
-import { door, staticHeaders } from './http/front-door';
+import { door } from './http/front-door';
+import { staticHeaders } from './http/answer-head';
 import { whenTaken } from './http/answer-taken';
 import { markCut } from './http/locals';
 

@@ -19,6 +19,7 @@ import type { ApiCache, CacheSlot } from '../cache';
 import type { ApiMetrics } from '../metrics';
 import type { Validators } from '../feed/state';
 import { compress, encodedEtag, negotiateCoding, type Coding } from './content-coding';
+import { writeHead } from './answer-head';
 
 /**
  * Private: the body is the same for every key, but the response carries the key's rate-limit
@@ -94,10 +95,9 @@ export function feedAnswers(cache: ApiCache, clock: () => Date, metrics?: FeedAn
   return async (req, res, r) => {
     const coding = negotiateCoding(req.headers['accept-encoding']);
     let v = r.validators;
-    sendHeaders(res, v, coding, r.headers);
-    if (isFresh(req, res, clock())) {
+    if (isFresh(req, encodedEtag(v.etag, coding), v.lastModified, clock())) {
       metrics?.notModified(r.route);
-      res.statusCode = 304;
+      writeHead(res, 304, validatorFields(v, coding, r.headers));
       res.end();
       return;
     }
@@ -110,17 +110,15 @@ export function feedAnswers(cache: ApiCache, clock: () => Date, metrics?: FeedAn
       if (identity === undefined) {
         const out = await produce(r);
         identity = out.body;
-        if (out.validators.etag !== v.etag) {
-          v = out.validators;
-          sendHeaders(res, v, coding, r.headers);
-        }
+        v = out.validators;
       }
       body = coding === 'identity' ? identity : (encodedOf(encoded, v.etag, coding) ?? (await encode(v.etag, coding, identity)));
     }
-    res.statusCode = 200;
-    res.setHeader('Content-Type', r.contentType);
-    if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
-    res.setHeader('Content-Length', body.length);
+    const fields = validatorFields(v, coding, r.headers);
+    fields.push('Content-Type', r.contentType);
+    if (coding !== 'identity') fields.push('Content-Encoding', coding);
+    fields.push('Content-Length', String(body.length));
+    writeHead(res, 200, fields);
     res.end(body);
   };
 }
@@ -129,19 +127,17 @@ function encodedOf(slot: CacheSlot<Buffer>, etag: string, coding: Coding): Buffe
   return slot.get(`${etag}\n${coding}`);
 }
 
-/** ETag (of this coding), Last-Modified, Cache-Control and Vary: the same on a 200 and a 304. */
-function sendHeaders(res: ServerResponse, v: Validators, coding: Coding, extra: Representation['headers']): void {
-  res.setHeader('ETag', encodedEtag(v.etag, coding));
-  res.setHeader('Last-Modified', v.lastModified);
-  res.setHeader('Cache-Control', FEED_CACHE_CONTROL);
-  res.setHeader('Vary', 'Accept-Encoding');
-  if (extra) for (const [name, value] of extra) res.setHeader(name, value);
+/** ETag (of this coding), Last-Modified, Cache-Control, Vary and the route's own: the same on a 200 and a 304. */
+function validatorFields(v: Validators, coding: Coding, extra: Representation['headers']): string[] {
+  const fields = ['ETag', encodedEtag(v.etag, coding), 'Last-Modified', v.lastModified, 'Cache-Control', FEED_CACHE_CONTROL, 'Vary', 'Accept-Encoding'];
+  if (extra) for (const [name, value] of extra) fields.push(name, value);
+  return fields;
 }
 
-/** The client's copy is this representation (its ETag and Last-Modified already on `res`). */
-function isFresh(req: IncomingMessage, res: ServerResponse, now: Date): boolean {
+/** The client's copy is this representation: its ETag (of this coding) and Last-Modified. */
+function isFresh(req: IncomingMessage, etag: string, lastModified: string, now: Date): boolean {
   if (req.headers['if-none-match'] === undefined && req.headers['if-modified-since'] === undefined) return false;
-  return notModified(req.headers, { etag: res.getHeader('ETag') as string, lastModified: res.getHeader('Last-Modified') as string }, now);
+  return notModified(req.headers, { etag, lastModified }, now);
 }
 
 /**

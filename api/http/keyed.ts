@@ -30,6 +30,7 @@ import { ApiError, type ErrorName } from '../errors';
 import { openAnswer } from './key-answers';
 import type { KeySource } from './key-source';
 import { queryOf, setKeyId } from './locals';
+import { addField } from './answer-head';
 
 export type Handler = (req: Request, res: Response) => void | Promise<void>;
 
@@ -56,7 +57,7 @@ export function authorizer(source: KeySource, store: HitStore, clock: () => Date
     setKeyId(res, key.keyId);
     openAnswer(source, key.keyId, res);
     const result = await counter.hit(key.id, key.rateLimit, clock());
-    res.setHeader('X-RateLimit-Remaining', result.remaining);
+    addField(res, 'X-RateLimit-Remaining', String(result.remaining));
     if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });
     return key;
   };

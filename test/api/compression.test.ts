@@ -123,7 +123,7 @@ describe('compressed answers (gzip, br)', function () {
     }
   });
 
-  it('answers 304 to a compressed client’s own ETag, with the headers of a 200 and no body', async () => {
+  it('answers 304 to a compressed client’s own ETag, with the 200’s ETag and Vary and no body', async () => {
     for (const path of FEEDS) {
       for (const coding of ['gzip', 'br']) {
         const first = await rawGet(api, path, { 'Accept-Encoding': coding });

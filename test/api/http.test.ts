@@ -301,6 +301,26 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       }
     });
 
+    it('a 304 carries the 200\'s validators, caching, Vary and CORS, the rate limit, and no security or body headers, from either dispatcher', async () => {
+      // RFC 9110 §15.4.5: the fields a 200 would carry among ETag, Cache-Control, Vary, Date (and
+      // Last-Modified); a cache keeps the stored 200's other fields (RFC 9111 §4.3.4).
+      const expected = ['access-control-allow-origin', 'access-control-expose-headers', 'cache-control', 'connection', 'date', 'etag', 'keep-alive', 'last-modified', 'vary', 'x-ratelimit-remaining'];
+      // GET /search takes node:http's direct path, GET /search/ Express's (test above).
+      for (const path of [`/?channel_id=${CHANNEL}`, '/search?q=transcript', '/search/?q=transcript']) {
+        for (const coding of ['identity', 'gzip']) {
+          const full = await rawGet(api.base, path, { 'X-API-Key': KEY, 'Accept-Encoding': coding });
+          expect(full.status, path).to.equal(200);
+          for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(full.headers[name], `${name} on the 200 of ${path}`).to.equal(value);
+          const again = await rawGet(api.base, path, { 'X-API-Key': KEY, 'Accept-Encoding': coding, 'If-None-Match': String(full.headers.etag) });
+          expect(again.status, `${coding} ${path}`).to.equal(304);
+          expect(Object.keys(again.headers).sort(), `${coding} ${path}`).to.deep.equal(expected);
+          expect(again.bytes.length).to.equal(0);
+          for (const name of ['etag', 'last-modified', 'cache-control', 'vary', 'access-control-allow-origin', 'access-control-expose-headers']) expect(again.headers[name], name).to.equal(full.headers[name]);
+          expect(again.headers['x-ratelimit-remaining']).to.match(/^\d+$/);
+        }
+      }
+    });
+
     it('errors are not cached', async () => {
       expect((await api.get('/')).headers.get('cache-control')).to.equal('no-store');
     });
