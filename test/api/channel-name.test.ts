@@ -3,9 +3,6 @@
 // feed shows the name from its first entry on (not from the end of the run), and the name is part
 // of the ETag, so a feed served before the name arrived is never kept by a 304.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import type { Scheduler } from '../../crawler/scheduler';
@@ -26,7 +23,6 @@ describe('a feed names its channel as soon as its first entry is there', functio
   describe('the crawler against the fake platform', () => {
     let fake: FakePlatform;
     let api: TestApi;
-    let dir: string;
     let scheduler: Scheduler | null = null;
     const logs = captureLogs();
 
@@ -39,13 +35,11 @@ describe('a feed names its channel as soon as its first entry is there', functio
         }],
       });
       api = await startApi();
-      dir = mkdtempSync(path.join(tmpdir(), 'tf-channel-name-'));
     });
     after(async () => {
       await scheduler?.stop();
       await api.close();
       await fake.close();
-      rmSync(dir, { recursive: true, force: true });
     });
 
     it('shows the channel title in Atom author and subtitle after the first batch, while the run goes on', async () => {
@@ -53,7 +47,7 @@ describe('a feed names its channel as soon as its first entry is there', functio
       expect((await api.get(`/?channel_id=${CHANNEL}`)).status).to.equal(404);
       // One video per batch and a long wait after each: the run stays between its batches.
       scheduler = startInProcessCrawler({
-        fakeUrl: fake.url, configDir: dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'naming',
+        fakeUrl: fake.url, configDir: api.dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'naming',
         env: { CRAWL_BATCH_SIZE: '1', CRAWL_BATCH_WAIT: '600' },
       });
       await until('the first batch', () => logs.lines.some((l) => l.msg === 'batch stored'), 30_000);

@@ -3,9 +3,6 @@
 // the channel does not exist, the platform unreachable or blocking — with the time of the next try.
 // The real crawler (in process) runs against the fake platform over loopback; the real app answers.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import type { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
@@ -30,7 +27,6 @@ describe('a channel the crawler cannot fill: the 404 says what the crawler knows
   this.timeout(60_000);
   let fake: FakePlatform;
   let api: TestApi;
-  let dir: string;
   let scheduler: Scheduler | null = null;
   const logs = captureLogs();
 
@@ -42,13 +38,11 @@ describe('a channel the crawler cannot fill: the 404 says what the crawler knows
       })),
     });
     api = await startApi();
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-crawl-404-'));
   });
   after(async () => {
     await scheduler?.stop();
     await api.close();
     await fake.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   // A channel's first request registers it on the real clock (due at once for the crawler); later
@@ -79,7 +73,7 @@ describe('a channel the crawler cannot fill: the 404 says what the crawler knows
     // crawler's platform timeout (raised here, so a loaded machine cannot turn the wait into a failure).
     fake.scenario.slow(3_000);
     scheduler = startInProcessCrawler({
-      fakeUrl: fake.url, configDir: dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'crawl-404', env: { PLATFORM_TIMEOUT_MS: '30000' },
+      fakeUrl: fake.url, configDir: api.dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'crawl-404', env: { PLATFORM_TIMEOUT_MS: '30000' },
     });
     // KNOWN was asked first: its run starts first, and waits on the slow platform.
     await until('the lease on the channel', async () => (await api.store.getChannel(KNOWN))?.leaseOwner === 'crawl-404');

@@ -4,56 +4,22 @@
 // session and so gets caption tracks; and the timed-text stall costs one bounded wait, not one per
 // video, while token-bound caption URLs are never fetched at all (docs/crawler.md §3, §4).
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { DEFAULT_MAX_BLOCKS } from '../../crawler/blocked-path';
-import { Scheduler } from '../../crawler/scheduler';
-import { realTiming } from '../../crawler/timing';
 import { DEFAULT_PLAYER_CLIENTS } from '../../shared/config/client-identities';
-import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
-import { captureLogs } from '../support/logs';
-import { tempStore, type TempStore } from '../support/temp-store';
-import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
-import { until } from '../support/poll';
+import { makeChannel, type FakeChannelSpec } from '../fake-platform';
+import { crawlerOnFake } from './support/in-process-crawler';
 
 const DEFAULT_CLIENTS = DEFAULT_PLAYER_CLIENTS.split(',').map((c) => c.split(':')[0]!);
 
 describe('crawler with the August 2026 player clients (in process)', function () {
   this.timeout(60_000);
-  let fake: FakePlatform;
-  let ts: TempStore;
-  let dir: string;
-  let scheduler: Scheduler | null;
-  let logs: ReturnType<typeof captureLogs>;
-
-  beforeEach(async () => {
-    fake = await startFakePlatform();
-    fake.scenario.strictIdentity(true);
-    ts = await tempStore('tf-clients26-');
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-clients26-cfg-'));
-    scheduler = null;
-    logs = captureLogs();
-  });
-  afterEach(async () => {
-    await scheduler?.stop();
-    await fake.close();
-    await ts.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  async function crawl(ch: FakeChannelSpec, env: Record<string, string> = {}): Promise<string | null> {
-    await ts.store.registerChannel({ channelId: ch.channelId, wanted: ch.videos.length }, new Date());
-    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: ts.store, timing: realTiming, logger: logs.logger, env });
-    await until('the run to end', async () => (await endedOutcome(ts.store, ch.channelId)) !== null);
-    return endedOutcome(ts.store, ch.channelId);
-  }
-  const states = async (ch: FakeChannelSpec) => (await ts.store.getVideos(ch.videos.map((v) => v.videoId))).map((r) => r.state);
-  const blockedWarnings = () => logs.lines.filter((l) => l.level === 'WARNING' && l.outcome === 'blocked');
+  const crawler = crawlerOnFake({ storePrefix: 'tf-clients26-', onFake: (fake) => fake.scenario.strictIdentity(true) });
+  const crawl = (ch: FakeChannelSpec, env: Record<string, string> = {}) => crawler.crawl(ch, { env });
+  const states = async (ch: FakeChannelSpec) => (await crawler.ts.store.getVideos(ch.videos.map((v) => v.videoId))).map((r) => r.state);
   const kidsChannel = (handle: string, seed: number): FakeChannelSpec => {
     const ch = makeChannel({ handle, count: 4, seed, captionsMix: { manual: 1 } });
-    return fake.addChannel({ ...ch, videos: ch.videos.map((v) => ({ ...v, madeForKids: true })) });
+    return crawler.fake.addChannel({ ...ch, videos: ch.videos.map((v) => ({ ...v, madeForKids: true })) });
   };
 
   it('made-for-kids videos: VISIONOS cannot play them, ANDROID (next by default) fetches every transcript', async () => {
@@ -61,43 +27,43 @@ describe('crawler with the August 2026 player clients (in process)', function ()
     const ch = kidsChannel('kidsandroid', 61);
     expect(await crawl(ch)).to.equal('ok');
     expect(await states(ch)).to.deep.equal(ch.videos.map(() => 'ready'));
-    expect(fake.counters).to.include({ player: 2 * 4, timedtext: 4 });
-    expect(blockedWarnings()).to.deep.equal([]);
+    expect(crawler.fake.counters).to.include({ player: 2 * 4, timedtext: 4 });
+    expect(crawler.blockedWarnings()).to.deep.equal([]);
   });
 
   it('made-for-kids videos with ANDROID unable too: the embedded player, yt-dlp\'s fallback, fetches them', async () => {
-    fake.scenario.clientTrouble('ANDROID', 'unplayable');
+    crawler.fake.scenario.clientTrouble('ANDROID', 'unplayable');
     const ch = kidsChannel('kidsembedded', 62);
     expect(await crawl(ch)).to.equal('ok');
     expect(await states(ch)).to.deep.equal(ch.videos.map(() => 'ready'));
-    expect(fake.counters).to.include({ player: 3 * 4, timedtext: 4 });
-    expect(blockedWarnings()).to.deep.equal([]);
+    expect(crawler.fake.counters).to.include({ player: 3 * 4, timedtext: 4 });
+    expect(crawler.blockedWarnings()).to.deep.equal([]);
   });
 
   it('the TV client, named in PLAYER_CLIENTS, asks with its guest session (visitorData) and gets caption tracks', async () => {
-    const ch = fake.addChannel(makeChannel({ handle: 'tvguest', count: 3, seed: 63, captionsMix: { manual: 1 } }));
+    const ch = crawler.fake.addChannel(makeChannel({ handle: 'tvguest', count: 3, seed: 63, captionsMix: { manual: 1 } }));
     expect(await crawl(ch, { PLAYER_CLIENTS: 'TVHTML5' })).to.equal('ok');
     expect(await states(ch)).to.deep.equal(ch.videos.map(() => 'ready'));
-    expect(fake.counters).to.include({ visitorId: 1, player: 3, timedtext: 3 });
+    expect(crawler.fake.counters).to.include({ visitorId: 1, player: 3, timedtext: 3 });
   });
 
   it('token-bound caption URLs only, with the stall on: decided from the URL, no timed-text request, so no stall is waited', async () => {
-    for (const c of DEFAULT_CLIENTS) fake.scenario.clientTrouble(c, 'xpv');
-    fake.scenario.timedTextStall(60_000);
-    const ch = fake.addChannel(makeChannel({ handle: 'stalltoken', count: 3, seed: 64, captionsMix: { manual: 1 } }));
+    for (const c of DEFAULT_CLIENTS) crawler.fake.scenario.clientTrouble(c, 'xpv');
+    crawler.fake.scenario.timedTextStall(60_000);
+    const ch = crawler.fake.addChannel(makeChannel({ handle: 'stalltoken', count: 3, seed: 64, captionsMix: { manual: 1 } }));
     expect(await crawl(ch)).to.equal('ok');
     expect(await states(ch)).to.deep.equal(ch.videos.map(() => 'no_transcript'));
-    expect(fake.counters.timedtext).to.equal(0);
+    expect(crawler.fake.counters.timedtext).to.equal(0);
   });
 
   it('every timed-text request stalling: the first one ends at PLATFORM_TIMED_TEXT_TIMEOUT_MS as a refusal and the run stops, not one wait per video', async () => {
-    fake.scenario.timedTextStall(60_000, 'all');
-    const ch = fake.addChannel(makeChannel({ handle: 'stallall', count: 20, seed: 65, captionsMix: { manual: 1 } }));
+    crawler.fake.scenario.timedTextStall(60_000, 'all');
+    const ch = crawler.fake.addChannel(makeChannel({ handle: 'stallall', count: 20, seed: 65, captionsMix: { manual: 1 } }));
     expect(await crawl(ch, { PLATFORM_TIMED_TEXT_TIMEOUT_MS: '300' })).to.equal('blocked');
     expect(await states(ch)).not.to.include('ready');
     // A fixed few stalls (the blocked path's budget of DEFAULT_MAX_BLOCKS per run), not twenty.
-    expect(fake.counters.timedtext).to.be.within(1, DEFAULT_MAX_BLOCKS);
-    const reasons = blockedWarnings().map((w) => w.reason).filter((r) => r !== undefined).map(String);
+    expect(crawler.fake.counters.timedtext).to.be.within(1, DEFAULT_MAX_BLOCKS);
+    const reasons = crawler.blockedWarnings().map((w) => w.reason).filter((r) => r !== undefined).map(String);
     expect(reasons.length).to.be.greaterThan(0);
     expect(reasons.every((r) => /timed text stalled: no answer within 300 ms/.test(r)), reasons.join('\n')).to.equal(true);
   });

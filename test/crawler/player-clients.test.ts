@@ -4,120 +4,82 @@
 // another works still stores every transcript without a blocked WARNING; every client refusing
 // takes the blocked path (docs/crawler.md §3, §4).
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { request } from 'undici';
-import { Scheduler } from '../../crawler/scheduler';
-import { realTiming } from '../../crawler/timing';
-import { makeChannel, startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../fake-platform';
+import { makeChannel, type FakeChannelSpec } from '../fake-platform';
 import type { ClientTrouble } from '../fake-platform/scenarios';
-import { captureLogs } from '../support/logs';
-import { tempStore, type TempStore } from '../support/temp-store';
-import { endedOutcome, startInProcessCrawler } from './support/in-process-crawler';
+import { crawlerOnFake } from './support/in-process-crawler';
 import { DEFAULT_PLAYER_CLIENTS } from '../../shared/config/client-identities';
-import { until } from '../support/poll';
 
 const DEFAULT_CLIENTS = DEFAULT_PLAYER_CLIENTS.split(',').map((c) => c.split(':')[0]!);
 
 describe('crawler with several player clients, strict app identity (in process)', function () {
   this.timeout(60_000);
-  let fake: FakePlatform;
-  let ts: TempStore;
-  let dir: string;
-  let scheduler: Scheduler | null;
-  let logs: ReturnType<typeof captureLogs>;
-
-  beforeEach(async () => {
-    fake = await startFakePlatform();
-    fake.scenario.strictIdentity(true);
-    ts = await tempStore('tf-clients-it-');
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-clients-cfg-'));
-    scheduler = null;
-    logs = captureLogs();
-  });
-  afterEach(async () => {
-    await scheduler?.stop();
-    await fake.close();
-    await ts.cleanup();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  function startCrawler(env: Record<string, string> = {}): void {
-    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: ts.store, timing: realTiming, logger: logs.logger, env });
-  }
-  const outcomeOf = (ch: FakeChannelSpec) => endedOutcome(ts.store, ch.channelId);
-  async function crawl(ch: FakeChannelSpec, wanted: number): Promise<string | null> {
-    await ts.store.registerChannel({ channelId: ch.channelId, wanted }, new Date());
-    startCrawler();
-    await until('the run to end', async () => (await outcomeOf(ch)) !== null);
-    return outcomeOf(ch);
-  }
-  const blockedWarnings = () => logs.lines.filter((l) => l.level === 'WARNING' && l.outcome === 'blocked');
+  const crawler = crawlerOnFake({ storePrefix: 'tf-clients-it-', onFake: (fake) => fake.scenario.strictIdentity(true) });
+  const crawl = (ch: FakeChannelSpec, wanted: number) => crawler.crawl(ch, { wanted });
 
   it('a fresh channel (browse pages with wrapped continuationItemViewModel) reaches a full feed; one visitor_id serves the session', async () => {
-    fake.scenario.continuationShape('wrapped');
-    const ch = fake.addChannel(makeChannel({ handle: 'strictfresh', count: 45, seed: 31, captionsMix: { manual: 1 } }));
+    crawler.fake.scenario.continuationShape('wrapped');
+    const ch = crawler.fake.addChannel(makeChannel({ handle: 'strictfresh', count: 45, seed: 31, captionsMix: { manual: 1 } }));
     expect(await crawl(ch, 45)).to.equal('ok');
-    const feed = await ts.store.listFeedEntries(ch.channelId, 100);
+    const feed = await crawler.ts.store.listFeedEntries(ch.channelId, 100);
     expect(feed.map((e) => e.videoId)).to.deep.equal(ch.videos.map((v) => v.videoId));
     feed.forEach((e, i) => expect(e.publishedAt.toISOString()).to.equal(ch.videos[i]!.publishedAt.toISOString()));
-    expect(fake.counters).to.include({ visitorId: 1, browseContinuation: 1, timedtext: 45, watch: 0 });
-    expect(blockedWarnings()).to.deep.equal([]);
+    expect(crawler.fake.counters).to.include({ visitorId: 1, browseContinuation: 1, timedtext: 45, watch: 0 });
+    expect(crawler.blockedWarnings()).to.deep.equal([]);
   });
 
   for (const trouble of ['poisoned', 'xpv', 'unplayable', 'captchaViewModel'] as ClientTrouble[]) {
     it(`VISIONOS ${trouble} on every video while ANDROID works: every transcript stored, no blocked WARNING`, async () => {
-      fake.scenario.clientTrouble('VISIONOS', trouble);
-      const ch = fake.addChannel(makeChannel({ handle: `trouble${trouble.toLowerCase()}`, count: 8, seed: 32, captionsMix: { manual: 0.5, automatic: 0.5 } }));
+      crawler.fake.scenario.clientTrouble('VISIONOS', trouble);
+      const ch = crawler.fake.addChannel(makeChannel({ handle: `trouble${trouble.toLowerCase()}`, count: 8, seed: 32, captionsMix: { manual: 0.5, automatic: 0.5 } }));
       expect(await crawl(ch, 8)).to.equal('ok');
-      const rows = await ts.store.getVideos(ch.videos.map((v) => v.videoId));
+      const rows = await crawler.ts.store.getVideos(ch.videos.map((v) => v.videoId));
       expect(rows.map((r) => r.state)).to.deep.equal(ch.videos.map(() => 'ready'));
-      expect(blockedWarnings()).to.deep.equal([]);
+      expect(crawler.blockedWarnings()).to.deep.equal([]);
       // Each video asked both clients; ANDROID's timed text served all, none of VISIONOS's was fetched.
       // A captcha retires VISIONOS's session each time (a new visitor_id per video); the other
       // troubles are the client's, and its one session stays.
-      expect(fake.counters).to.include({ player: 16, timedtext: 8, visitorId: trouble === 'captchaViewModel' ? 1 + 8 : 2 });
+      expect(crawler.fake.counters).to.include({ player: 16, timedtext: 8, visitorId: trouble === 'captchaViewModel' ? 1 + 8 : 2 });
     });
   }
 
   it('every client offering only token-bound caption URLs is no transcript for now (browser off), not a block', async () => {
-    for (const c of DEFAULT_CLIENTS) fake.scenario.clientTrouble(c, 'xpv');
-    const ch = fake.addChannel(makeChannel({ handle: 'alltokenbound', count: 3, seed: 35, captionsMix: { manual: 1 } }));
+    for (const c of DEFAULT_CLIENTS) crawler.fake.scenario.clientTrouble(c, 'xpv');
+    const ch = crawler.fake.addChannel(makeChannel({ handle: 'alltokenbound', count: 3, seed: 35, captionsMix: { manual: 1 } }));
     expect(await crawl(ch, 3)).to.equal('ok');
-    const rows = await ts.store.getVideos(ch.videos.map((v) => v.videoId));
+    const rows = await crawler.ts.store.getVideos(ch.videos.map((v) => v.videoId));
     expect(rows.map((r) => r.state)).to.deep.equal(ch.videos.map(() => 'no_transcript'));
     expect(rows.every((r) => /proof-of-origin token/.test(r.lastError ?? ''))).to.equal(true);
     // No token-bound caption URL was fetched, and nothing took the blocked path.
-    expect(fake.counters).to.include({ timedtext: 0 });
-    expect(blockedWarnings()).to.deep.equal([]);
+    expect(crawler.fake.counters).to.include({ timedtext: 0 });
+    expect(crawler.blockedWarnings()).to.deep.equal([]);
   });
 
   it('every client refusing (bot check on every default client) takes the blocked path: WARNINGs, run ends blocked, nothing stored as ready', async () => {
-    for (const c of DEFAULT_CLIENTS) fake.scenario.clientTrouble(c, 'botCheck');
-    const ch = fake.addChannel(makeChannel({ handle: 'allrefuse', count: 5, seed: 33, captionsMix: { manual: 1 } }));
+    for (const c of DEFAULT_CLIENTS) crawler.fake.scenario.clientTrouble(c, 'botCheck');
+    const ch = crawler.fake.addChannel(makeChannel({ handle: 'allrefuse', count: 5, seed: 33, captionsMix: { manual: 1 } }));
     expect(await crawl(ch, 5)).to.equal('blocked');
     // The blocked path's WARNINGs name every client's refusal; the run's end is a WARNING too.
-    const reasons = blockedWarnings().map((w) => w.reason).filter((r) => r !== undefined);
+    const reasons = crawler.blockedWarnings().map((w) => w.reason).filter((r) => r !== undefined);
     expect(reasons.length).to.be.greaterThan(0);
     expect(reasons.every((r) => /every player client refused \(VISIONOS: bot check.*; ANDROID: bot check/.test(String(r)))).to.equal(true);
-    const rows = await ts.store.getVideos(ch.videos.map((v) => v.videoId));
+    const rows = await crawler.ts.store.getVideos(ch.videos.map((v) => v.videoId));
     expect(rows.filter((r) => r.state === 'ready')).to.deep.equal([]);
   });
 
   it('an impostor is refused: an app client with a browser User-Agent or without visitorData gets the bot check', async () => {
-    const ch = fake.addChannel(makeChannel({ handle: 'impostor', count: 1, seed: 34, captionsMix: { manual: 1 } }));
+    const ch = crawler.fake.addChannel(makeChannel({ handle: 'impostor', count: 1, seed: 34, captionsMix: { manual: 1 } }));
     const videoId = ch.videos[0]!.videoId;
     // undici's request() sends exactly these headers (fetch() would add Sec-Fetch-Mode).
     const ask = async (headers: Record<string, string>, client: Record<string, unknown>) => {
-      const res = await request(`${fake.url}/youtubei/v1/player?prettyPrint=false`, {
+      const res = await request(`${crawler.fake.url}/youtubei/v1/player?prettyPrint=false`, {
         method: 'POST', headers: { 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ context: { client: { clientName: 'ANDROID', clientVersion: '21.03.36', ...client } }, videoId }),
       });
       return ((await res.body.json()) as { playabilityStatus: { status: string } }).playabilityStatus.status;
     };
-    const issued = await fetch(`${fake.url}/youtubei/v1/visitor_id?prettyPrint=false`, {
+    const issued = await fetch(`${crawler.fake.url}/youtubei/v1/visitor_id?prettyPrint=false`, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ context: { client: { clientName: 'ANDROID', clientVersion: '21.03.36' } } }),
     });
     const visitorData = ((await issued.json()) as { responseContext: { visitorData: string } }).responseContext.visitorData;

@@ -5,9 +5,6 @@
 // dated with its video's publish date. Videos are shared: a channel feed asked for afterwards
 // fetches only what no playlist stored. Private and deleted playlists answer their own 404.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import type { Scheduler } from '../../crawler/scheduler';
@@ -59,7 +56,6 @@ describe('playlist feeds end to end: crawler → store → GET /?playlist_id=…
   this.timeout(120_000);
   let fake: FakePlatform;
   let api: TestApi;
-  let dir: string;
   let scheduler: Scheduler;
   let logs: ReturnType<typeof captureLogs>;
   const ended = (id: string) => async (): Promise<boolean> => (await endedOutcome(api.store, id)) !== null;
@@ -70,14 +66,12 @@ describe('playlist feeds end to end: crawler → store → GET /?playlist_id=…
     fake.scenario.playlistPageSize(25);
     api = await startApi();
     api.now = new Date();
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-playlists-cfg-'));
     logs = captureLogs();
   });
   after(async () => {
     await scheduler?.stop();
     await api.close();
     await fake.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('answers 404 "Henüz işlenmiş video yok" with the playlist id until the first batch is stored', async () => {
@@ -88,7 +82,7 @@ describe('playlist feeds end to end: crawler → store → GET /?playlist_id=…
     }
     // The requests registered each playlist as work of its own kind, with the wanted count asked for.
     expect(await api.store.getChannel(PL60)).to.deep.include({ kind: 'playlist', wanted: 60 });
-    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'playlists-e2e' });
+    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: api.dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'playlists-e2e' });
     for (const id of [PL15, PL60, PRIVATE, DELETED]) await until(`the run of ${id} to end`, ended(id), 60_000);
   });
 

@@ -9,8 +9,14 @@ export interface LogLine {
   [key: string]: unknown;
 }
 
-/** `raw` keeps each line's exact text, for checks that must see every spelling (API keys never logged). */
-export function captureLogs(): { logger: Logger; lines: LogLine[]; raw: string[] } {
+export interface CapturedLogs {
+  logger: Logger;
+  lines: LogLine[];
+  /** Each line's exact text, for checks that must see every spelling (API keys never logged). */
+  raw: string[];
+}
+
+export function captureLogs(): CapturedLogs {
   const lines: LogLine[] = [];
   const raw: string[] = [];
   const stream = { write: (line: string) => void (raw.push(line), lines.push(JSON.parse(line) as LogLine)) };

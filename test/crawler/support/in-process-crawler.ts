@@ -4,12 +4,16 @@
 // refreshes happen (store.markAllDue).
 
 import { Scheduler } from '../../../crawler/scheduler';
-import type { Timing } from '../../../crawler/timing';
+import { realTiming, type Timing } from '../../../crawler/timing';
 import { loadConfig } from '../../../shared/config/load';
 import type { Logger } from '../../../shared/logger';
 import { silentLogger } from '../../../shared/logger';
 import { createPlatformClient } from '../../../shared/platform';
 import type { Store } from '../../../shared/store/types';
+import { startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../../fake-platform';
+import { captureLogs, type CapturedLogs, type LogLine } from '../../support/logs';
+import { until } from '../../support/poll';
+import { tempStore, type TempStore } from '../../support/temp-store';
 
 export interface InProcessCrawlerOptions {
   fakeUrl: string;
@@ -42,4 +46,75 @@ export function startInProcessCrawler(o: InProcessCrawlerOptions): Scheduler {
 export async function endedOutcome(store: Pick<Store, 'getChannel'>, channelId: string): Promise<string | null> {
   const c = await store.getChannel(channelId);
   return c && c.leaseOwner === null ? c.lastOutcome : null;
+}
+
+/**
+ * What the in-process crawler tests share, as mocha hooks of the enclosing describe: before each
+ * test a fresh fake platform (`onFake` sets its switches), an empty SQLite store in a temp dir (the
+ * configuration loader's directory too: it holds no settings file) and a log capture; after it the
+ * crawler is stopped and everything removed. Read its fields inside tests: each test gets new ones.
+ */
+export interface CrawlerOnFake {
+  readonly fake: FakePlatform;
+  readonly ts: TempStore;
+  readonly logs: CapturedLogs;
+  /** The running crawler, if a test started one. */
+  readonly scheduler: Scheduler | null;
+  /** Starts the crawler on the temp store with real time, unless `over` gives others. */
+  start(env?: Record<string, string>, over?: { store?: Store; timing?: Timing }): Scheduler;
+  /** Registers the channel (all its videos wanted, unless `wanted`), starts the crawler and waits for the run's outcome. */
+  crawl(ch: FakeChannelSpec, opts?: { wanted?: number; env?: Record<string, string> }): Promise<string | null>;
+  /** WARNING lines of blocked requests. */
+  blockedWarnings(): LogLine[];
+}
+
+export function crawlerOnFake(o: { storePrefix: string; onFake?: (fake: FakePlatform) => void }): CrawlerOnFake {
+  let fake: FakePlatform | undefined;
+  let ts: TempStore | undefined;
+  let logs: CapturedLogs | undefined;
+  let scheduler: Scheduler | null = null;
+  const need = <T>(v: T | undefined): T => {
+    if (v === undefined) throw new Error('crawlerOnFake: read inside a test, after its beforeEach');
+    return v;
+  };
+  beforeEach(async () => {
+    fake = await startFakePlatform();
+    o.onFake?.(fake);
+    ts = await tempStore(o.storePrefix);
+    logs = captureLogs();
+    scheduler = null;
+  });
+  afterEach(async () => {
+    await scheduler?.stop();
+    await fake?.close();
+    await ts?.cleanup();
+  });
+  const suite: CrawlerOnFake = {
+    get fake() {
+      return need(fake);
+    },
+    get ts() {
+      return need(ts);
+    },
+    get logs() {
+      return need(logs);
+    },
+    get scheduler() {
+      return scheduler;
+    },
+    start(env = {}, over = {}) {
+      scheduler = startInProcessCrawler({
+        fakeUrl: suite.fake.url, configDir: suite.ts.dir, store: over.store ?? suite.ts.store, timing: over.timing ?? realTiming, logger: suite.logs.logger, env,
+      });
+      return scheduler;
+    },
+    async crawl(ch, opts = {}) {
+      await suite.ts.store.registerChannel({ channelId: ch.channelId, wanted: opts.wanted ?? ch.videos.length }, new Date());
+      suite.start(opts.env);
+      await until('the run to end', async () => (await endedOutcome(suite.ts.store, ch.channelId)) !== null);
+      return endedOutcome(suite.ts.store, ch.channelId);
+    },
+    blockedWarnings: () => suite.logs.lines.filter((l) => l.level === 'WARNING' && l.outcome === 'blocked'),
+  };
+  return suite;
 }
