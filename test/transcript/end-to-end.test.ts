@@ -4,9 +4,6 @@
 // an upcoming premiere is never listed, and lang=tr on an English channel gives the platform's
 // Turkish translation.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { Scheduler } from '../../crawler/scheduler';
@@ -48,28 +45,25 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
   this.timeout(60_000);
   let fake: FakePlatform;
   let api: TestApi;
-  let dir: string;
   let scheduler: Scheduler;
   let logs: ReturnType<typeof captureLogs>;
 
   before(async () => {
     fake = await startFakePlatform({ channels: [SPEC] });
     api = await startApi();
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-entries-cfg-'));
     logs = captureLogs();
     // The first feed request registers the channel as work (404 until something is stored).
     api.now = new Date();
     expect((await api.get(`/?channel_id=${CHANNEL}`)).status).to.equal(404);
     // A reader of Turkish: the crawler learns the language from the request, as it learns max_items.
     expect((await api.get(`/?channel_id=${CHANNEL}&lang=tr`)).status).to.equal(404);
-    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'entries-e2e' });
+    scheduler = startInProcessCrawler({ fakeUrl: fake.url, configDir: api.dir, store: api.store, timing: realTiming, logger: logs.logger, owner: 'entries-e2e' });
     await until('the run to end', () => logs.lines.some((l) => l.msg === 'run ended'), 30_000);
   });
   after(async () => {
     await scheduler.stop();
     await api.close();
     await fake.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const items = async (query = ''): Promise<{ id: string; content_html: string }[]> => {
@@ -161,8 +155,10 @@ describe('entries end to end: crawler → store → feeds (issue #10)', function
       scheduler.wake();
       await until('the next run to end', () => runs() > before, 30_000);
     };
-    expect((await api.get(`/?channel_id=${CHANNEL}&lang=de`)).status).to.equal(200);
+    // Counted from before the request: a language new to the channel makes it due, and the crawler
+    // may start on it before the next line runs.
     fake.resetCounters();
+    expect((await api.get(`/?channel_id=${CHANNEL}&lang=de`)).status).to.equal(200);
     await nextRun();
     // The two listed regular videos, the Short and the stream are ready: each fetched again, with
     // German (translated) and the languages asked before; nothing else.
