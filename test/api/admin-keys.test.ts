@@ -2,9 +2,8 @@
 // on. The wrapper is driven over real HTTP in front of a probe route on the real Express stack with
 // the app's own error handler, and a real key file read by the KeyRing.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import { expect } from 'chai';
@@ -14,9 +13,8 @@ import { errorHandler } from '../../api/errors';
 import { door, frontDoor } from '../../api/http/front-door';
 import { KeyRing } from '../../api/key-ring';
 import { parseSecurityConfig, sha256, SecurityConfigError } from '../../shared/config/security';
-import { openStore } from '../../shared/store';
-import type { Store } from '../../shared/store/types';
 import { captureLogs } from '../support/logs';
+import { tempStore, type TempStore } from '../support/temp-store';
 import { ADMIN_KEY, DEFAULT_KEYS, DISABLED_ADMIN_KEY, KEY, securityYaml } from './support';
 
 const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -53,8 +51,7 @@ describe('admin keys', () => {
   });
 
   describe('the admin wrapper over HTTP', () => {
-    let dir: string;
-    let store: Store;
+    let ts: TempStore;
     let ring: KeyRing;
     let server: ReturnType<express.Express['listen']>;
     let base: string;
@@ -63,16 +60,15 @@ describe('admin keys', () => {
     const seen: (string | undefined)[] = [];
 
     before(async () => {
-      dir = mkdtempSync(path.join(tmpdir(), 'tf-admin-'));
-      const file = path.join(dir, 'security.yaml');
-      writeFileSync(file, securityYaml(DEFAULT_KEYS));
       captured = captureLogs();
       logs = captured.raw;
-      store = await openStore(`sqlite:${path.join(dir, 'admin.db')}`, { logger: captured.logger, rootDir: dir });
+      ts = await tempStore('tf-admin-', { logger: captured.logger });
+      const file = path.join(ts.dir, 'security.yaml');
+      writeFileSync(file, securityYaml(DEFAULT_KEYS));
       ring = KeyRing.open(file, { defaultRateLimit: 60, logger: captured.logger });
       const app = express();
       app.use(frontDoor(door(captured.logger)));
-      app.get('/probe', admin(ring, store, () => new Date(), (_req, res) => void (seen.push(keyIdOf(res)), res.json({ ok: true }))));
+      app.get('/probe', admin(ring, ts.store, () => new Date(), (_req, res) => void (seen.push(keyIdOf(res)), res.json({ ok: true }))));
       app.use(errorHandler(captured.logger));
       server = app.listen(0, '127.0.0.1');
       await new Promise((r) => server.once('listening', r));
@@ -82,8 +78,7 @@ describe('admin keys', () => {
     after(async () => {
       await new Promise((r) => server.close(r));
       ring.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await ts.cleanup();
     });
 
     const probe = (init: { headers?: Record<string, string>; query?: string } = {}) => fetch(`${base}/probe${init.query ?? ''}`, { headers: init.headers });

@@ -2,18 +2,18 @@
 // store and a real security.yaml (KeyRing) in a temp dir, a stub platform for handle resolution,
 // a controllable clock, and every log line captured.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createApp, type App } from '../../api/create-app';
 import { listen, type Listening, type ServerOptions } from '../../api/server';
 import { KeyRing } from '../../api/key-ring';
 import type { HandleLookupLimits } from '../../api/resolve-channel';
-import { openStore, type OpenStoreOptions } from '../../shared/store';
+import type { OpenStoreOptions } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { captureLogs, type LogLine } from '../support/logs';
 import { videoFactory } from '../support/factories';
+import { tempStore } from '../support/temp-store';
 
 export const CHANNEL = 'UCuAXFkgsw1L7xaCfnd5JJOw';
 export const OTHER_CHANNEL = 'UC0123456789abcdefghij_-';
@@ -101,12 +101,11 @@ export interface StartApiOptions {
 }
 
 export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-'));
+  const { logger, lines: logLines, raw: logs } = captureLogs();
+  const ts = await tempStore('tf-api-', { logger, file: opts.databaseFile ?? 'api.db', store: opts.store });
+  const { dir, store } = ts;
   const securityFile = path.join(dir, 'security.yaml');
   writeFileSync(securityFile, securityYaml(opts.keys ?? DEFAULT_KEYS));
-  const { logger, lines: logLines, raw: logs } = captureLogs();
-  const databaseFile = opts.databaseFile ?? path.join(dir, 'api.db');
-  const store = await openStore(`sqlite:${databaseFile}`, { ...opts.store, logger, rootDir: dir });
   const ring = KeyRing.open(securityFile, { defaultRateLimit: 60, logger, debounceMs: 20, pollMs: 100 });
   const platform = new StubPlatform(opts.known ?? {});
   const api: TestApi = {
@@ -130,8 +129,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
     close: async () => {
       await server.close();
       ring.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await ts.cleanup();
     },
   };
   const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly });

@@ -3,18 +3,16 @@
 // integrity check and ours) holding what had been stored by then. It never overwrites a file and
 // sends a MongoDB deployment to MongoDB's own tools.
 
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { silentLogger } from '../../shared/logger';
-import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { startCrawlerProcess, type CrawlerProcess } from '../crawler/support/crawler-process';
 import { ROOT, ensureBuilt, spawnLogged } from '../support/processes';
 import { waitFor } from '../support/poll';
+import { tempStore, type TempStore } from '../support/temp-store';
 
 const BACKUP = path.join(ROOT, 'dist/shared/cli/backup.js');
 
@@ -34,6 +32,7 @@ async function backup(dir: string, databaseUrl: string, ...args: string[]): Prom
 
 describe('npm run backup (SQLite online backup)', function () {
   this.timeout(120_000);
+  let ts: TempStore;
   let dir: string;
   let fake: FakePlatform;
   let store: Store;
@@ -42,17 +41,15 @@ describe('npm run backup (SQLite online backup)', function () {
 
   before(() => ensureBuilt());
   beforeEach(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-backup-'));
-    databaseUrl = `sqlite:${path.join(dir, 'live.db')}`;
-    store = await openStore(databaseUrl, { logger: silentLogger(), rootDir: dir });
+    ts = await tempStore('tf-backup-', { file: 'live.db' });
+    ({ dir, url: databaseUrl, store } = ts);
     fake = await startFakePlatform();
     crawler = undefined;
   });
   afterEach(async () => {
     await crawler?.kill('SIGKILL');
     await fake.close();
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await ts.cleanup();
   });
 
   it('copies the store consistently while a crawler is writing batches into it, and the copy passes an integrity check', async () => {

@@ -11,22 +11,13 @@ import { openStore, type Store } from '../../shared/store';
 import { MIGRATIONS } from '../../shared/store/sqlite/migrations';
 import { storeContract } from './contract';
 import { runWorkers } from './run-workers';
+import { tempStore } from '../support/temp-store';
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'tf-store-'));
 }
 
-storeContract('sqlite', async () => {
-  const dir = tempDir();
-  const store = await openStore(`sqlite:${path.join(dir, 'store.db')}`, { logger: silentLogger() });
-  return {
-    store,
-    async cleanup() {
-      await store.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-});
+storeContract('sqlite', () => tempStore());
 
 describe('sqlite store specifics', function () {
   let dir: string;

@@ -2,13 +2,11 @@
 // and key file in a temp dir, for attacks whose effect is on the process itself: its event loop
 // (does /health still answer?) and its memory (read from /proc, never from inside the process).
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { silentLogger } from '../../shared/logger';
-import { openStore } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { ensureBuilt, listeningPort, startEntry, type Started } from './processes';
+import { tempStore } from './temp-store';
 
 /** USER_HZ of /proc: 100 on every Linux the service supports. */
 const CLOCK_TICKS = 100;
@@ -37,13 +35,13 @@ export interface ApiProcessOptions {
 
 export async function startApiProcess(opts: ApiProcessOptions): Promise<ApiProcess> {
   ensureBuilt();
-  const dir = mkdtempSync(path.join(tmpdir(), 'tf-api-proc-'));
+  const ts = await tempStore('tf-api-proc-', { file: 'feeds.db' });
+  const { dir, store } = ts;
   const lines = ['security:', '  api_keys:'];
   for (const [k, r] of Object.entries(opts.keys)) lines.push(`    ${k}:`, `      name: ${JSON.stringify(r.name)}`, `      rate_limit: ${r.rate_limit}`, '      enabled: true');
   writeFileSync(path.join(dir, 'security.yaml'), `${lines.join('\n')}\n`);
   writeFileSync(path.join(dir, 'settings.yaml'), '');
-  const databaseUrl = `sqlite:${path.join(dir, 'feeds.db')}`;
-  const store = await openStore(databaseUrl, { logger: silentLogger(), rootDir: dir });
+  const databaseUrl = ts.url;
   await opts.seed?.(store);
   const proc = startEntry('api', {
     CONFIG_FILE: path.join(dir, 'settings.yaml'), PORT: '0', HOST: '127.0.0.1', DATABASE_URL: databaseUrl,
@@ -55,8 +53,7 @@ export async function startApiProcess(opts: ApiProcessOptions): Promise<ApiProce
     port = await listeningPort(proc);
   } catch (err) {
     await proc.stop('SIGKILL');
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
+    await ts.cleanup();
     throw new Error(`${(err as Error).message}\n${proc.stderr.join('')}`, { cause: err });
   }
   return {
@@ -76,8 +73,7 @@ export async function startApiProcess(opts: ApiProcessOptions): Promise<ApiProce
     },
     stop: async () => {
       await proc.stop('SIGKILL');
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await ts.cleanup();
     },
   };
 }
