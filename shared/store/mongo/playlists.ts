@@ -6,19 +6,11 @@
 import type { Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { readablePlaylist } from '../rules';
-import type { PlaylistRecord, PlaylistState } from '../types';
+import type { PlaylistRecord } from '../types';
 import { retryOnDuplicateKey } from './errors';
 
-interface PlaylistDoc {
-  _id: string;
-  title: string | null;
-  owner: string | null;
-  ownerChannelId: string | null;
-  state: PlaylistState;
-  videoIds: string[];
-  listedAt: Date;
-  changedAt: Date;
-}
+/** The record under its playlist id as `_id`. */
+type PlaylistDoc = Omit<PlaylistRecord, 'playlistId'> & { _id: string };
 
 const lit = (value: unknown) => ({ $literal: value });
 

@@ -6,16 +6,8 @@ import type { BackendMethods } from '../call';
 import { asksNothing, RUNS_KEPT_PER_CHANNEL } from '../rules';
 import type { ChannelRunRecord } from '../types';
 
-interface RunDoc {
-  _id?: ObjectId;
-  channelId: string;
-  owner: string;
-  startedAt: Date;
-  endedAt: Date;
-  outcome: string;
-  error: string | null;
-  stored: number;
-}
+/** The record as stored, under the server's own ObjectId. */
+type RunDoc = ChannelRunRecord & { _id?: ObjectId };
 
 const toRecord = (d: RunDoc): ChannelRunRecord => ({
   channelId: d.channelId,

@@ -5,37 +5,16 @@
 
 import type { Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
-import type { PushedVideo, WebSubRecord, WebSubStatus } from '../types';
+import type { PushedVideo, WebSubRecord } from '../types';
 import type { ChannelDoc } from './channels';
 import { retryOnDuplicateKey } from './errors';
 import type { VideoDoc } from './videos';
 
-interface WebSubDoc {
-  _id: string;
-  topic: string;
-  token: string;
-  secret: string;
-  status: WebSubStatus;
-  requestedAt: Date | null;
-  verifiedAt: Date | null;
-  leaseSeconds: number | null;
-  leaseExpiresAt: Date | null;
-  nextActionAt: Date;
-  failures: number;
-  lastError: string | null;
-  updatedAt: Date;
-}
+/** The record under its channel id as `_id`. */
+type WebSubDoc = Omit<WebSubRecord, 'channelId'> & { _id: string };
 
-interface PushedDoc {
-  _id: string;
-  channelId: string;
-  title: string;
-  publishedAt: Date | null;
-  dueAt: Date;
-  attempts: number;
-  leaseOwner: string | null;
-  leaseExpiresAt: Date | null;
-}
+/** The record under its video id as `_id`, and the lease of the crawler fetching it. */
+type PushedDoc = Omit<PushedVideo, 'videoId'> & { _id: string; leaseOwner: string | null; leaseExpiresAt: Date | null };
 
 const toRecord = (d: WebSubDoc): WebSubRecord => ({
   channelId: d._id, topic: d.topic, token: d.token, secret: d.secret, status: d.status, requestedAt: d.requestedAt ?? null,
