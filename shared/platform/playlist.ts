@@ -8,7 +8,7 @@
 import { CHANNEL_ID, isVideoId } from '../ids';
 import type { Logger } from '../logger';
 import { continuationToken, fromLockup, fromVideoRenderer } from './browse';
-import { feedText, feedXmlParser, node, type FeedNode } from './channel-feed';
+import { feedText, node, readAtomFeed } from './atom-feed';
 import { ENDPOINTS, readJson, readText, valueOf } from './endpoint-rules';
 import type { PlatformHttp } from './http-client';
 import { WEB_IDENTITY, innertubeRequest } from './innertube';
@@ -36,33 +36,11 @@ const channelIdIn = (v: string | null): string | null => {
 };
 
 export function parsePlaylistFeed(xml: string): PlaylistFeed {
-  let doc: FeedNode;
-  try {
-    doc = node(feedXmlParser.parse(xml, true));
-  } catch (err) {
-    throw new PlatformError('transient', 'playlist feed: unparsable XML', { cause: err });
-  }
-  if (!('feed' in doc)) throw new PlatformError('transient', 'playlist feed: not an Atom feed');
-  const feed = node(doc.feed);
-  const author = node(feed.author);
-  const videos: ListedVideo[] = [];
-  const dropped: string[] = [];
-  for (const e of (Array.isArray(feed.entry) ? feed.entry : []).map(node)) {
-    const videoId = feedText(e['yt:videoId']);
-    if (!videoId || !isVideoId(videoId)) {
-      dropped.push(String(videoId ?? '(none)').slice(0, 40));
-      continue;
-    }
-    const published = feedText(e.published);
-    const t = published ? Date.parse(published) : NaN;
+  const { feed, videos, dropped } = readAtomFeed(xml, 'playlist feed', (e) => {
     const channelId = channelIdIn(feedText(e['yt:channelId']));
-    videos.push({
-      videoId,
-      title: feedText(e.title) ?? feedText(node(e['media:group'])['media:title']) ?? '',
-      publishedAt: Number.isNaN(t) ? null : new Date(t),
-      ...(channelId ? { channelId } : {}),
-    });
-  }
+    return channelId ? { channelId } : {};
+  });
+  const author = node(feed.author);
   return { title: feedText(feed.title), owner: feedText(author.name), ownerChannelId: channelIdIn(feedText(author.uri)), videos, dropped };
 }
 
