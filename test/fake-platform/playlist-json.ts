@@ -1,11 +1,7 @@
 // Playlists as the platform serves them (docs/crawler.md §2b), in the shapes of the reference
 // clients' recorded answers (NewPipeExtractor's YoutubePlaylistExtractor and its mocks, yt-dlp's
-// tab extractor, YouTube.js's Playlist):
+// tab extractor, YouTube.js's Playlist); the playlist's Atom feed is in feed-xml.ts:
 //
-// * GET /feeds/videos.xml?playlist_id=…: Atom, the playlist's FIRST 15 entries in its own order,
-//   feed-level `yt:playlistId`, the playlist's title and its owner as `author`; every entry with
-//   its own video's `yt:channelId`, uploader and exact `published`. Private, deleted or unknown
-//   playlists: the HTML 404 page.
 // * POST /youtubei/v1/browse with browseId `VL<id>`: the playlist page — `header.playlistHeaderRenderer`
 //   (title, ownerText with the owner's browseId), the sidebar's owner (`videoOwnerRenderer`), the
 //   entries under `…sectionListRenderer…itemSectionRenderer…playlistVideoListRenderer.contents[]`,
@@ -22,11 +18,9 @@
 
 import type { FakeContext } from './context';
 import type { ContinuationShape } from './scenarios';
-import type { FakeChannelSpec, FakePlaylistSpec, FakeVideoSpec, PlaylistEntry } from './types';
-import { errorPage } from './errors';
-import { escapeXml, xml, type FakeResponse } from './http';
+import type { FakeChannelSpec, FakePlaylistSpec, PlaylistEntry } from './types';
 import { hashString } from '../support/random';
-import { clock, feedDate, opaque, relativeTime, shortViews, spokenDuration, trackingParams, videoThumbnails, viewCount } from './texts';
+import { clock, opaque, relativeTime, shortViews, spokenDuration, trackingParams, videoThumbnails, viewCount } from './texts';
 import { lengthOf, generateCues } from './cues';
 
 export const PLAYLIST_FEED_SIZE = 15;
@@ -54,60 +48,6 @@ export function decodePlaylistToken(token: string): PlaylistCursor | null {
   } catch {
     return null;
   }
-}
-
-// ── the feed ───────────────────────────────────────────────────────────────
-
-function feedEntry(video: FakeVideoSpec, channel: FakeChannelSpec): string {
-  const id = video.videoId;
-  const title = escapeXml(video.title);
-  return ` <entry>
-  <id>yt:video:${id}</id>
-  <yt:videoId>${id}</yt:videoId>
-  <yt:channelId>${channel.channelId}</yt:channelId>
-  <title>${title}</title>
-  <link rel="alternate" href="https://www.youtube.com/watch?v=${id}"/>
-  <author>
-   <name>${escapeXml(channel.title)}</name>
-   <uri>https://www.youtube.com/channel/${channel.channelId}</uri>
-  </author>
-  <published>${feedDate(video.publishedAt)}</published>
-  <updated>${feedDate(new Date(video.publishedAt.getTime() + (hashString(id) % 86_400) * 1000))}</updated>
-  <media:group>
-   <media:title>${title}</media:title>
-   <media:content url="https://www.youtube.com/v/${id}?version=3" type="application/x-shockwave-flash" width="640" height="390"/>
-   <media:thumbnail url="https://i${(hashString(id) % 4) + 1}.ytimg.com/vi/${id}/hqdefault.jpg" width="480" height="360"/>
-   <media:description>${escapeXml(`${video.title}\n\nSubscribe for more from ${channel.title}.`)}</media:description>
-  </media:group>
- </entry>
-`;
-}
-
-export function playlistFeedXml(playlist: FakePlaylistSpec, owner: FakeChannelSpec, entries: readonly PlaylistEntry[]): string {
-  const shown = entries.flatMap((e) => (e.kind === 'video' ? [e] : [])).slice(0, PLAYLIST_FEED_SIZE);
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<feed xmlns:yt="http://www.youtube.com/xml/schemas/2015" xmlns:media="http://search.yahoo.com/mrss/" xmlns="http://www.w3.org/2005/Atom">
- <link rel="self" href="http://www.youtube.com/feeds/videos.xml?playlist_id=${playlist.playlistId}"/>
- <id>yt:playlist:${playlist.playlistId}</id>
- <yt:playlistId>${playlist.playlistId}</yt:playlistId>
- <yt:channelId>${owner.channelId.slice(2)}</yt:channelId>
- <title>${escapeXml(playlist.title)}</title>
- <link rel="alternate" href="https://www.youtube.com/playlist?list=${playlist.playlistId}"/>
- <author>
-  <name>${escapeXml(owner.title)}</name>
-  <uri>https://www.youtube.com/channel/${owner.channelId}</uri>
- </author>
- <published>2019-03-01T10:00:00+00:00</published>
-${shown.map((e) => feedEntry(e.video, e.channel)).join('')}</feed>
-`;
-}
-
-export function playlistFeedRoute(ctx: FakeContext, playlistId: string): FakeResponse {
-  const found = ctx.catalog.playlist(playlistId);
-  if (!found || found.playlist.state !== undefined) return errorPage(404);
-  const outage = ctx.scenarios.feedStatus;
-  if (outage !== null) return errorPage(outage);
-  return xml(playlistFeedXml(found.playlist, found.owner, found.entries), 200, { 'cache-control': 'public, max-age=900' });
 }
 
 // ── browse ─────────────────────────────────────────────────────────────────
