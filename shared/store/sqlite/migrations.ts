@@ -135,10 +135,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   CREATE INDEX channels_followed ON channels (channel_id) WHERE followed = 1;
   CREATE INDEX videos_feed_recent ON videos (published_at DESC, video_id, channel_id, video_kind, fetched_at) WHERE ${FEED_ENTRY_SQL};
   `,
-  // 8: the search index (sqlite/search.ts), built from what is already stored, progress logged.
-  (db, logger) => {
+  // 8: the search index's first table (sqlite/search.ts). Left empty here: step 18 drops it and
+  // indexes everything stored, in the same migration of any store that runs this step, so building
+  // it here too would index an old store twice.
+  (db) => {
     db.exec(SEARCH_SCHEMA_1);
-    buildSearchIndex(db, logger);
   },
   // 9: playlists. Their work items live in channels (kind 'playlist'), so leases, backoff and the
   // refresh treat them as channels; what the crawler last listed (order, title, owner, or the
