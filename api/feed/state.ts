@@ -217,6 +217,13 @@ export class FeedStateReader {
   private readonly entryBytes: CacheSlot<number>;
   /** Gated listings under way, by feed and version: requests arriving together list once. */
   private readonly listing = new Map<string, Promise<FeedState | null>>();
+  /**
+   * Version reads of this event-loop turn, by channel: the requests for one channel that arrive in
+   * the same turn (Node reads every connection that has bytes before the check phase) share one
+   * read, as the rate limit shares one add (http/keyed.ts). None of them arrived after the read by
+   * more than that turn, and no request can order itself against a crawler's commit more finely.
+   */
+  private readonly versions = new Map<string, Promise<Date | null>>();
 
   /**
    * `gate` runs each listing: the feed route passes its render queue, so only a few feeds' records
@@ -240,7 +247,7 @@ export class FeedStateReader {
   async read(channelId: string, maxItems: number, now: Date, kinds: readonly FeedKind[] = DEFAULT_FEED_KINDS): Promise<FeedState | null> {
     // Version first, entries second: a batch stored in between shows up under the older version
     // and is re-rendered on the next request, never hidden behind a newer version.
-    const version = await this.store.feedVersion(channelId);
+    const version = await this.versionOf(channelId);
     if (version === null) return null;
     const seen = this.known.get(stateKey(channelId, maxItems, kinds));
     const age = now.getTime() - (seen?.at ?? Number.NEGATIVE_INFINITY);
@@ -248,6 +255,16 @@ export class FeedStateReader {
       return { version, count: seen.count, fingerprint: seen.fingerprint, videos: null, transcripts: null };
     }
     return this.list(channelId, maxItems, version, now, kinds);
+  }
+
+  private versionOf(channelId: string): Promise<Date | null> {
+    let read = this.versions.get(channelId);
+    if (read === undefined) {
+      if (this.versions.size === 0) setImmediate(() => this.versions.clear());
+      read = this.store.feedVersion(channelId);
+      this.versions.set(channelId, read);
+    }
+    return read;
   }
 
   /**

@@ -172,11 +172,38 @@ describe('API steps', () => {
       expect(warm!.fingerprint).to.equal(first!.fingerprint);
       expect(lists).to.equal(1);
       version = 200;
+      // A later request: another event-loop turn (requests of one turn share one version read).
+      await new Promise(setImmediate);
       const moved = await r.read('UC1', 10, t(1500));
       expect(lists).to.equal(2);
       expect(moved!.fingerprint).not.to.equal(first!.fingerprint);
       await r.read('UC1', 10, t(1500 + 5000));
       expect(lists).to.equal(3);
+    });
+
+    it('reads the version once per channel and event-loop turn, afresh in the next', async () => {
+      const reads: string[] = [];
+      let version = 100;
+      const store = {
+        feedVersion: (channelId: string) => {
+          reads.push(channelId);
+          return Promise.resolve(new Date(version));
+        },
+        listFeedEntries: () => Promise.resolve([v('a', version)]),
+        getTranscripts: () => Promise.resolve([]),
+      };
+      const r = new FeedStateReader(store);
+      const now = new Date(Date.UTC(2030, 0, 1));
+      await r.read('UC1', 10, now);
+      await new Promise(setImmediate);
+      reads.length = 0;
+      const together = await Promise.all([r.read('UC1', 10, now), r.read('UC1', 5, now), r.read('UC2', 10, now), r.read('UC1', 10, now)]);
+      expect(reads).to.deep.equal(['UC1', 'UC2']);
+      expect(together.map((s) => s?.version.getTime())).to.deep.equal([100, 100, 100, 100]);
+      version = 200;
+      await new Promise(setImmediate);
+      expect((await r.read('UC1', 10, now))!.version.getTime()).to.equal(200);
+      expect(reads).to.deep.equal(['UC1', 'UC2', 'UC1']);
     });
 
     it('is null when nothing is stored', async () => {
