@@ -34,6 +34,25 @@ describe('logger', () => {
     }
   });
 
+  it('stamps each line with the millisecond it is written in, however many lines share one', () => {
+    const { logger, lines } = capture();
+    const bounds: Array<[number, number]> = [];
+    for (let i = 0; i < 3; i++) {
+      const before = Date.now();
+      logger.info('a');
+      logger.info('b');
+      bounds.push([before, Date.now()], [before, Date.now()]);
+      // The next pair in a later millisecond: its stamp is made afresh.
+      for (const at = Date.now(); Date.now() === at; );
+    }
+    expect(lines).to.have.length(6);
+    lines.forEach((l, i) => {
+      const t = Date.parse(String(l.time));
+      expect(t, String(l.time)).to.be.within(bounds[i]![0], bounds[i]![1]);
+    });
+    expect(new Set(lines.map((l) => l.time)).size).to.be.at.least(3);
+  });
+
   it('writes every err in one shape: type, message, stack and own fields, without the raw cause', () => {
     const { logger, lines, raw } = capture();
     class OutcomeError extends Error {
