@@ -97,6 +97,26 @@ describe('per-key rate limit over HTTP', () => {
     }
   });
 
+  it('holds exactly for concurrent 304s split across two API instances sharing one store', async () => {
+    const store2 = await openStore(`sqlite:${path.join(api.dir, 'api.db')}`, { logger: silentLogger() });
+    const app2 = createApp({ store: store2, keys: api.ring, platform: api.platform, logger: silentLogger(), clock: () => api.now });
+    const server2 = await listen(app2, 0, '127.0.0.1');
+    try {
+      const bases = [api.base, `http://127.0.0.1:${server2.port}`];
+      // Each instance's own ETag (the self link names its port), fetched with another key so the
+      // limited key's count starts at zero.
+      const etags = await Promise.all(bases.map(async (base) => (await fetch(`${base}/?channel_id=${CHANNEL}`, { headers: { 'X-API-Key': KEY } })).headers.get('etag')!));
+      const conditional = (i: number) => fetch(`${bases[i]}/?channel_id=${CHANNEL}`, { headers: { 'X-API-Key': LIMITED_KEY, 'If-None-Match': etags[i]! } }).then((r) => ({ status: r.status, remaining: r.headers.get('x-ratelimit-remaining') }));
+      const answers = await Promise.all(Array.from({ length: 4 * LIMIT }, (_, i) => conditional(i % 2)));
+      const allowed = answers.filter((a) => a.status === 304);
+      expect(allowed.map((a) => a.remaining).sort(), JSON.stringify(answers)).to.deep.equal(Array.from({ length: LIMIT }, (_, i) => String(i)));
+      expect(answers.filter((a) => a.status === 429)).to.have.length(3 * LIMIT);
+    } finally {
+      await server2.close();
+      await store2.close();
+    }
+  });
+
   it('never sends the raw key to the store: counters are keyed by an opaque id', async () => {
     await feed();
     const db = new Database(path.join(api.dir, 'api.db'), { readonly: true });
