@@ -3,12 +3,11 @@
 // the visitor_id call first and its visitorData in every later call; the WEB date call with the
 // browser set. Values that are ours to choose (hl/gl, Accept-Language wording) are not compared.
 
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import { identityFor } from '../../shared/config/client-identities';
+import { RecordingServer, useRecordingServer } from './recording-server';
 import { capture, captureJson, platformConfig } from './support';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -33,39 +32,23 @@ interface Seen {
   body: Recorded['body'];
 }
 
-/** Answers by path, recording every request exactly as it arrived on a real loopback socket. */
-const routes = new Map<string, () => string>();
-const seen: Seen[] = [];
-let server: http.Server;
-let BASE: string;
+/** The scripted platform, recording every request exactly as it arrived on a real loopback socket. */
+const server = new RecordingServer();
 
+/** Answers the next POST to /youtubei/v1/<endpoint> with a recorded answer. */
 function record(endpoint: string, reply: () => string): void {
-  routes.set(`/youtubei/v1/${endpoint}`, reply);
+  server.on('POST', `/youtubei/v1/${endpoint}`, () => ({ body: reply(), headers: { 'content-type': 'application/json' } }));
 }
 
+/** The POSTs answered so far, in order: request target, headers, parsed body. */
+const posts = (): Seen[] => server.answered.filter((r) => r.method === 'POST').map((r) => ({
+  path: r.url, headers: r.headers, body: JSON.parse(r.body) as Recorded['body'],
+}));
+
 describe('client requests match the recorded 2026 requests', () => {
-  before(async () => {
-    server = http.createServer((req, res) => {
-      let raw = '';
-      req.on('data', (c: Buffer) => (raw += c.toString()));
-      req.on('end', () => {
-        const path = (req.url ?? '/').split('?')[0]!;
-        const reply = routes.get(path);
-        if (req.method === 'POST') seen.push({ path: req.url ?? '', headers: { ...req.headers }, body: JSON.parse(raw) as Recorded['body'] });
-        if (path === '/api/timedtext') {
-          res.writeHead(200, { 'content-type': 'text/xml' }).end('<transcript><text start="0" dur="1">hi</text></transcript>');
-        } else if (reply) res.writeHead(200, { 'content-type': 'application/json' }).end(reply());
-        else res.writeHead(404).end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    BASE = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterEach(() => {
-    routes.clear();
-    seen.length = 0;
-  });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  useRecordingServer(server);
+  // The transcript's own request; what it carries is tested elsewhere.
+  beforeEach(() => void server.on('GET', '/api/timedtext', { headers: { 'content-type': 'text/xml' }, body: '<transcript><text start="0" dur="1">hi</text></transcript>' }, 10));
 
   const apps = [
     // ANDROID's recorded player answer came through reel_item_watch, wrapped in `playerResponse`.
@@ -78,8 +61,9 @@ describe('client requests match the recorded 2026 requests', () => {
     it(`${app.name}: visitor_id first, then the player with its visitorData, presented as the app`, async () => {
       record('visitor_id', () => capture(app.visitor));
       record('player', app.answer);
-      const platform = createPlatformClient(platformConfig(BASE, { playerClients: [{ name: app.name, version: app.version }] }), silentLogger());
+      const platform = createPlatformClient(platformConfig(server.base, { playerClients: [{ name: app.name, version: app.version }] }), silentLogger());
       expect((await platform.fetchTranscript('M4gD1WSo5mA')).language).to.equal('en');
+      const seen = posts();
       expect(seen.map((s) => s.path.split('?')[0])).to.deep.equal(['/youtubei/v1/visitor_id', '/youtubei/v1/player']);
       const [visitor, player] = seen as [Seen, Seen];
       const wantVisitor = recorded(app.visitor);
@@ -121,8 +105,9 @@ describe('client requests match the recorded 2026 requests', () => {
 
   it('WEB date call: the browser set as recorded (Origin, Referer, Cookie, X-YouTube-Client-*), field-masked', async () => {
     record('player', () => capture('player-web-fields-microformat-2026.json'));
-    const platform = createPlatformClient(platformConfig(BASE), silentLogger());
+    const platform = createPlatformClient(platformConfig(server.base), silentLogger());
     const date = await platform.fetchPublishedAt('M4gD1WSo5mA');
+    const seen = posts();
     expect(date!.toISOString()).to.equal('2015-01-28T05:14:36.000Z');
     const want = recorded('player-web-fields-microformat-2026.json');
     const h = seen[0]!.headers;

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { categoryLogger, silentLogger } from '../../shared/logger';
@@ -233,65 +231,41 @@ describe('platform HTTP client', () => {
   });
 
   describe('over real HTTP (loopback)', () => {
-    let server: http.Server;
-    let base: string;
-    const handlers = new Map<string, (req: http.IncomingMessage, res: http.ServerResponse) => void>();
-    before(async () => {
-      server = http.createServer((req, res) => {
-        const h = handlers.get(new URL(req.url ?? '/', 'http://x').pathname);
-        if (h) h(req, res);
-        else res.writeHead(404).end();
-      });
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    });
-    after(async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    });
-
     it('decompresses gzip, deflate and br', async () => {
       const text = 'Zürich & Köln '.repeat(100);
       const encoders: Record<string, (b: Buffer) => Buffer> = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync };
       for (const [enc, fn] of Object.entries(encoders)) {
-        handlers.set(`/${enc}`, (_req, res) => res.writeHead(200, { 'content-encoding': enc, 'content-type': 'text/plain; charset=utf-8' }).end(fn(Buffer.from(text))));
-        expect((await client({ base }).send(page(`/${enc}`))).body, enc).to.equal(text);
+        platformServer.on('GET', `/${enc}`, { headers: { 'content-encoding': enc, 'content-type': 'text/plain; charset=utf-8' }, body: fn(Buffer.from(text)) });
+        expect((await client().send(page(`/${enc}`))).body, enc).to.equal(text);
       }
     });
 
     it('times out a slow answer as transient', async () => {
-      handlers.set('/slow', (_req, res) => {
-        const t = setTimeout(() => res.end('late'), 5000);
-        res.on('close', () => clearTimeout(t));
-      });
-      const err = await client({ base, timeoutMs: 150 }).send(page('/slow')).catch((e: unknown) => e);
+      platformServer.on('GET', '/slow', { body: 'late', holdMs: 5000 });
+      const err = await client({ timeoutMs: 150 }).send(page('/slow')).catch((e: unknown) => e);
       expect(err).to.be.instanceOf(PlatformError).with.property('outcome', 'transient');
       expect((err as PlatformError).reason).to.include('timed out');
     });
 
     it('caps the body size, also for compressed answers', async () => {
-      handlers.set('/big', (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('x'.repeat(50_000)));
-      handlers.set('/bomb', (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(200_000, 'a'))));
+      platformServer.on('GET', '/big', { headers: { 'content-type': 'text/html' }, body: 'x'.repeat(50_000) });
+      platformServer.on('GET', '/bomb', { headers: { 'content-encoding': 'gzip' }, body: zlib.gzipSync(Buffer.alloc(200_000, 'a')) });
       for (const p of ['/big', '/bomb']) {
-        const err = await client({ base, maxBodyBytes: 10_000 }).send(page(p)).catch((e: unknown) => e);
+        const err = await client({ maxBodyBytes: 10_000 }).send(page(p)).catch((e: unknown) => e);
         expect(err, p).to.be.instanceOf(PlatformError).with.property('outcome', 'transient');
         expect((err as PlatformError).reason).to.include('larger than');
       }
     });
 
     it('keeps cookies from Set-Cookie and sends them back; expired ones are dropped', async () => {
-      let cookie: string | undefined;
-      handlers.set('/a', (_req, res) => res.writeHead(200, { 'set-cookie': ['VISITOR_INFO1_LIVE=abc; Path=/; Secure', 'YSC=1; Max-Age=0'] }).end('x'));
-      handlers.set('/b', (req, res) => {
-        cookie = req.headers.cookie;
-        res.end('y');
-      });
+      platformServer.on('GET', '/a', { headers: { 'set-cookie': ['VISITOR_INFO1_LIVE=abc; Path=/; Secure', 'YSC=1; Max-Age=0'] }, body: 'x' });
+      const b = platformServer.on('GET', '/b', { body: 'y' });
       const jar = new CookieJar('127.0.0.1');
       jar.set('SOCS', 'CAI');
-      const c = client({ base, jar });
+      const c = client({ jar });
       await c.send(page('/a'));
       await c.send(page('/b'));
-      expect(cookie).to.equal('SOCS=CAI; VISITOR_INFO1_LIVE=abc');
+      expect(b[0]!.headers.cookie).to.equal('SOCS=CAI; VISITOR_INFO1_LIVE=abc');
     });
 
     it('a refused connection is transient', async () => {
@@ -301,19 +275,19 @@ describe('platform HTTP client', () => {
     });
 
     it('follows same-host redirects', async () => {
-      handlers.set('/from', (_req, res) => res.writeHead(303, { location: '/to' }).end());
-      handlers.set('/to', (_req, res) => res.end('arrived'));
-      const a = await client({ base }).send(page('/from'));
+      platformServer.on('GET', '/from', { status: 303, headers: { location: '/to' } });
+      platformServer.on('GET', '/to', { body: 'arrived' });
+      const a = await client().send(page('/from'));
       expect(a.body).to.equal('arrived');
-      expect(a.url).to.equal(`${base}/to`);
+      expect(a.url).to.equal(`${BASE}/to`);
     });
 
     it('logs every request at DEBUG under platform.http: method, path without secrets, status, ms — never cookies', async () => {
-      handlers.set('/api/timedtext', (_req, res) => res.writeHead(200, { 'set-cookie': 'SECRET_COOKIE=s3cr3t' }).end('<transcript></transcript>'));
+      platformServer.on('GET', '/api/timedtext', { headers: { 'set-cookie': 'SECRET_COOKIE=s3cr3t' }, body: '<transcript></transcript>' });
       const { logger, lines, raw } = captureLogs();
-      const platform = createPlatformClient(platformConfig(base), logger);
+      const platform = createPlatformClient(platformConfig(BASE), logger);
       platform.adoptSession({ cookies: [{ name: 'fake_clearance', value: 'topsecretvalue' }], userAgent: null });
-      const jarHttp = new PlatformHttp({ baseUrl: base, timeoutMs: 5000, jar: platform.jar, logger: categoryLogger(logger, 'platform.http') });
+      const jarHttp = new PlatformHttp({ baseUrl: BASE, timeoutMs: 5000, jar: platform.jar, logger: categoryLogger(logger, 'platform.http') });
       await jarHttp.send({ method: 'GET', target: 'https://www.youtube.com/api/timedtext?v=abc&signature=SIGSIG&key=yt8&lang=en', kind: 'xhr', what: 'timed text' });
       const line = lines.find((l) => l.category === 'platform.http')!;
       expect(line).to.include({ level: 'DEBUG', method: 'GET', path: '/api/timedtext?v=abc&lang=en', status: 200 });

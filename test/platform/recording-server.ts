@@ -9,6 +9,8 @@ import { expect } from 'chai';
 
 export interface Seen {
   method: string;
+  /** The request target exactly as sent (path and query). */
+  url: string;
   path: string;
   query: URLSearchParams;
   headers: http.IncomingHttpHeaders;
@@ -19,9 +21,11 @@ export interface Seen {
 
 export interface Reply {
   status?: number;
-  /** A string is sent as is; anything else as JSON. */
+  /** A string or a Buffer is sent as is; anything else as JSON. */
   body?: unknown;
   headers?: Record<string, string | string[]>;
+  /** Held this long before it is sent (a platform that stalls; the client may give up first). */
+  holdMs?: number;
 }
 
 interface Route {
@@ -35,14 +39,17 @@ interface Route {
 export class RecordingServer {
   base = '';
   readonly unexpected: Seen[] = [];
+  /** Every request a route answered, in the order they came. */
+  readonly answered: Seen[] = [];
   private routes: Route[] = [];
+  private readonly holds = new Set<NodeJS.Timeout>();
   private readonly server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       const seen: Seen = {
-        method: req.method ?? '', path: url.pathname, query: url.searchParams,
+        method: req.method ?? '', url: req.url ?? '/', path: url.pathname, query: url.searchParams,
         headers: { ...req.headers }, raw: [...req.rawHeaders], body: Buffer.concat(chunks).toString('utf8'),
       };
       const route = this.routes.find((r) => r.left > 0 && r.method === seen.method
@@ -54,10 +61,21 @@ export class RecordingServer {
       }
       route.left -= 1;
       route.seen.push(seen);
+      this.answered.push(seen);
       const r = route.reply(seen);
-      const json = r.body !== undefined && typeof r.body !== 'string';
-      const headers = { ...(json ? { 'content-type': 'application/json' } : {}), ...r.headers };
-      res.writeHead(r.status ?? 200, headers).end(json ? JSON.stringify(r.body) : (r.body as string | undefined) ?? '');
+      const raw = r.body === undefined || typeof r.body === 'string' || Buffer.isBuffer(r.body);
+      const headers = { ...(raw ? {} : { 'content-type': 'application/json' }), ...r.headers };
+      const send = () => res.writeHead(r.status ?? 200, headers).end(raw ? ((r.body as string | Buffer | undefined) ?? '') : JSON.stringify(r.body));
+      if (!r.holdMs) return void send();
+      const timer = setTimeout(() => {
+        this.holds.delete(timer);
+        send();
+      }, r.holdMs);
+      this.holds.add(timer);
+      res.on('close', () => {
+        clearTimeout(timer);
+        this.holds.delete(timer);
+      });
     });
   });
 
@@ -83,9 +101,12 @@ export class RecordingServer {
   reset(): void {
     this.routes = [];
     this.unexpected.length = 0;
+    this.answered.length = 0;
   }
 
   async close(): Promise<void> {
+    for (const timer of this.holds) clearTimeout(timer);
+    this.holds.clear();
     this.server.closeAllConnections();
     await new Promise((resolve) => this.server.close(resolve));
   }
