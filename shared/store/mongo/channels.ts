@@ -8,42 +8,27 @@ import type { Collection, Db, Filter } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { refreshCutoff } from '../rules';
 import { normalizeHandle } from '../../channel-ref';
-import type { ChannelRecord, WorkKind } from '../types';
+import type { ChannelRecord } from '../types';
 import { lit, type StoreClock } from './clock';
 import { retryOnDuplicateKey } from './errors';
 
-export interface ChannelDoc {
+/**
+ * Fields added after the first documents were written: absent on older ones, which toRecord reads
+ * as a channel (kind), unknown (coveredWanted), not followed, never stamped (askedAt) and nothing
+ * awaited.
+ */
+type AddedLater = 'kind' | 'coveredWanted' | 'followed' | 'askedAt' | 'awaitedAt' | 'awaitedBy';
+
+/** The record under its id as `_id`, with what only the collection keeps. */
+export type ChannelDoc = Omit<ChannelRecord, 'channelId' | AddedLater> & Partial<Pick<ChannelRecord, AddedLater>> & {
   _id: string;
-  /** Absent on documents written before playlists existed: a channel. */
-  kind?: WorkKind;
-  handle: string | null;
-  title: string | null;
-  wanted: number;
-  dueAt: Date;
-  leaseOwner: string | null;
-  leaseExpiresAt: Date | null;
   /** `wanted` when the current lease was taken; a larger `wanted` at release means "due again now". */
   claimedWanted: number | null;
-  lastCrawlAt: Date | null;
-  lastOutcome: string | null;
-  lastError: string | null;
-  consecutiveFailures: number;
-  createdAt: Date;
-  /** Absent on documents written before it existed: read as null (unknown). */
-  coveredWanted?: number | null;
-  /** Some key follows the channel; absent on documents written before subscriptions: false. */
-  followed?: boolean;
-  /** Last time a reader asked for it; absent on documents written before it was kept (rules.ts). */
-  askedAt?: Date | null;
-  /** Since when a reader waits for what no run has served yet (new channel, larger wanted); absent = none. */
-  awaitedAt?: Date | null;
-  /** The key (keyId) whose request made it awaited; absent or null = no key. */
-  awaitedBy?: string | null;
   /** The awaited work's round (claimAskedChannel); absent = 0. */
   awaitedRound?: number;
   /** The key whose request created the channel; absent = none (an import, an operator, older documents). */
   createdBy?: string | null;
-}
+};
 
 /** The field's current value, or `fallback` on a document being inserted by an upsert. */
 const keep = (field: string, fallback: unknown) => ({ $ifNull: [`$${field}`, lit(fallback)] });
