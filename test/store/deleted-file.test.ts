@@ -1,4 +1,4 @@
-// The SQLite file deleted under running processes (#11 item 11): without a check, the API and the
+// The SQLite file deleted under running processes: without a check, the API and the
 // crawler go on writing to the nameless old file while anything started later uses a new one, and
 // the two diverge. Both compiled processes now notice, log one ERROR line and exit with
 // LOST_DATABASE_EXIT_CODE, so PM2 restarts them on one file.

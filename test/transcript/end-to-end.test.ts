@@ -1,4 +1,4 @@
-// End to end for issue #10: the real crawler (in process) against the fake platform over HTTP
+// End to end: the real crawler (in process) against the fake platform over HTTP
 // stores into the API's SQLite store; the real app answers the feeds. Timestamps are the cues'
 // start times, chapters come from the description, Shorts and streams are out unless included,
 // an upcoming premiere is never listed, and lang=tr on an English channel gives the platform's
@@ -41,7 +41,7 @@ const SPEC: FakeChannelSpec = {
   ],
 };
 
-describe('entries end to end: crawler → store → feeds (issue #10)', function () {
+describe('entries end to end: crawler → store → feeds', function () {
   this.timeout(60_000);
   let fake: FakePlatform;
   let api: TestApi;
