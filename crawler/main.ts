@@ -2,6 +2,8 @@
 // the platform client and its unblockers (challenge proxy, then browser), the scheduler; then it
 // runs until SIGTERM/SIGINT. A bad setting or an unopenable store is one line on stderr, exit 1.
 
+// First: keeps a stop that arrives while the modules below are still loading.
+import { takeEarlySignals } from './early-signals';
 import { bootstrap, exitOnStartupError, StartupError, type ProcessContext } from '../shared/bootstrap';
 import { categoryLogger, type Logger } from '../shared/logger';
 import type { Store } from '../shared/store/types';
@@ -26,12 +28,6 @@ import { WebSubSubscriber } from './websub-subscriber';
 const DRAIN_MARGIN_MS = 10_000;
 
 async function main(): Promise<void> {
-  // A stop that arrives while the crawler is still starting (PM2 stopping everything because the API
-  // could not start, say) is kept and acted on once the orderly shutdown exists, so the crawler still
-  // ends with "crawler stopped" instead of dying half-started by the signal's default action.
-  const early: NodeJS.Signals[] = [];
-  const keep = (signal: NodeJS.Signals): void => void early.push(signal);
-  for (const s of ['SIGTERM', 'SIGINT'] as const) process.on(s, keep);
   let ctx: ProcessContext;
   let unblockers: Unblocker[];
   let scheduler: Scheduler;
@@ -126,7 +122,9 @@ async function main(): Promise<void> {
       await store.close();
     },
   });
-  for (const s of ['SIGTERM', 'SIGINT'] as const) process.off(s, keep);
+  // A stop that arrived while the crawler was starting (early-signals.ts) ends it now, in order, so
+  // it still says "crawler stopped" instead of dying half-started.
+  const early = takeEarlySignals();
   if (early.length > 0) {
     shutdown(early[0]!);
     return;

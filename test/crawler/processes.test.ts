@@ -4,7 +4,7 @@
 // middle of a channel loses nothing already stored, and restarted as PM2 would (same instance) it
 // takes its own lease back and finishes the channel at once, with the default lease length.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
@@ -174,6 +174,29 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`crawler processe
     // PM2 stopping everything because the API could not start sends its signal about then.
     await until('the first log line', () => p.logs.length > 0, 30_000);
     p.child.kill('SIGTERM');
+    const exit = await p.exited;
+    expect(exit, p.stderr.join('')).to.deep.equal({ code: 0, signal: null });
+    expect(p.logs.map((l) => l.msg)).to.include('crawler stopped');
+  });
+
+  it('a stop that arrives while its modules are still loading ends the same orderly way too', async () => {
+    // Preloaded into the crawler: SIGTERM to itself just before the store's bootstrap module loads,
+    // long before main() runs. Without a listener by then, the signal's default action would kill
+    // the process there and then, silently.
+    const preload = path.join(dir, 'stop-while-loading.cjs');
+    writeFileSync(preload, `
+      const Module = require('node:module');
+      const load = Module._load;
+      let sent = false;
+      Module._load = function (request, ...rest) {
+        if (!sent && /shared\\/bootstrap$/.test(request)) {
+          sent = true;
+          process.kill(process.pid, 'SIGTERM');
+        }
+        return load.call(this, request, ...rest);
+      };
+    `);
+    const p = start({ NODE_OPTIONS: `--require ${preload}` });
     const exit = await p.exited;
     expect(exit, p.stderr.join('')).to.deep.equal({ code: 0, signal: null });
     expect(p.logs.map((l) => l.msg)).to.include('crawler stopped');
