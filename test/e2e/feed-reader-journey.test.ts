@@ -4,14 +4,12 @@
 // server MONGODB_URI names). First request 404, retry, 200; Atom and RSS; max_items growth; a new upload
 // appearing after the scheduled refresh; both processes stopped with SIGTERM, exiting 0.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { mongoTestDatabase } from '../support/mongo-emulator';
-import { ensureBuilt, listeningPort, startEntry, type Started } from '../support/processes';
+import type { Started } from '../support/processes';
+import { startServicePair, type ServicePair } from '../support/service-pair';
 import { waitFor } from '../support/poll';
 
 const KEY = 'e2e-key-0123456789abcdef';
@@ -23,7 +21,7 @@ function asArray<T>(v: T | T[] | undefined): T[] {
 
 for (const backend of ['sqlite', 'mongodb'] as const) describe(`end to end on ${backend}: a feed reader subscribes to a channel`, function () {
   this.timeout(180000);
-  let dir: string;
+  let pair: ServicePair | undefined;
   let mongo: Awaited<ReturnType<typeof mongoTestDatabase>> | null = null;
   let fake: FakePlatform;
   let api: Started;
@@ -32,42 +30,16 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`end to end on ${
   const channel = makeChannel({ handle: 'e2etalks', title: 'E2E Talks', count: 60, seed: 7, captionsMix: { manual: 3, automatic: 1 } });
 
   before(async () => {
-    ensureBuilt();
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-e2e-'));
-    writeFileSync(
-      path.join(dir, 'security.yaml'),
-      `security:\n  api_keys:\n    ${KEY}:\n      name: "e2e reader"\n      rate_limit: 1000\n      enabled: true\n`,
-    );
     fake = await startFakePlatform({ channels: [channel] });
     if (backend === 'mongodb') mongo = await mongoTestDatabase();
-    const env = {
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATABASE_URL: mongo ? mongo.url : `sqlite:${path.join(dir, 'feeds.db')}`,
-      SECURITY_CONFIG: path.join(dir, 'security.yaml'),
-      PLATFORM_BASE_URL: fake.url,
-      CRAWL_PROFILE: 'fast',
-      CRAWL_BATCH_WAIT: '0.05',
-      CRAWL_BLOCKED_WAIT: '0.05-0.1',
-      CRAWL_POLL_SECONDS: '1',
-      // Each channel listed again every 2 seconds, so a new upload is seen within the test; by
-      // default its upload rhythm picks between 30 minutes and 24 hours.
-      CRAWL_LISTING_INTERVAL: '2',
-      BROWSER_EXECUTABLE_PATH: 'off',
-      LOG_LEVEL: 'info',
-    };
-    api = startEntry('api', env, dir);
-    crawler = startEntry('crawler', env, dir);
-    base = `http://127.0.0.1:${await listeningPort(api)}`;
-    await waitFor('the API to answer /health', async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 30000);
+    pair = await startServicePair({ prefix: 'tf-e2e-', key: KEY, keyName: 'e2e reader', platformUrl: fake.url, databaseUrl: mongo?.url });
+    ({ api, crawler, base } = pair);
   });
 
   after(async () => {
-    await api?.stop('SIGKILL');
-    await crawler?.stop('SIGKILL');
+    await pair?.kill();
     await fake?.close();
     await mongo?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   const feed = (query: string) => fetch(`${base}/?${query}`, { headers: { 'X-API-Key': KEY } });

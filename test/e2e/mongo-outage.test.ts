@@ -6,16 +6,14 @@
 // by themselves once the server is back. This case owns its emulator even when MONGODB_URI names a
 // real server: a test cannot stop that one.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import { silentLogger } from '../../shared/logger';
 import { openStore } from '../../shared/store';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
 import { MongoEmulator } from '../support/mongo-emulator';
-import { ensureBuilt, listeningPort, startEntry, type Started } from '../support/processes';
+import type { Started } from '../support/processes';
+import { startServicePair, type ServicePair } from '../support/service-pair';
 import { waitFor } from '../support/poll';
 
 const KEY = 'outage-key-0123456789abcdef';
@@ -23,7 +21,7 @@ const xml = new XMLParser({ ignoreAttributes: false });
 
 describe('mongodb outage under a running API and crawler', function () {
   this.timeout(180_000);
-  let dir: string;
+  let pair: ServicePair | undefined;
   let emulator: MongoEmulator;
   let fake: FakePlatform;
   let api: Started;
@@ -33,31 +31,19 @@ describe('mongodb outage under a running API and crawler', function () {
   const other = makeChannel({ handle: 'outageother', count: 3, seed: 12, captionsMix: { manual: 1 } });
 
   before(async () => {
-    ensureBuilt();
-    dir = mkdtempSync(path.join(tmpdir(), 'tf-mongo-outage-'));
-    writeFileSync(path.join(dir, 'security.yaml'), `security:\n  api_keys:\n    ${KEY}:\n      name: "outage"\n      rate_limit: 1000\n      enabled: true\n`);
-    writeFileSync(path.join(dir, 'settings.yaml'), '');
     emulator = await new MongoEmulator({ persist: true }).start();
     fake = await startFakePlatform({ channels: [channel, other] });
-    const env = {
-      PORT: '0', HOST: '127.0.0.1', CONFIG_FILE: path.join(dir, 'settings.yaml'),
-      DATABASE_URL: emulator.url('tf_outage'), SECURITY_CONFIG: path.join(dir, 'security.yaml'), PLATFORM_BASE_URL: fake.url,
-      API_STORE_BUSY_TIMEOUT_MS: '300',
-      CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0.05', CRAWL_BLOCKED_WAIT: '0.05-0.1', CRAWL_POLL_SECONDS: '1',
-      CRAWL_LISTING_INTERVAL: '2', BROWSER_EXECUTABLE_PATH: 'off', LOG_LEVEL: 'info',
-    };
-    api = startEntry('api', env, dir);
-    crawler = startEntry('crawler', env, dir);
-    base = `http://127.0.0.1:${await listeningPort(api)}`;
-    await waitFor('the API to answer /health', async () => ((await fetch(`${base}/health`)).ok ? true : undefined), 30_000);
+    pair = await startServicePair({
+      prefix: 'tf-mongo-outage-', key: KEY, keyName: 'outage', platformUrl: fake.url, databaseUrl: emulator.url('tf_outage'),
+      env: { API_STORE_BUSY_TIMEOUT_MS: '300' },
+    });
+    ({ api, crawler, base } = pair);
   });
 
   after(async () => {
-    await api?.stop('SIGKILL');
-    await crawler?.stop('SIGKILL');
+    await pair?.kill();
     await fake?.close();
     await emulator?.dispose();
-    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   // Each request gives up after 4 s: less than the 5 s the driver would wait for a server.
