@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
 import { legacyTrack, paragraphsFromHtml } from '../legacy-html';
 import { FEED_ENTRY_SQL } from '../rules';
-import { buildSearchIndex, prepareSearchIndex, SEARCH_SCHEMA, SEARCH_SCHEMA_1 } from './search';
+import { buildSearchIndex, SEARCH_SCHEMA, SEARCH_SCHEMA_1 } from './search';
 
 /** Videos that may be retried some day; repeated in the due-retry query for the same reason. */
 export const RETRY_SQL = `next_attempt_at IS NOT NULL`;
@@ -271,7 +271,7 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   `,
   // 17: one copy of each transcript: the timed paragraphs in transcripts. The HTML on video rows
   // goes; a row without readable paragraphs gets them from its HTML first, so no entry loses text
-  // (and its search entry is made again with that text).
+  // (step 18, in the same migration, indexes the converted text with everything else).
   htmlTranscriptsToParagraphs,
   // 18: the search index rebuilt as sqlite/search.ts keeps it now (text folded before FTS5 sees it,
   // rowids by publish second, positions for phrases), progress logged.
@@ -325,7 +325,6 @@ function htmlTranscriptsToParagraphs(db: Database.Database): void {
     VALUES (@video_id, @language, @kind, @paragraphs, @untimed, @fetched_at)
     ON CONFLICT (video_id, language) DO UPDATE SET
       kind = excluded.kind, paragraphs = excluded.paragraphs, untimed = excluded.untimed, fetched_at = excluded.fetched_at`);
-  const search = prepareSearchIndex(db);
   for (let after = 0; ;) {
     const rows = page.all(after, CONVERT_PAGE);
     if (rows.length === 0) break;
@@ -333,7 +332,6 @@ function htmlTranscriptsToParagraphs(db: Database.Database): void {
       const { paragraphs, untimed } = paragraphsFromHtml(r.transcript_html);
       const track = legacyTrack(r.language, r.kind);
       put.run({ video_id: r.video_id, language: track.language, kind: track.kind, paragraphs: JSON.stringify(paragraphs), untimed: untimed ? 1 : 0, fetched_at: r.fetched_at });
-      search.reindex(r.video_id);
     }
     after = rows[rows.length - 1]!.rowid;
   }
