@@ -4,6 +4,7 @@
 // from a handful of indexed store reads per channel; a page of many channels yields to other
 // requests every few channels, since the SQLite store answers on the event loop.
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isFeedEntry, noVideos } from '../../shared/store/rules';
 import type { ChannelRecord, ChannelRunRecord, ChannelStats, Store, VideoStateCounts, WebSubRecord } from '../../shared/store/types';
 
@@ -122,7 +123,7 @@ function view(c: ChannelRecord, stats: ChannelStats, last: ChannelRunRecord | un
 export async function channelViews(store: ViewStore, channels: readonly ChannelRecord[], now: Date): Promise<ChannelView[]> {
   const out: ChannelView[] = [];
   for (let i = 0; i < channels.length; i += YIELD_EVERY) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (i > 0) await nextTurn();
     const slice = channels.slice(i, i + YIELD_EVERY);
     const stats = await store.channelStats(slice.map((c) => ({ channelId: c.channelId, wanted: c.wanted })));
     const channelIds = slice.filter((c) => c.kind === 'channel').map((c) => c.channelId);

@@ -6,6 +6,7 @@
 // and the entries' part is cut from between the head and the tail (checked at every step; any
 // surprise falls back to rendering in one piece).
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { buildFeedModel, type FeedEntry, type FeedModel, type ModelInput, type SkipReason } from './state';
 import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
 
@@ -21,7 +22,6 @@ export interface StepShape {
   readonly head?: (entries: readonly FeedEntry[]) => Partial<FeedModel>;
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 const validDate = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(d.getTime());
 
 export async function renderInSteps(shape: StepShape, input: ModelInput, onSkip?: (video: VideoRecord, reason: SkipReason) => void): Promise<Buffer> {

@@ -13,6 +13,7 @@
 // reaches clients.
 
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isVideoId } from '../../shared/ids';
 import { DEFAULT_FEED_KINDS } from '../../shared/store/rules';
 import type { FeedKind, Store, TranscriptRecord, VideoRecord } from '../../shared/store/types';
@@ -291,7 +292,7 @@ export class FeedStateReader {
       const listed = await this.store.listFeedEntries(channelId, maxItems, kinds);
       const rows: TranscriptRecord[] = [];
       for (let i = 0; i < listed.length; i += TRANSCRIPT_PAGE) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
         rows.push(...(await this.store.getTranscripts(listed.slice(i, i + TRANSCRIPT_PAGE).map((v) => v.videoId))));
       }
       return { videos: listed, transcripts: rows };

@@ -6,6 +6,7 @@
 //                                          and transcripts, PURGE_BATCH at a time
 // `after` is opaque to clients: the page's `next`, which encodes the last channel id of the page.
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Request } from 'express';
 import { CHANNEL_ID } from '../../shared/ids';
 import { isPlaylistId } from '../../shared/playlist-ref';
@@ -110,7 +111,7 @@ export function adminChannels(deps: AdminChannelDeps): { list: Handler; one: Han
           const n = await store.purgeChannelVideos(id, PURGE_BATCH);
           purged += n;
           if (n < PURGE_BATCH) break;
-          await new Promise((resolve) => setImmediate(resolve));
+          await nextTurn();
         }
       }
       if (!removed && purged === 0) throw new ApiError('unknownChannel', { channelId: id });
