@@ -13,6 +13,7 @@ import type { PlatformClient } from '../shared/platform/types';
 import { PlatformError } from '../shared/platform/types';
 import type { Store } from '../shared/store/types';
 import { ApiError } from './errors';
+import { SingleFlight } from './single-flight';
 import { normalizeHandle, type ChannelRef } from '../shared/channel-ref';
 import { CHANNEL_ID } from '../shared/ids';
 
@@ -39,7 +40,7 @@ type ResolverStore = Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' 
 const lookupCounterId = (keyId: string): string => `handle-lookups:${keyId}`;
 
 export class ChannelResolver {
-  private readonly pending = new Map<string, Promise<string | null>>();
+  private readonly pending = new SingleFlight<string, string | null>();
 
   constructor(
     private readonly store: ResolverStore,
@@ -71,12 +72,7 @@ export class ChannelResolver {
   }
 
   private lookup(asGiven: string, handle: string, now: Date): Promise<string | null> {
-    let p = this.pending.get(handle);
-    if (!p) {
-      p = this.ask(asGiven, handle, now).finally(() => this.pending.delete(handle));
-      this.pending.set(handle, p);
-    }
-    return p;
+    return this.pending.run(handle, () => this.ask(asGiven, handle, now));
   }
 
   private async ask(asGiven: string, handle: string, now: Date): Promise<string | null> {

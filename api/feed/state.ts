@@ -21,6 +21,7 @@ import { shownText } from '../../shared/transcript/shown-text';
 import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
 import { FEED_TITLE_PREFIX } from '../service-info';
+import { SingleFlight } from '../single-flight';
 import { PUBLIC_VIDEO_HOST, watchUrl } from '../../shared/video-links';
 import { chosenTranscript, entryContent } from './transcript-choice';
 
@@ -217,7 +218,7 @@ export class FeedStateReader {
   /** Per channel, the most bytes one listed entry held: what a listing of N entries will hold, about. */
   private readonly entryBytes: CacheSlot<number>;
   /** Gated listings under way, by feed and version: requests arriving together list once. */
-  private readonly listing = new Map<string, Promise<FeedState | null>>();
+  private readonly listing = new SingleFlight<string, FeedState | null>();
   /**
    * Version reads of this event-loop turn, by channel: the requests for one channel that arrive in
    * the same turn (Node reads every connection that has bytes before the check phase) share one
@@ -275,12 +276,7 @@ export class FeedStateReader {
   async list(channelId: string, maxItems: number, version: Date, now: Date, kinds: readonly FeedKind[] = DEFAULT_FEED_KINDS, gated = true): Promise<FeedState | null> {
     if (!gated) return this.listNow(channelId, maxItems, version, now, kinds, false);
     const key = `${stateKey(channelId, maxItems, kinds)}\n${version.getTime()}`;
-    let job = this.listing.get(key);
-    if (job === undefined) {
-      job = this.listNow(channelId, maxItems, version, now, kinds, true).finally(() => this.listing.delete(key));
-      this.listing.set(key, job);
-    }
-    return job;
+    return this.listing.run(key, () => this.listNow(channelId, maxItems, version, now, kinds, true));
   }
 
   private async listNow(channelId: string, maxItems: number, version: Date, now: Date, kinds: readonly FeedKind[], gated: boolean): Promise<FeedState | null> {

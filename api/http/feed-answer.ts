@@ -16,6 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
 import type { ApiCache, CacheSlot } from '../cache';
+import { SingleFlight } from '../single-flight';
 import type { ApiMetrics } from '../metrics';
 import type { Validators } from '../feed/state';
 import { compress, encodedEtag, negotiateCoding, type Coding } from './content-coding';
@@ -57,39 +58,24 @@ export type AnswerFeed = (req: IncomingMessage, res: ServerResponse, r: Represen
 export function feedAnswers(cache: ApiCache, clock: () => Date, metrics?: FeedAnswerMetrics): AnswerFeed {
   const bodies = cache.slot<Buffer>('body');
   const encoded = cache.slot<Buffer>('encoded-body');
-  const rendering = new Map<string, Promise<Rendered>>();
-  const compressing = new Map<string, Promise<Buffer>>();
+  const rendering = new SingleFlight<string, Rendered>();
+  const compressing = new SingleFlight<string, Buffer>();
 
-  const produce = (r: Representation): Promise<Rendered> => {
-    const etag = r.validators.etag;
-    let job = rendering.get(etag);
-    if (job === undefined) {
-      job = r
-        .render()
-        .then((out) => {
-          bodies.set(out.validators.etag, out.body);
-          return out;
-        })
-        .finally(() => rendering.delete(etag));
-      rendering.set(etag, job);
-    }
-    return job;
-  };
+  const produce = (r: Representation): Promise<Rendered> =>
+    rendering.run(r.validators.etag, async () => {
+      const out = await r.render();
+      bodies.set(out.validators.etag, out.body);
+      return out;
+    });
 
   const encode = (etag: string, coding: Exclude<Coding, 'identity'>, body: Buffer): Promise<Buffer> => {
     const key = `${etag}\n${coding}`;
-    let job = compressing.get(key);
-    if (job === undefined) {
+    return compressing.run(key, async () => {
       metrics?.compressed(coding);
-      job = compress(coding, body)
-        .then((out) => {
-          encoded.set(key, out);
-          return out;
-        })
-        .finally(() => compressing.delete(key));
-      compressing.set(key, job);
-    }
-    return job;
+      const out = await compress(coding, body);
+      encoded.set(key, out);
+      return out;
+    });
   };
 
   return async (req, res, r) => {
