@@ -11,7 +11,7 @@
 
 import type { PlatformClient } from '../shared/platform/types';
 import { PlatformError } from '../shared/platform/types';
-import type { Store } from '../shared/store/types';
+import type { HandleLookupStore } from '../shared/store/types';
 import { ApiError } from './errors';
 import { SingleFlight } from './single-flight';
 import { normalizeHandle, type ChannelRef } from '../shared/channel-ref';
@@ -34,8 +34,6 @@ export interface HandleLookupLimits {
 
 export const DEFAULT_HANDLE_LOOKUP_LIMITS: HandleLookupLimits = { perKeyPerMinute: 10, perHour: 500, coolDownMs: 1_800_000 };
 
-type ResolverStore = Pick<Store, 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
-
 /** The per-key lookup counter's id: its own domain, never equal to a key's request counter. */
 const lookupCounterId = (keyId: string): string => `handle-lookups:${keyId}`;
 
@@ -43,7 +41,7 @@ export class ChannelResolver {
   private readonly pending = new SingleFlight<string, string | null>();
 
   constructor(
-    private readonly store: ResolverStore,
+    private readonly store: HandleLookupStore,
     private readonly platform: Pick<PlatformClient, 'resolveHandle'>,
     private readonly limits: HandleLookupLimits = DEFAULT_HANDLE_LOOKUP_LIMITS,
   ) {}

@@ -2,7 +2,7 @@
 // its own (`npx tsx bench/<name>.ts`), small statistics, and the synthetic stored videos that the
 // store and end-to-end benchmarks load (so "1k vs 100k stored videos" means the same data in both).
 
-import type { Store, TranscriptRecord, VideoRecord } from '../shared/store/types';
+import type { TranscriptRecord, VideoRecord, VideoWriteStore } from '../shared/store/types';
 import { transcriptRecord, videoRecord } from '../test/support/factories';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 
@@ -97,7 +97,7 @@ export const BENCH_VIDEOS_PER_CHANNEL = 100;
  * channels, as a crawler serving many channels over months would, so a channel's rows are not
  * neighbours on disk. Returns how many channels there are.
  */
-export async function loadBenchVideos(store: Pick<Store, 'upsertVideos'>, totalVideos: number, transcript: TranscriptRecord['paragraphs']): Promise<number> {
+export async function loadBenchVideos(store: VideoWriteStore, totalVideos: number, transcript: TranscriptRecord['paragraphs']): Promise<number> {
   const channels = totalVideos / BENCH_VIDEOS_PER_CHANNEL;
   let batch: VideoRecord[] = [];
   const flush = async (): Promise<void> => {

@@ -7,7 +7,7 @@
 import { categoryLogger, type Logger } from '../shared/logger';
 import type { PlatformClient } from '../shared/platform/types';
 import { PlatformError } from '../shared/platform/types';
-import type { Store } from '../shared/store/types';
+import type { HandleResolutionStore } from '../shared/store/types';
 import type { CrawlProfile } from '../shared/config/crawl-profile';
 import type { RequestBudget } from './request-budget';
 import { pickMs, type Timing } from './timing';
@@ -20,7 +20,7 @@ export const UNKNOWN_SUBSCRIBED_HANDLE_RETRY_MS = 24 * 60 * 60_000;
 export const FOLLOWED_WANTED = 10;
 
 export interface HandleResolverDeps {
-  readonly store: Pick<Store, 'subscribedHandlesToResolve' | 'resolveSubscribedHandle' | 'getHandle'>;
+  readonly store: HandleResolutionStore;
   readonly platform: Pick<PlatformClient, 'resolveHandle'>;
   readonly profile: Pick<CrawlProfile, 'requestWaitMs'>;
   readonly timing: Timing;

@@ -6,12 +6,12 @@
 // have is not asked for again.
 
 import type { ListedVideo } from '../shared/platform/types';
-import type { Store } from '../shared/store/types';
+import type { StoredTextStore } from '../shared/store/types';
 import { speaks } from '../shared/transcript/languages';
 
 /** The listed videos to fetch again for `languages`, in listing order; none already pending. */
 export async function videosLackingLanguages(
-  store: Pick<Store, 'getVideos' | 'getTranscripts'>,
+  store: StoredTextStore,
   listed: readonly ListedVideo[],
   pending: readonly ListedVideo[],
   languages: readonly string[],

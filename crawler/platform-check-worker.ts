@@ -5,14 +5,14 @@
 
 import type { Logger } from '../shared/logger';
 import type { PlatformCheckReport } from '../shared/platform/platform-check';
-import type { Store } from '../shared/store/types';
+import type { PlatformCheckWorkStore } from '../shared/store/types';
 import type { Timing } from './timing';
 
 /** Longer than any check takes (about a dozen requests, each bounded by PLATFORM_TIMEOUT_MS). */
 export const STALE_CLAIM_MS = 5 * 60_000;
 
 export interface PlatformCheckWorkerOptions {
-  store: Pick<Store, 'claimPlatformCheck' | 'finishPlatformCheck'>;
+  store: PlatformCheckWorkStore;
   check: () => Promise<PlatformCheckReport>;
   owner: string;
   pollMs: number;

@@ -11,7 +11,7 @@
 
 import type { MsRange } from '../shared/config/crawl-profile';
 import type { Logger } from '../shared/logger';
-import type { Store } from '../shared/store/types';
+import type { PlatformPacingStore } from '../shared/store/types';
 import { RunStoppedError } from './run-ending';
 import { pickMs, type Timing } from './timing';
 import { crawlerMetrics } from './metrics';
@@ -39,7 +39,7 @@ export interface RequestBudgetOptions {
    * API's handle lookups (and a cool-down another process started) are read from it, so one hourly
    * budget and one cool-down hold for all of them. Left out, the budget is this process's alone.
    */
-  readonly shared?: Pick<Store, 'addPlatformRequests' | 'platformRequestsInHour' | 'setPlatformCoolDown' | 'platformCoolDown'>;
+  readonly shared?: PlatformPacingStore;
 }
 
 /** How often the shared counts are read again while waiting or before a request. */

@@ -6,9 +6,8 @@
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isFeedEntry, noVideos } from '../../shared/store/rules';
-import type { ChannelRecord, ChannelRunRecord, ChannelStats, Store, VideoStateCounts, WebSubRecord } from '../../shared/store/types';
+import type { ChannelRecord, ChannelRunRecord, ChannelStats, VideoStateCounts, WebSubRecord, ChannelViewStore } from '../../shared/store/types';
 
-export type ViewStore = Pick<Store, 'channelStats' | 'listRuns' | 'wantedLanguages' | 'getPlaylist' | 'getVideos' | 'webSubStates'>;
 
 /** Languages listed per channel: the crawler fetches at most this many besides the default. */
 const LANGUAGES_SHOWN = 10;
@@ -83,7 +82,7 @@ const pushView = (w: WebSubRecord): PushView => ({
  * A playlist's videos by state and its window (its first `wanted` entries in playlist order), from
  * its last listing: the store counts a channel's videos by channel id, which a playlist's are not.
  */
-async function playlistStats(store: ViewStore, c: ChannelRecord, followers: number): Promise<ChannelStats> {
+async function playlistStats(store: ChannelViewStore, c: ChannelRecord, followers: number): Promise<ChannelStats> {
   const videos = noVideos();
   const playlist = await store.getPlaylist(c.channelId);
   const ids = playlist?.videoIds ?? [];
@@ -120,7 +119,7 @@ function view(c: ChannelRecord, stats: ChannelStats, last: ChannelRunRecord | un
 }
 
 /** The views of these channels, in their order. */
-export async function channelViews(store: ViewStore, channels: readonly ChannelRecord[], now: Date): Promise<ChannelView[]> {
+export async function channelViews(store: ChannelViewStore, channels: readonly ChannelRecord[], now: Date): Promise<ChannelView[]> {
   const out: ChannelView[] = [];
   for (let i = 0; i < channels.length; i += YIELD_EVERY) {
     if (i > 0) await nextTurn();

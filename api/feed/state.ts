@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isVideoId } from '../../shared/ids';
 import { DEFAULT_FEED_KINDS } from '../../shared/store/rules';
-import type { FeedKind, Store, TranscriptRecord, VideoRecord } from '../../shared/store/types';
+import type { FeedKind, TranscriptRecord, VideoRecord, FeedReadStore } from '../../shared/store/types';
 import { shownText } from '../../shared/transcript/shown-text';
 import { summaryOf } from '../../shared/transcript/summary';
 import { ApiCache, type CacheSlot } from '../cache';
@@ -232,7 +232,7 @@ export class FeedStateReader {
    * are in memory at once however many requests miss the cache together.
    */
   constructor(
-    private readonly store: Pick<Store, 'feedVersion' | 'listFeedEntries' | 'getTranscripts'>,
+    private readonly store: FeedReadStore,
     cache: ApiCache = new ApiCache(),
     private readonly gate: ListingGate = (work) => work(),
   ) {

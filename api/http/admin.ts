@@ -7,7 +7,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ApiError } from '../errors';
-import { authorizer, presentedKey, type Handler, type HitStore } from './keyed';
+import { authorizer, presentedKey, type Handler } from './keyed';
+import type { RateLimitStore } from '../../shared/store/types';
 import type { KeySource } from './key-source';
 import { queryOf } from './locals';
 
@@ -28,7 +29,7 @@ export function presentedAdminKey(req: IncomingMessage): string | null {
 }
 
 /** An admin-only Express route: key check, rate limit, role check, then the handler. */
-export function admin(source: KeySource, store: HitStore, clock: () => Date, handler: Handler): RequestHandler {
+export function admin(source: KeySource, store: RateLimitStore, clock: () => Date, handler: Handler): RequestHandler {
   const authorize = authorizer(source, store, clock, { present: presentedAdminKey, missing: 'adminUnauthorized' });
   return async (req, res) => {
     const key = await authorize(req, res);

@@ -24,7 +24,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { sha256, type ApiKey } from '../../shared/config/security';
-import type { RateLimitResult, Store } from '../../shared/store/types';
+import type { RateLimitResult, RateLimitStore } from '../../shared/store/types';
 import { hitOfBatch } from '../../shared/store/rate-window';
 import { ApiError, type ErrorName } from '../errors';
 import { openAnswer } from './key-answers';
@@ -46,7 +46,7 @@ export interface AuthorizerOptions {
   missing?: ErrorName;
 }
 
-export function authorizer(source: KeySource, store: HitStore, clock: () => Date, opts: AuthorizerOptions = {}): Authorize {
+export function authorizer(source: KeySource, store: RateLimitStore, clock: () => Date, opts: AuthorizerOptions = {}): Authorize {
   const counter = counterFor(store);
   const present = opts.present ?? ((req: IncomingMessage) => presentedKey(req, queryOf(req)));
   const missing = opts.missing ?? 'unauthorized';
@@ -64,7 +64,7 @@ export function authorizer(source: KeySource, store: HitStore, clock: () => Date
 }
 
 /** A keyed route (an Express handler, or one on plain node:http objects): the key check and rate limit, then the handler. */
-export function keyed<Q extends IncomingMessage, S extends ServerResponse>(source: KeySource, store: HitStore, clock: () => Date, handler: (req: Q, res: S) => void | Promise<void>): (req: Q, res: S) => Promise<void> {
+export function keyed<Q extends IncomingMessage, S extends ServerResponse>(source: KeySource, store: RateLimitStore, clock: () => Date, handler: (req: Q, res: S) => void | Promise<void>): (req: Q, res: S) => Promise<void> {
   const authorize = authorizer(source, store, clock);
   return async (req, res) => {
     await authorize(req, res);
@@ -103,8 +103,6 @@ export function matchKey(candidate: string, keys: readonly ApiKey[]): ApiKey | n
 
 // ── the rate limit, coalesced per event-loop turn ─────────────────────────
 
-export type HitStore = Pick<Store, 'hitRateLimit'>;
-
 export interface RateCounter {
   /** Counts one request of `keyId`; answers as the store would for this request alone. */
   hit(keyId: string, limit: number, now: Date): Promise<RateLimitResult>;
@@ -121,7 +119,7 @@ interface Batch {
   waiters: Waiter[];
 }
 
-export function coalescingCounter(store: HitStore): RateCounter {
+export function coalescingCounter(store: RateLimitStore): RateCounter {
   let pending = new Map<string, Batch>();
 
   const flush = (): void => {
@@ -154,10 +152,10 @@ export function coalescingCounter(store: HitStore): RateCounter {
   };
 }
 
-const counters = new WeakMap<HitStore, RateCounter>();
+const counters = new WeakMap<RateLimitStore, RateCounter>();
 
 /** The one counter of this store in this process, so that every keyed route shares its batches. */
-function counterFor(store: HitStore): RateCounter {
+function counterFor(store: RateLimitStore): RateCounter {
   let counter = counters.get(store);
   if (!counter) counters.set(store, (counter = coalescingCounter(store)));
   return counter;

@@ -4,7 +4,7 @@
 // `wait` seconds (default 20, at most 30). A report younger than FRESH_MS is answered at once unless
 // `fresh=1`. Still running after the wait: 202 with what is known, and the caller asks again.
 
-import type { Store } from '../../shared/store/types';
+import type { PlatformCheckAskStore } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/keyed';
 import { queryOf } from '../http/locals';
@@ -15,7 +15,7 @@ const MAX_WAIT_S = 30;
 const POLL_MS = 250;
 
 export interface PlatformCheckRouteDeps {
-  store: Pick<Store, 'getPlatformCheck' | 'requestPlatformCheck'>;
+  store: PlatformCheckAskStore;
   clock: () => Date;
 }
 

@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { PlatformClient } from '../../shared/platform/types';
-import type { ChannelRecord, FeedKind, RegisterChannelInput, Store } from '../../shared/store/types';
+import type { ChannelRecord, FeedKind, RegisterChannelInput, FeedStore, ChannelLookupStore, RegistrationStore } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
 import { crawlViewOf } from '../feed/crawl-view';
@@ -23,7 +23,7 @@ import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
 import { normalizeHandle } from '../../shared/channel-ref';
 
 export interface FeedDeps {
-  store: Pick<Store, 'getChannel' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'registerChannel' | 'newChannelsOfKey' | 'listFeedEntries' | 'feedVersion' | 'getTranscripts' | 'askLanguages' | 'follow' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
+  store: FeedStore;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   /** What the API's handle lookups may spend (resolve-channel.ts). */
   handleLookups?: HandleLookupLimits;
@@ -224,7 +224,7 @@ export class ChannelTitles {
   private readonly titles: CacheSlot<string>;
 
   constructor(
-    private readonly store: Pick<Store, 'getChannel'>,
+    private readonly store: ChannelLookupStore,
     cache: ApiCache = new ApiCache(),
   ) {
     this.titles = cache.slot('title-at-version');
@@ -265,7 +265,7 @@ export class ChannelRegistrar {
   private readonly asked: CacheSlot<number>;
 
   constructor(
-    private readonly store: Pick<Store, 'registerChannel' | 'askLanguages' | 'getChannel' | 'newChannelsOfKey'>,
+    private readonly store: RegistrationStore,
     cache: ApiCache = new ApiCache(),
     /** New channels (work items the store does not know) one key may register in any hour; undefined: no bound. */
     private readonly newPerKeyHour?: number,

@@ -6,7 +6,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { isFeedEntry, isShownKind } from '../../shared/store/rules';
-import type { PlaylistRecord, Store, VideoRecord } from '../../shared/store/types';
+import type { PlaylistRecord, VideoRecord, PlaylistFeedStore } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import { crawlViewOf } from '../feed/crawl-view';
 import { buildFeedModel, fingerprintOf, validatorsFor, type FeedModel, type Validators } from '../feed/state';
@@ -20,7 +20,7 @@ import { categoryLogger } from '../../shared/logger';
 import { ChannelRegistrar, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
 
 export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl' | 'answer' | 'newChannelsPerKeyHour'> & {
-  store: Pick<Store, 'registerChannel' | 'getChannel' | 'newChannelsOfKey' | 'askLanguages' | 'follow' | 'getPlaylist' | 'getVideos' | 'getTranscripts'>;
+  store: PlaylistFeedStore;
 };
 
 /** The playlist's stored entries a feed shows, in the playlist's order, at most `limit`. */

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PlatformClient } from '../../shared/platform/types';
-import type { SearchHit, SearchScope, Store, VideoRecord } from '../../shared/store/types';
+import type { SearchHit, SearchScope, VideoRecord, SearchFeedStore } from '../../shared/store/types';
 import type { AnswerFeed } from '../http/feed-answer';
 import { ApiError } from '../errors';
 import { buildSearchModel } from '../feed/search-model';
@@ -19,7 +19,7 @@ import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
 import { INCLUDE_NAMES, linkKeyOf, originOf, RENDERERS } from './feed';
 
 export interface SearchDeps {
-  store: Pick<Store, 'searchVideos' | 'getChannel' | 'listSubscriptions' | 'getHandle' | 'putHandle' | 'putUnknownHandle' | 'isUnknownHandle' | 'hitRateLimit' | 'platformCoolDown' | 'platformRequestsInHour' | 'addPlatformRequests' | 'setPlatformCoolDown'>;
+  store: SearchFeedStore;
   /** What the API's handle lookups may spend (resolve-channel.ts). */
   handleLookups?: HandleLookupLimits;
   platform: Pick<PlatformClient, 'resolveHandle'>;

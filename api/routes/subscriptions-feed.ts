@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import PQueue from 'p-queue';
 import { categoryLogger, type Logger } from '../../shared/logger';
-import type { Store, SubscriptionFeedEntry } from '../../shared/store/types';
+import type { SubscriptionFeedEntry, SubscriptionFeedStore } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import { ApiError } from '../errors';
 import { buildFeedModel, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
@@ -21,7 +21,7 @@ import { INCLUDE_NAMES, RENDERERS, requestOrigin } from './feed';
 import type { AnswerFeed } from '../http/feed-answer';
 
 export interface CombinedFeedDeps {
-  store: Pick<Store, 'subscriptionFeed' | 'subscriptionFeedVersion' | 'getVideos' | 'getTranscripts'>;
+  store: SubscriptionFeedStore;
   cache: ApiCache;
   clock: () => Date;
   /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */

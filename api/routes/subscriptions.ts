@@ -10,7 +10,7 @@ import express from 'express';
 import { CHANNEL_ID } from '../../shared/ids';
 import { normalizeHandle, parseHandle } from '../../shared/channel-ref';
 import { isPlaylistId } from '../../shared/playlist-ref';
-import type { Store, SubscriptionInput } from '../../shared/store/types';
+import type { SubscriptionInput, SubscriptionListStore } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import { ApiError, type ErrorName } from '../errors';
 import { xmlSafe } from '../feed/render';
@@ -25,7 +25,7 @@ import { linksFor, type LinkDeps } from '../subscriptions/links';
 import { OPML_CONTENT_TYPE, renderOpml } from '../subscriptions/opml-export';
 
 export interface SubscriptionDeps extends LinkDeps {
-  store: Pick<Store, 'follow' | 'unfollow' | 'listSubscriptions'>;
+  store: SubscriptionListStore;
   cache: ApiCache;
   clock: () => Date;
 }

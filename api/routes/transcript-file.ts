@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { isVideoId } from '../../shared/ids';
-import type { Store } from '../../shared/store/types';
+import type { StoredTextStore } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import { chosenTranscript } from '../feed/transcript-choice';
 import { renderTranscriptFile, TRANSCRIPT_FILE_TYPES, type TranscriptFileFormat } from '../feed/transcript-files';
@@ -16,7 +16,7 @@ import { checkLang } from '../query/feed-query';
 import type { AnswerFeed } from '../http/feed-answer';
 
 export interface TranscriptFileDeps {
-  store: Pick<Store, 'getVideos' | 'getTranscripts'>;
+  store: StoredTextStore;
   /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */
   answer: AnswerFeed;
 }

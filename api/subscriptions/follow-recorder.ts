@@ -4,7 +4,7 @@
 // the pair at once, so the next feed request follows again; through another process, within
 // FOLLOW_TTL_MS.
 
-import type { Store, WorkKind } from '../../shared/store/types';
+import type { WorkKind, FollowStore } from '../../shared/store/types';
 import { ApiCache, type CacheSlot } from '../cache';
 
 export const FOLLOW_TTL_MS = 10 * 60_000;
@@ -13,7 +13,7 @@ export class FollowRecorder {
   private readonly recorded: CacheSlot<number>;
 
   constructor(
-    private readonly store: Pick<Store, 'follow'>,
+    private readonly store: FollowStore,
     cache: ApiCache = new ApiCache(),
   ) {
     this.recorded = cache.slot('follow');

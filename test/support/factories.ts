@@ -3,7 +3,7 @@
 // video's number, so "video n" means the same shape everywhere and only the suite's facts differ.
 
 import type { Transcript } from '../../shared/transcript/types';
-import type { Store, TranscriptRecord, VideoRecord } from '../../shared/store/types';
+import type { TranscriptRecord, VideoRecord, StoredTextStore } from '../../shared/store/types';
 import { parseChapters } from '../../shared/transcript/chapters';
 import { renderTranscriptHtml } from '../../shared/transcript/html';
 
@@ -85,7 +85,7 @@ export function entryHtmlOf(v: VideoRecord, t: TranscriptRecord = transcriptReco
  * The stored transcript each of these videos shows without `lang` (its row in the video's own
  * language), by video id; videos without one are left out. Its text: `textOf`.
  */
-export async function mainTranscripts(store: Pick<Store, 'getVideos' | 'getTranscripts'>, videoIds: readonly string[]): Promise<Map<string, TranscriptRecord>> {
+export async function mainTranscripts(store: StoredTextStore, videoIds: readonly string[]): Promise<Map<string, TranscriptRecord>> {
   const language = new Map((await store.getVideos(videoIds)).map((v) => [v.videoId, v.language]));
   const rows = await store.getTranscripts(videoIds);
   return new Map(rows.filter((t) => language.get(t.videoId) === t.language).map((t) => [t.videoId, t]));

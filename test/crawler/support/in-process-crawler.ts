@@ -9,7 +9,7 @@ import { loadConfig } from '../../../shared/config/load';
 import type { Logger } from '../../../shared/logger';
 import { silentLogger } from '../../../shared/logger';
 import { createPlatformClient } from '../../../shared/platform';
-import type { Store } from '../../../shared/store/types';
+import type { Store, ChannelLookupStore } from '../../../shared/store/types';
 import { startFakePlatform, type FakeChannelSpec, type FakePlatform } from '../../fake-platform';
 import { captureLogs, type CapturedLogs, type LogLine } from '../../support/logs';
 import { until } from '../../support/poll';
@@ -43,7 +43,7 @@ export function startInProcessCrawler(o: InProcessCrawlerOptions): Scheduler {
 }
 
 /** The channel's last outcome once its run has ended (lease released); null while it runs. */
-export async function endedOutcome(store: Pick<Store, 'getChannel'>, channelId: string): Promise<string | null> {
+export async function endedOutcome(store: ChannelLookupStore, channelId: string): Promise<string | null> {
   const c = await store.getChannel(channelId);
   return c && c.leaseOwner === null ? c.lastOutcome : null;
 }

@@ -1,0 +1,92 @@
+// Subscriptions: the channels and playlists each API key follows, and its combined feed.
+
+import type { ChannelRecord, WorkKind } from './channels';
+import type { FeedKind } from './videos';
+
+/** How a key came to follow a channel. */
+export type SubscriptionSource = 'feed' | 'import';
+
+/**
+ * One channel (or playlist) a key wants to follow: by id, or a channel by handle until the crawler
+ * resolves it. A playlist is followed by its id with `kind: 'playlist'` (its work item is created of
+ * that kind; an existing work item keeps its kind).
+ */
+export type SubscriptionInput =
+  | { readonly channelId: string; readonly handle?: undefined; readonly title?: string | null; readonly kind?: WorkKind }
+  | { readonly channelId?: undefined; readonly handle: string; readonly title?: string | null; readonly kind?: 'channel' };
+
+export interface SubscriptionRecord {
+  /** Null while the subscription names a handle the crawler has not resolved yet; a playlist's id for a playlist. */
+  channelId: string | null;
+  /** What is followed: a channel, or a playlist (channelId is then the playlist id). */
+  kind: WorkKind;
+  /** Lower-cased handle without `@` for a subscription by handle not resolved yet; else null. */
+  handle: string | null;
+  /** The channel's (playlist's) title as the crawler saw it, else the title the import gave, else null. */
+  title: string | null;
+  source: SubscriptionSource;
+  since: Date;
+}
+
+/**
+ * One entry of a key's combined feed as the store lists it: enough to decide a 304 or a cached
+ * body without reading any transcript (the route reads the full records only to render).
+ */
+export interface SubscriptionFeedEntry {
+  videoId: string;
+  channelId: string;
+  publishedAt: Date;
+  fetchedAt: Date;
+  /** The channel's title as the crawler saw it, else the import's title, else null. */
+  channelTitle: string | null;
+}
+
+/** A key's followed channels (keyId is the key's SHA-256 hex digest, never the key). */
+export interface SubscriptionStore {
+  /**
+   * Make the key follow these channels (and playlists), all in one batched write: channel ids get a work item
+   * (created with `wanted` and due at `now` when new; marked followed and asked-for when known);
+   * a handle already in the handle cache is followed as its channel id, any other handle waits for
+   * the crawler (subscribedHandlesToResolve). Answers, per input, whether it was newly followed
+   * (false: the key already followed it, or it repeats an earlier input).
+   */
+  follow(keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: Date): Promise<boolean[]>;
+  /**
+   * Stop following `ref` (a channel or playlist id, or `@handle` for one not resolved yet). False when
+   * not followed. When no key follows the channel any more, its push subscription record becomes due
+   * at once, so the crawler asks the hub to stop pushing it.
+   */
+  unfollow(keyId: string, ref: string, now: Date): Promise<boolean>;
+  /** The key's subscriptions, oldest first. */
+  listSubscriptions(keyId: string): Promise<SubscriptionRecord[]>;
+  /**
+   * Channels at least one key follows, by channel id ascending, `limit` at a time after
+   * `afterChannelId` (null = from the start): the WebSub subscriber and the scheduler page through it.
+   * Followed playlists are not among them (the platform's hub pushes channels only).
+   */
+  followedChannels(afterChannelId: string | null, limit: number): Promise<ChannelRecord[]>;
+  /**
+   * The newest feed entries across every channel the key follows and every video listed by a
+   * playlist it follows (publishedAt desc, then videoId; a video both ways is listed once), at most
+   * `limit`, of the given kinds (as listFeedEntries): indexed queries, not one per channel or playlist.
+   */
+  subscriptionFeed(keyId: string, limit: number, kinds?: readonly FeedKind[]): Promise<SubscriptionFeedEntry[]>;
+  /**
+   * A token that changes whenever the key's combined feed may have changed: the newest write among
+   * all feed entries (one index read), the newest playlist listing change (one index read: a
+   * followed playlist's new order or entries) and the key's subscription change counter. Equal
+   * tokens let the API reuse what it listed a moment ago.
+   */
+  subscriptionFeedVersion(keyId: string): Promise<string>;
+  /**
+   * Handles some key follows that no channel id is known for, not tried since `retryBefore`
+   * (never tried first), at most `limit`: the crawler resolves these.
+   */
+  subscribedHandlesToResolve(retryBefore: Date, limit: number): Promise<string[]>;
+  /**
+   * The crawler's answer for a followed handle: with a channel id, every key following the handle
+   * now follows the channel (and the handle is cached); null = the platform has no such channel,
+   * recorded as tried at `now`, and the subscriptions stay (shown as unresolved).
+   */
+  resolveSubscribedHandle(handle: string, channelId: string | null, wanted: number, now: Date): Promise<void>;
+}
