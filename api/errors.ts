@@ -339,6 +339,13 @@ export const CATALOGUE = {
   importBadJson: { status: 400, error: text('Geçersiz JSON dosyası'), message: (c) => c.detail ?? 'geçerli JSON değil', line: true },
   importJsonShape: { status: 400, error: text('Tanınmayan JSON abonelik dosyası'), message: (c) => c.detail ?? 'tanınan bir biçim değil', line: true },
   importTooMany: { status: 413, error: text('Çok fazla kanal'), message: (c) => c.detail ?? 'en fazla 5000 kanal', line: true },
+  importFlattened: {
+    status: 400,
+    error: text('Dosyanın satır sonları silinmiş'),
+    message: text('Gövde form olarak gönderilmiş ve hiç satır sonu yok: curl -d dosyanın satır sonlarını siler. Dosyayı --data-binary @dosya ya da -F file=@dosya ile gönderin'),
+  },
+  importNoFile: { status: 400, error: text('Formda dosya yok'), message: text('multipart/form-data gövdesinde dosya parçası yok: dosyayı -F file=@dosya ile gönderin') },
+  importBadForm: { status: 400, error: text('Geçersiz multipart gövde'), message: text('multipart/form-data gövdesi okunamadı (sınır ya da parça başlıkları bozuk)') },
   bodyTooLarge: { status: 413, error: text('İstek gövdesi çok büyük'), message: text('İstek gövdesi en fazla 2 MB olabilir') },
   invalidSubscription: {
     status: 400,

@@ -1,12 +1,12 @@
-// A key's subscription list: POST /subscriptions imports a file (any format import-file.ts reads),
+// A key's subscription list: POST /subscriptions imports a file (any format import-file.ts reads,
+// sent as the body or as a multipart form's file, upload.ts),
 // GET /subscriptions exports the list as OPML 2.0 (or JSON with format=Json), DELETE
 // /subscriptions/<channel_id, @handle or playlist_id> takes one channel (or playlist) off it. A
 // followed playlist is listed like a channel, with its own feed and page. The key is known to the store
-// only by its keyId. An import is read and checked whole before one batched store write, so a file
-// refused as a whole stores nothing; handles are followed as they are and resolved by the crawler.
+// only by its keyId. An import is read and checked whole (as it arrives) before one batched store
+// write, so a file refused as a whole stores nothing; handles are followed as they are and resolved by the crawler.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import express from 'express';
+import type { ServerResponse } from 'node:http';
 import { CHANNEL_ID } from '../../shared/ids';
 import { normalizeHandle, parseHandle } from '../../shared/channel-ref';
 import { isPlaylistId } from '../../shared/playlist-ref';
@@ -19,7 +19,7 @@ import { requireKeyId, queryOf } from '../http/locals';
 import { DEFAULT_MAX_ITEMS } from '../query/feed-query';
 import type { FollowRef } from '../subscriptions/channel-refs';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
-import { MAX_IMPORT_BYTES, parseImport } from '../subscriptions/import-file';
+import { readUpload } from '../subscriptions/upload';
 import { ImportFileError, type ImportEntry, type ImportProblem } from '../subscriptions/parsed-import';
 import { linksFor, type LinkDeps } from '../subscriptions/links';
 import { OPML_CONTENT_TYPE, renderOpml } from '../subscriptions/opml-export';
@@ -41,21 +41,6 @@ const PROBLEMS: Readonly<Record<ImportProblem, ErrorName>> = {
   jsonShape: 'importJsonShape',
   tooMany: 'importTooMany',
 };
-
-/** Any Content-Type: the format is told from the content. Larger bodies get the catalogue's 413. */
-const rawBody = express.raw({ type: () => true, limit: MAX_IMPORT_BYTES });
-
-function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    rawBody(req as express.Request, res as express.Response, (err?: unknown) => {
-      if (err) reject(err);
-      else {
-        const body = (req as { body?: unknown }).body;
-        resolve(Buffer.isBuffer(body) ? body : Buffer.alloc(0));
-      }
-    });
-  });
-}
 
 const refKey = (ref: FollowRef): string => (ref.kind === 'id' ? ref.channelId : ref.kind === 'playlist' ? ref.playlistId : `@${normalizeHandle(ref.handle)}`);
 const toInput = (e: ImportEntry): SubscriptionInput =>
@@ -81,10 +66,9 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
   const follows = new FollowRecorder(deps.store, deps.cache);
 
   const importList: Handler = async (req, res) => {
-    const body = await readBody(req, res);
     let parsed;
     try {
-      parsed = parseImport(body);
+      parsed = await readUpload(req, res);
     } catch (err) {
       if (err instanceof ImportFileError) throw new ApiError(PROBLEMS[err.problem], { detail: err.detail, line: err.line });
       throw err;

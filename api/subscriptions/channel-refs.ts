@@ -1,15 +1,19 @@
 // A channel reference as import files write it, reduced to a channel id or a handle: everything
 // GET / accepts (a channel id, a handle with or without `@`, the channel URL forms of the spec),
 // plus what feed readers and the apps put in their exports: the platform's own channel feed URL
-// (`…/feeds/videos.xml?channel_id=UC…`, http or https, with or without www), `http://` channel URLs
-// (the platform's Takeout writes those), NewPipe's `m.` / `youtube.com` variants, and an Invidious
-// instance's `/feed/channel/UC…` or `/channel/UC…`. A playlist is named by a URL only (a bare
+// (`…/feeds/videos.xml?channel_id=UC…`, http or https, with or without www), and every channel URL
+// form people copy from a browser's address bar: `http://` (the platform's Takeout writes those),
+// `m.` or bare `youtube.com`, no scheme at all, a tab after the channel (`/videos`, `/featured`,
+// `/shorts` …, dropped), the legacy `/c/<name>` and `/user/<name>` (followed as the handle of that
+// name: the platform gave channels with a custom or legacy name the same handle when handles came),
+// and an Invidious instance's `/feed/channel/UC…` or `/channel/UC…`. Being liberal here costs
+// nothing: only an id or handle is taken, and GET /'s `channel_url` keeps the spec's strict forms. A playlist is named by a URL only (a bare
 // playlist id can read as a handle): its page (`…/playlist?list=…`), the platform's playlist feed
 // (`…/feeds/videos.xml?playlist_id=…`) or this service's own playlist feed (`…/?playlist_id=…`, as
 // GET /subscriptions exports it). Only a channel id, handle or playlist id is taken from a URL: no
 // URL from a file is ever fetched.
 
-import { parseChannelUrl, parseHandle, type ChannelRef } from '../../shared/channel-ref';
+import { parseHandle, type ChannelRef } from '../../shared/channel-ref';
 import { CHANNEL_ID } from '../../shared/ids';
 import { PLAYLIST_ID } from '../../shared/playlist-ref';
 
@@ -19,8 +23,13 @@ export type FollowRef = ChannelRef | { readonly kind: 'playlist'; readonly playl
 const ID = CHANNEL_ID.source.slice(1, -1);
 /** The platform's channel feed: `channel_id` anywhere in its query. */
 const PLATFORM_FEED = new RegExp(`^https?://(?:www\\.)?youtube\\.com/feeds/videos\\.xml\\?(?:[^#]*&)?channel_id=(${ID})(?:[&#].*)?$`, 'i');
-/** A platform channel page on the hosts the apps write (http or https; www, m or bare). */
-const PLATFORM_PAGE = /^https?:\/\/(?:www\.|m\.)?youtube\.com(\/(?:channel\/[^/?#]+|@[^/?#]+)\/?)(?:[?#].*)?$/i;
+/** The tabs of a channel page, as a copied address may end (`…/@name/videos`): the channel is meant. */
+const TAB = '(?:videos|featured|shorts|streams|live|playlists|community|posts|podcasts|releases|courses|store|about|channels|search)';
+/**
+ * A platform channel page on the hosts people copy from (http, https or no scheme; www, m or bare):
+ * `/channel/<id>`, `/@<handle>`, `/c/<name>` or `/user/<name>`, then at most one tab.
+ */
+export const PLATFORM_PAGE = new RegExp(`^(?:https?://)?(?:www\\.|m\\.)?youtube\\.com/(?:channel/(${ID})|@([A-Za-z0-9_-]{1,30})|(?:c|user)/([A-Za-z0-9_-]{1,30}))(?:/${TAB})?/?(?:[?#].*)?$`, 'i');
 /** A front-end instance's channel feed or page (Invidious exports `<instance>/feed/channel/UC…`). */
 const FRONT_END = new RegExp(`^https?://[A-Za-z0-9.-]+(?::\\d{1,5})?/(?:feed/)?channel/(${ID})/?(?:[?#].*)?$`);
 
@@ -47,8 +56,8 @@ export function channelRefOf(raw: string): ChannelRef | null {
   const feed = PLATFORM_FEED.exec(text);
   if (feed) return { kind: 'id', channelId: feed[1]! };
   const page = PLATFORM_PAGE.exec(text);
-  if (page) return parseChannelUrl(`https://www.youtube.com${page[1]!}`);
+  // The host and path words match in any case; an id keeps its own (`uc…` names no channel).
+  if (page) return page[1] !== undefined ? (CHANNEL_ID.test(page[1]) ? { kind: 'id', channelId: page[1] } : null) : { kind: 'handle', handle: (page[2] ?? page[3])! };
   const frontEnd = FRONT_END.exec(text);
-  if (frontEnd) return { kind: 'id', channelId: frontEnd[1]! };
-  return parseChannelUrl(text);
+  return frontEnd ? { kind: 'id', channelId: frontEnd[1]! } : null;
 }

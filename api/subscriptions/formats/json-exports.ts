@@ -8,9 +8,11 @@
 // * FreeTube's "YouTube (JSON)" export, the platform's old Takeout shape: [{"snippet":{"resourceId":
 //   {"channelId":"UC…"},"title":…}}].
 // Any other JSON is refused as a whole: guessing at an unknown shape would import the wrong thing.
+// The text is collected as it arrives and parsed once at the end (JSON.parse, native: a 2 MB file is
+// a few milliseconds); the items are then taken in order, and the 5,001st stops the reading.
 
 import { followRefOf } from '../channel-refs';
-import { ImportFileError, REASONS, shown, type ImportEntry, type ImportFormat, type ParsedImport, type RejectedEntry } from '../parsed-import';
+import { EntryList, ImportFileError, REASONS, type FormatReader, type ImportFormat, type ParsedImport } from '../parsed-import';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -18,15 +20,25 @@ const isObject = (v: unknown): v is Record<string, Json> => typeof v === 'object
 const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 class Collector {
-  readonly entries: ImportEntry[] = [];
-  readonly rejected: RejectedEntry[] = [];
+  readonly list = new EntryList();
   add(line: number, reference: string | null, title: string | null, what: unknown): void {
     const ref = reference === null ? null : followRefOf(reference);
-    if (ref) this.entries.push({ ref, title: title?.trim() || null, line });
-    else this.rejected.push({ line, text: shown(reference ?? JSON.stringify(what) ?? ''), reason: REASONS.notAChannel });
+    if (ref) this.list.add(ref, title, line);
+    else this.list.reject(line, reference ?? (JSON.stringify(what) ?? '').slice(0, 1000), REASONS.notAChannel);
   }
   result(format: ImportFormat): ParsedImport {
-    return { format, entries: this.entries, rejected: this.rejected };
+    return this.list.result(format);
+  }
+}
+
+/** Collects the text; reads it at the end. */
+export class JsonExportReader implements FormatReader {
+  private readonly pieces: string[] = [];
+  push(text: string): void {
+    this.pieces.push(text);
+  }
+  end(): ParsedImport {
+    return readJsonExport(this.pieces.join(''));
   }
 }
 
@@ -71,7 +83,7 @@ export function readJsonExport(source: string): ParsedImport {
 function readNewPipe(subs: Record<string, Json>[]): ParsedImport {
   const c = new Collector();
   subs.forEach((s, i) => {
-    if (s.service_id !== undefined && s.service_id !== 0) c.rejected.push({ line: i + 1, text: shown(text(s.url) ?? ''), reason: REASONS.otherService });
+    if (s.service_id !== undefined && s.service_id !== 0) c.list.reject(i + 1, text(s.url) ?? '', REASONS.otherService);
     else c.add(i + 1, text(s.url), text(s.name), s);
   });
   return c.result('newpipe_json');

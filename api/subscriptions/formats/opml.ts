@@ -1,105 +1,90 @@
 // OPML 1.0 / 1.1 / 2.0 as feed readers and the apps write it: every outline with an `xmlUrl` is a
-// feed (outlines nested in categories included, as deep as the file goes); the feed must be a
-// platform channel's (its feed URL, a channel URL, or a front-end instance's channel feed). A
-// document with a DOCTYPE or entity declarations is refused before any parsing, so nothing is ever
-// expanded or fetched; fast-xml-parser then reads only the five predefined entities and character
-// references, and its validator refuses malformed XML with the line of the fault.
+// feed (outlines nested in categories included, as deep as MAX_DEPTH); the feed must be a platform
+// channel's (its feed URL, a channel URL, or a front-end instance's channel feed).
+//
+// Read as the text arrives, token by token (xml-tokens.ts), so that a file is refused at its
+// 5,001st feed, its first DOCTYPE or its first fault without the rest being looked at, and no piece
+// of work is longer than one piece of text. A DOCTYPE or entity declaration refuses the document,
+// so nothing is ever expanded or fetched; only the five predefined entities and character
+// references are read. The XML must be well-formed (one root, tags nested and closed, attributes
+// quoted and not repeated); a fault is refused with its line.
 
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { followRefOf } from '../channel-refs';
-import { ImportFileError, REASONS, shown, type ImportEntry, type ParsedImport, type RejectedEntry } from '../parsed-import';
+import { EntryList, ImportFileError, REASONS, type FormatReader, type ParsedImport } from '../parsed-import';
+import { badXml, XmlTokens, type StartTag } from './xml-tokens';
 
-/** `<!DOCTYPE` or `<!ENTITY` anywhere, in any case (internal subsets, external ids, parameter entities). */
-const DECLARATION = /<!\s*(?:DOCTYPE|ENTITY)/i;
+/** The deepest nesting read; a deeper document is refused as malformed. */
+export const MAX_DEPTH = 100;
 
-/** The deepest nesting read (fast-xml-parser refuses deeper documents as malformed). */
-const MAX_DEPTH = 100;
+/** Where an element sits: under <body> (a feed list), elsewhere, or <body> itself. */
+type Place = 'root' | 'body' | 'feeds' | 'other';
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '',
-  preserveOrder: true,
-  captureMetaData: true,
-  processEntities: true,
-  htmlEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  maxNestedTags: MAX_DEPTH,
-});
-const META = XMLParser.getMetaDataSymbol() as unknown as symbol;
+export class OpmlReader implements FormatReader {
+  private readonly list = new EntryList();
+  private readonly open: { name: string; place: Place }[] = [];
+  private rootSeen = false;
+  private readonly tokens = new XmlTokens({
+    start: (tag, line) => this.opened(tag, line),
+    end: (name, line) => this.closed(name, line),
+    text: (text, line) => this.text(text, line),
+    cdata: (line) => {
+      if (this.open.length === 0) throw badXml(line, 'kök öğenin dışında CDATA');
+    },
+  });
 
-/** preserveOrder's node: `{ tagName: children, ':@': attributes }`, plus the metadata symbol. */
-type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
+  push(text: string): void {
+    this.tokens.push(text);
+  }
 
-const tagOf = (node: XmlNode): string | undefined => Object.keys(node).find((k) => k !== ':@' && k !== '#text');
-const childrenOf = (node: XmlNode, tag: string): XmlNode[] => (Array.isArray(node[tag]) ? (node[tag] as XmlNode[]) : []);
+  end(): ParsedImport {
+    const line = this.tokens.finish();
+    if (!this.rootSeen) throw new ImportFileError('notOpml', 'kök öğe yok: XML dosyası OPML olmalı');
+    const unclosed = this.open.at(-1);
+    if (unclosed !== undefined) throw badXml(line, `kapanmayan <${unclosed.name}>`);
+    return this.list.result('opml');
+  }
 
-/** An attribute by name, without regard to case (`xmlUrl`, `xmlurl` and `XMLURL` all occur). */
-function attr(node: XmlNode, name: string): string | null {
-  const attrs = node[':@'] ?? {};
-  const key = Object.keys(attrs).find((k) => k.toLowerCase() === name.toLowerCase());
-  return key === undefined ? null : String(attrs[key]);
+  private opened(tag: StartTag, line: number): void {
+    const parent = this.open.at(-1);
+    let place: Place;
+    if (parent === undefined) {
+      if (this.rootSeen) throw badXml(line, `ikinci bir kök öğe <${tag.name}>`);
+      if (tag.name.toLowerCase() !== 'opml') throw new ImportFileError('notOpml', `kök öğe <opml> değil (<${tag.name}>): XML dosyası OPML olmalı`);
+      this.rootSeen = true;
+      place = 'root';
+    } else {
+      const name = tag.name.toLowerCase();
+      if (parent.place === 'root' && name === 'body') place = 'body';
+      else if ((parent.place === 'body' || parent.place === 'feeds') && name === 'outline') place = 'feeds';
+      else place = 'other';
+    }
+    if (place === 'feeds') this.outline(tag, line);
+    if (tag.selfClosing) return;
+    if (this.open.length >= MAX_DEPTH) throw badXml(line, `öğeler ${MAX_DEPTH} düzeyden derin`);
+    this.open.push({ name: tag.name, place });
+  }
+
+  private closed(name: string, line: number): void {
+    const top = this.open.pop();
+    if (top === undefined) throw badXml(line, `açılmamış </${name}>`);
+    if (top.name !== name) throw badXml(line, `<${top.name}> </${name}> ile kapanamaz`);
+  }
+
+  private text(text: string, line: number): void {
+    if (this.open.length === 0 && text.trim() !== '') throw badXml(line, 'kök öğenin dışında metin');
+  }
+
+  /** An outline under <body>: a feed when it has an `xmlUrl` (any case: `xmlUrl`, `xmlurl`, `XMLURL` all occur). */
+  private outline(tag: StartTag, line: number): void {
+    const feedUrl = attr(tag, 'xmlurl');
+    if (feedUrl === null || feedUrl.trim() === '') return;
+    const ref = followRefOf(feedUrl);
+    if (ref) this.list.add(ref, attr(tag, 'title')?.trim() || attr(tag, 'text'), line);
+    else this.list.reject(line, feedUrl, REASONS.notAChannel);
+  }
 }
 
-/** Position → 1-based line, by binary search over the line starts (one pass over the text). */
-function lineFinder(text: string): (position: number) => number {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (position) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= position) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
-}
-
-export function readOpml(text: string): ParsedImport {
-  const declared = DECLARATION.exec(text);
-  if (declared) {
-    const line = text.slice(0, declared.index).split('\n').length;
-    throw new ImportFileError('xmlDeclarations', `satır ${line}: XML belgesi DOCTYPE ya da varlık (ENTITY) bildirimi içeremez`, line);
-  }
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) {
-    const { line, msg } = valid.err;
-    throw new ImportFileError('badXml', `satır ${line}: geçersiz XML (${msg})`, line);
-  }
-  let doc: XmlNode[];
-  try {
-    doc = parser.parse(text) as XmlNode[];
-  } catch (err) {
-    throw new ImportFileError('badXml', `geçersiz XML (${err instanceof Error ? err.message : 'okunamadı'})`);
-  }
-  const root = doc.find((n) => tagOf(n) !== undefined);
-  if (root === undefined || tagOf(root)?.toLowerCase() !== 'opml') {
-    throw new ImportFileError('notOpml', `kök öğe <opml> değil (<${root ? tagOf(root) : ''}>): XML dosyası OPML olmalı`);
-  }
-  const lineOf = lineFinder(text);
-  const lineAt = (node: XmlNode): number => lineOf(((node as Record<symbol, unknown>)[META] as { startIndex?: number } | undefined)?.startIndex ?? 0);
-
-  const entries: ImportEntry[] = [];
-  const rejected: RejectedEntry[] = [];
-  const bodies = childrenOf(root, tagOf(root)!).filter((n) => tagOf(n)?.toLowerCase() === 'body');
-  // Depth-first in document order, with an explicit stack (no recursion on a client's nesting).
-  const stack: XmlNode[] = bodies.flatMap((b) => childrenOf(b, tagOf(b)!)).reverse();
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    const tag = tagOf(node);
-    if (tag?.toLowerCase() !== 'outline') continue;
-    const feedUrl = attr(node, 'xmlUrl');
-    if (feedUrl !== null && feedUrl.trim() !== '') {
-      const ref = followRefOf(feedUrl);
-      const title = attr(node, 'title')?.trim() || attr(node, 'text')?.trim() || null;
-      if (ref) entries.push({ ref, title, line: lineAt(node) });
-      else rejected.push({ line: lineAt(node), text: shown(feedUrl), reason: REASONS.notAChannel });
-    }
-    stack.push(...childrenOf(node, tag).reverse());
-  }
-  return { format: 'opml', entries, rejected };
+function attr(tag: StartTag, lowerName: string): string | null {
+  for (const [name, value] of tag.attributes) if (name.toLowerCase() === lowerName) return value;
+  return null;
 }
