@@ -126,7 +126,7 @@ export function findChromium(setting: string | null, candidates: readonly string
   if (setting !== null && setting.toLowerCase() === 'off') return { why: 'disabled (BROWSER_EXECUTABLE_PATH=off)' };
   if (setting !== null) return isExecutable(setting) ? { path: setting } : { why: `BROWSER_EXECUTABLE_PATH ${setting} is not an executable file` };
   const found = candidates.find(isExecutable);
-  return found ? { path: found } : { why: `no Chromium found (looked at ${candidates.join(', ')})` };
+  return found ? { path: found } : { why: `no Chromium found (looked at ${candidates.join(', ')}; install Debian's chromium, or run the container image's "browser" target)` };
 }
 
 /** A running browser and the user agent its sessions are tied to. */

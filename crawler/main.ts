@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   let metricsListener: MetricsListener | null = null;
   let checkPlatform: () => Promise<PlatformCheckReport>;
   let subscriber: WebSubSubscriber | null;
+  let browserReady: boolean;
   try {
     ctx = await bootstrap('crawler');
     const { config, logger, store } = ctx;
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     const browser = createBrowserFallback(config, platform, logger, platform.egress);
     const challengeProxy = createChallengeProxy(config, platform, logger);
     unblockers = challengeProxy === null ? [browser] : [challengeProxy, browser];
-    const browserReady = await browser.available();
+    browserReady = await browser.available();
     checkPlatform = () => platform.checkPlatform(config.platformCheckVideo);
     // One budget for the whole process: the platform's quota is per session/IP, not per channel.
     const budget = new RequestBudget({
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   scheduler.start();
   heartbeat.start();
   subscriber?.start();
-  log.info({ owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name), push: subscriber !== null }, 'crawler started');
+  log.info({ owner, store: store.kind, profile: config.crawl.name, unblockers: unblockers.map((u) => u.name), browserFallback: browserReady, push: subscriber !== null }, 'crawler started');
   if (subscriber === null) log.info({}, 'push (WebSub) off: PUBLIC_BASE_URL or WEBSUB_HUB_URL not set; channels are polled by their rhythm');
   else log.info({ hub: config.webSubHubUrl, callback: `${config.publicBaseUrl}/websub/…` }, 'push (WebSub) on: followed channels are subscribed at the hub');
 }

@@ -62,7 +62,8 @@ export function loadConfig(env: Env = process.env, rootDir: string = process.cwd
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const s = SETTINGS[key];
     const fileValue = s.envOnly ? undefined : fromFile[s.name];
-    const raw = env[s.name] ?? (fileValue === undefined || fileValue === null ? undefined : String(fileValue)) ?? s.default ?? '';
+    const fromEnv = s.secret ? secretFromEnv(env, s.name, rootDir, problems) : env[s.name];
+    const raw = fromEnv ?? (fileValue === undefined || fileValue === null ? undefined : String(fileValue)) ?? s.default ?? '';
     try {
       out[key] = s.parse(raw);
     } catch (err) {
@@ -80,6 +81,26 @@ export function loadConfig(env: Env = process.env, rootDir: string = process.cwd
     retiredSet: Object.keys(RETIRED_SETTINGS).filter((name) => env[name] !== undefined || fromFile[name] !== undefined),
   };
   return deepFreeze(config);
+}
+
+/**
+ * A secret from the environment: `NAME`, or `NAME_FILE` naming a file that holds it (the convention
+ * of the official database images), so that a container's secrets need not stand in its
+ * environment, where `inspect` shows them. One trailing newline is dropped, as editors add one.
+ */
+function secretFromEnv(env: Env, name: string, rootDir: string, problems: string[]): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (file === undefined || file === '') return env[name];
+  if (env[name] !== undefined) {
+    problems.push(`${name}_FILE: ${name} is set too; set one of them`);
+    return undefined;
+  }
+  try {
+    return readFileSync(path.resolve(rootDir, file), 'utf8').replace(/\r?\n$/, '');
+  } catch (err) {
+    problems.push(`${name}_FILE: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    return undefined;
+  }
 }
 
 function deepFreeze<T>(o: T): T {

@@ -203,4 +203,27 @@ describe('configuration', () => {
     expect(shown).to.contain('https://***@proxy2.example:8443/***');
     expect(shown).to.contain('http://***@fs.example:8191/v1');
   });
+
+  it('reads every secret setting from NAME_FILE instead (one trailing newline dropped), and refuses both or an unreadable file', () => {
+    const secrets = Object.values(SETTINGS).filter((s) => s.secret);
+    expect(secrets.map((s) => s.name)).to.include.members(['DATABASE_URL', 'PLATFORM_PROXY_URLS']);
+    writeFileSync(path.join(dir, 'db-url'), 'mongodb://u:hunter2@db.example:27017/feeds\n');
+    writeFileSync(path.join(dir, 'proxies'), 'http://p:w@proxy.example:8080');
+    const c = load({ DATABASE_URL_FILE: 'db-url', PLATFORM_PROXY_URLS_FILE: path.join(dir, 'proxies') });
+    expect(c.databaseUrl).to.equal('mongodb://u:hunter2@db.example:27017/feeds');
+    expect(c.platformProxyUrls).to.deep.equal(['http://p:w@proxy.example:8080']);
+    expect(JSON.stringify(describeConfig(c))).not.to.contain('hunter2');
+    const problems = (env: Record<string, string>): readonly string[] => {
+      try {
+        load(env);
+      } catch (err) {
+        return (err as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ DATABASE_URL: 'sqlite:x.db', DATABASE_URL_FILE: 'db-url' })).to.deep.equal(['DATABASE_URL_FILE: DATABASE_URL is set too; set one of them']);
+    expect(problems({ DATABASE_URL_FILE: 'missing' })).to.deep.equal(['DATABASE_URL_FILE: cannot read missing (ENOENT)']);
+    // Not a secret, so no _FILE form: the variable is simply unknown to the loader.
+    expect(load({ PORT_FILE: 'db-url' }).port).to.equal(5000);
+  });
 });
