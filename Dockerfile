@@ -22,9 +22,13 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY api api
 COPY crawler crawler
 COPY shared shared
+# better-sqlite3 keeps only its compiled module: the SQLite sources and object files are 25 MB.
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf node_modules/.cache /root/.npm
+ && sqlite=node_modules/better-sqlite3 \
+ && mv "$sqlite/build/Release/better_sqlite3.node" /tmp/ \
+ && rm -rf "$sqlite/build" "$sqlite/deps" "$sqlite/src" node_modules/.cache /root/.npm \
+ && mkdir -p "$sqlite/build/Release" && mv /tmp/better_sqlite3.node "$sqlite/build/Release/"
 
 # What both runtime targets carry, in one layer: the build, production dependencies, the sample
 # configuration (compose mounts the operator's own over it).
