@@ -24,112 +24,25 @@ import { KeyRing } from '../api/key-ring';
 import { parseSearchText } from '../api/query/search-query';
 import { listen } from '../api/server';
 import { silentLogger } from '../shared/logger';
-import type { SearchQuery, Store, TranscriptRecord, VideoRecord } from '../shared/store';
+import type { SearchQuery, Store } from '../shared/store';
 import { openSqliteStore } from '../shared/store/sqlite/sqlite-store';
-import { videoRecord } from '../test/support/factories';
-import { makeRng, type Rng } from '../test/support/random';
+import { makeRng } from '../test/support/random';
+import { BATCH, channelIdOf, corpusBatches, VOCABULARY, WORDS, type Corpus } from './search-corpus';
 import { indexFloor } from './search-floor';
 import { median, percentile, round, runStandalone } from './support';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 import { wrk, wrkAvailable, WRK_INSTALL } from './wrk';
 
 const VIDEOS = Number(process.env.SEARCH_BENCH_VIDEOS ?? 100_000);
-const VIDEOS_PER_CHANNEL = 100;
-const TRANSCRIPT_BYTES = 10 * 1024;
-const PARAGRAPH_WORDS = 50;
-const VOCABULARY = 30_000;
-const BATCH = 500;
-/** Distinct paragraphs the videos are made of. */
-const PARAGRAPH_POOL = 16_384;
 /** Videos the index's floor is measured on (bench/search-floor.ts): a fresh corpus of the same text. */
 const FLOOR_VIDEOS = Math.min(VIDEOS, 10_000);
 const QUERIES_PER_KIND = 40;
 const QUERY_ROUNDS = 5;
 const HITS = 20;
 const KEY = 'bench-search-key-0123456789abcdef';
-const T0 = Date.UTC(2025, 0, 1);
 const TITLE = 'Search: 100k stored videos with 10 KB transcripts (SQLite FTS5)';
 
 const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
-
-// ── the corpus ─────────────────────────────────────────────────────────────
-
-const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'si', 'po', 've', 'da', 'gü', 'şe', 'ı', 'ço', 'an', 'er', 'ul', 'is', 'ob', 'ze'];
-
-/** Word r of the vocabulary (rank 0 = the most common): distinct by construction. */
-function wordOf(rank: number): string {
-  let n = rank + 1;
-  let w = '';
-  while (n > 0) {
-    w += SYLLABLES[n % SYLLABLES.length];
-    n = Math.floor(n / SYLLABLES.length);
-  }
-  return w;
-}
-
-const WORDS = Array.from({ length: VOCABULARY }, (_, r) => wordOf(r));
-
-/** Zipf (s = 1) over the vocabulary by inverse CDF. */
-function zipf(rng: Rng): () => string {
-  const cdf = new Float64Array(VOCABULARY);
-  let sum = 0;
-  for (let r = 0; r < VOCABULARY; r++) cdf[r] = sum += 1 / (r + 1);
-  return () => {
-    const x = rng() * sum;
-    let lo = 0;
-    let hi = VOCABULARY - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid]! < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return WORDS[lo]!;
-  };
-}
-
-interface Corpus {
-  channels: number;
-  /** UTF-8 bytes of every stored title and paragraph: the text the index covers. */
-  textBytes: number;
-  /** A few paragraphs as written, for phrase queries that occur. */
-  samples: string[][];
-}
-
-const channelIdOf = (c: number): string => `UC${String(c).padStart(22, '0')}`;
-
-function* corpusBatches(total: number, seed: string, corpus: Corpus): Generator<{ videos: VideoRecord[]; transcripts: TranscriptRecord[] }> {
-  const rng = makeRng(seed);
-  const word = zipf(rng);
-  const pool = Array.from({ length: PARAGRAPH_POOL }, () => Array.from({ length: PARAGRAPH_WORDS }, word));
-  const texts = pool.map((words) => `${words.join(' ')}.`);
-  const bytes = texts.map((t) => Buffer.byteLength(t));
-  for (let i = 0; i < 200; i++) corpus.samples.push(pool[i]!);
-  const channels = Math.max(1, Math.floor(total / VIDEOS_PER_CHANNEL));
-  corpus.channels = channels;
-  let videos: VideoRecord[] = [];
-  let transcripts: TranscriptRecord[] = [];
-  for (let n = 0; n < total; n++) {
-    const videoId = `s${n.toString(36).padStart(10, '0')}`;
-    const title = `${word()} ${word()} ${word()} ${word()}`;
-    const paragraphs: { startMs: number; text: string }[] = [];
-    let size = 0;
-    while (size < TRANSCRIPT_BYTES) {
-      const k = Math.floor(rng() * PARAGRAPH_POOL);
-      paragraphs.push({ startMs: paragraphs.length * 20_000, text: texts[k]! });
-      size += bytes[k]!;
-    }
-    corpus.textBytes += size + Buffer.byteLength(title);
-    const published = new Date(T0 + n * 600_000);
-    videos.push(videoRecord({ videoId, channelId: channelIdOf(n % channels), title, publishedAt: published, fetchedAt: published, language: 'en', kind: 'automatic', description: null }));
-    transcripts.push({ videoId, language: 'en', kind: 'automatic', paragraphs, fetchedAt: published });
-    if (videos.length === BATCH) {
-      yield { videos, transcripts };
-      videos = [];
-      transcripts = [];
-    }
-  }
-  if (videos.length > 0) yield { videos, transcripts };
-}
 
 // ── the queries ────────────────────────────────────────────────────────────
 

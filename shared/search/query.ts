@@ -20,6 +20,15 @@ export interface SearchScope {
   readonly kinds: readonly ('regular' | 'short' | 'live')[];
 }
 
+/** How a search may run. */
+export interface SearchOptions {
+  /**
+   * Milliseconds the search may take (shared/search/budget.ts); past them it fails with
+   * SearchBudgetExceeded and answers nothing. Left out: no bound.
+   */
+  readonly budgetMs?: number;
+}
+
 /** Every positive term of the query (for highlighting). */
 export function positiveTerms(q: SearchQuery): Term[] {
   return q.all.flat();

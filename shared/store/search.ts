@@ -5,6 +5,8 @@
 // `limit` hits are found. Ties at the last second are read to their end so the answer
 // is exactly "newest first, then video id", whatever order an engine gives within one second.
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { SearchDeadline } from '../search/budget';
 import { matchesSegments, segmentsOf } from '../search/match';
 import type { SearchQuery, SearchScope } from '../search/query';
 import { isFeedEntry, isShownKind } from './rules';
@@ -55,10 +57,18 @@ function byVideo(transcripts: readonly TranscriptRecord[]): Map<string, Transcri
   return out;
 }
 
-export async function collectHits(query: SearchQuery, scope: SearchScope, limit: number, source: CandidateSource): Promise<SearchHit[]> {
+/**
+ * Candidates whose text is matched here between two turns of the event loop: the matching is
+ * JavaScript on the API's thread (an engine that does not decide everything, MongoDB), and a page
+ * of long transcripts would otherwise hold every other request for its whole length.
+ */
+export const MATCHED_PER_TURN = 16;
+
+export async function collectHits(query: SearchQuery, scope: SearchScope, limit: number, source: CandidateSource, deadline?: SearchDeadline): Promise<SearchHit[]> {
   let hits: SearchHit[] = [];
   let edge: number | null = null; // publish second of the limit-th hit, once there are that many
   for (let size = limit + CANDIDATE_SLACK; ; size = Math.min(size * 2, 1024)) {
+    deadline?.check();
     const page = await source.next(size);
     if (page.length === 0) break;
     const wanted = edge === null ? page : page.filter((c) => c.publishedSecond >= edge!);
@@ -67,10 +77,17 @@ export async function collectHits(query: SearchQuery, scope: SearchScope, limit:
       if (source.decided) {
         for (const v of videos) hits.push({ video: v, transcripts: [] });
       } else {
-        const texts = byVideo(await source.transcripts(videos.map((v) => v.videoId)));
-        for (const v of videos) {
-          const own = texts.get(v.videoId) ?? [];
-          if (matchesSegments(query, segmentsOf(v.title, own))) hits.push({ video: v, transcripts: own });
+        for (let i = 0; i < videos.length; i += MATCHED_PER_TURN) {
+          if (i > 0) {
+            await nextTurn();
+            deadline?.check();
+          }
+          const some = videos.slice(i, i + MATCHED_PER_TURN);
+          const texts = byVideo(await source.transcripts(some.map((v) => v.videoId)));
+          for (const v of some) {
+            const own = texts.get(v.videoId) ?? [];
+            if (matchesSegments(query, segmentsOf(v.title, own))) hits.push({ video: v, transcripts: own });
+          }
         }
       }
     }

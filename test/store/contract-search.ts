@@ -3,6 +3,7 @@
 
 import { expect } from 'chai';
 import { parseSearchText } from '../../api/query/search-query';
+import { SearchBudgetExceeded } from '../../shared/search/budget';
 import type { SearchQuery, SearchScope, Store, TranscriptRecord, VideoRecord } from '../../shared/store';
 import { videoRecord } from '../support/factories';
 
@@ -82,6 +83,26 @@ export function searchCases(storeOf: () => Store): void {
     expect(idsOf(await search('istanbul', { channelIds: [CH_B], kinds: ['regular'] }))).to.deep.equal(n(4));
     expect(idsOf(await search('istanbul', { channelIds: [CH_A, CH_B], kinds: ['regular'] }))).to.deep.equal(n(1, 3, 4));
     expect(idsOf(await search('istanbul', { channelIds: ['UCAAAAAAAAAAAAAAAAAAAAAA'], kinds: ['regular'] })), 'channel ids are case-sensitive').to.deep.equal([]);
+  });
+
+  it('takes a scope of thousands of channels (a key following 5,000) as those channels alone', async function () {
+    const others = Array.from({ length: 5_000 }, (_, i) => `UC${String(i).padStart(22, '0')}`);
+    expect(idsOf(await search('istanbul', { channelIds: [...others, CH_B], kinds: ['regular'] }))).to.deep.equal(n(4));
+    expect(idsOf(await search('istanbul', { channelIds: [CH_A, ...others, CH_B], kinds: ['regular'] }))).to.deep.equal(n(1, 3, 4));
+    expect(idsOf(await search('cats', { channelIds: [...others, CH_A], kinds: ['regular', 'short'] }))).to.deep.equal(n(5));
+    expect(idsOf(await search('nothing-like-this', { channelIds: others, kinds: ['regular'] }))).to.deep.equal([]);
+  });
+
+  it('ends a search whose time budget is spent with SearchBudgetExceeded, and answers within a budget', async function () {
+    let caught: unknown;
+    try {
+      await store.searchVideos(q('open source'), EVERYWHERE, 20, { budgetMs: 0 });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).to.be.instanceOf(SearchBudgetExceeded);
+    expect((caught as SearchBudgetExceeded).budgetMs).to.equal(0);
+    expect(idsOf(await store.searchVideos(q('open source'), EVERYWHERE, 20, { budgetMs: 60_000 }))).to.deep.equal(n(1, 2, 7));
   });
 
   it('returns each hit with every stored transcript of it', async function () {

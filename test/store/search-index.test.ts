@@ -108,21 +108,20 @@ describe('sqlite search index', function () {
     }
   });
 
-  it('builds the MATCH expression from quoted folded words only', function () {
-    const scope = { channelIds: ['UC-aaaaaaaaaaaaaaaaaaaa"'], kinds: ['regular' as const, 'short' as const] };
+  it('builds the MATCH expression from quoted folded words only, the scope outside it', function () {
     for (const text of ['NEAR(a b)', 'a* OR ^b', '"x y" -z', 'title: "a', '{body}: a', 'x OR y OR "p q" -"r s" -t', 'a\\"b', 'İstanbul', "'; --"]) {
       const q = parseSearchText(text);
       if (!q.ok) continue;
-      const expr = matchExpression(q.value, scope);
+      const expr = matchExpression(q.value);
       // Outside string literals only our own column filters, parentheses and operators remain.
       const outside = expr.replace(/"(?:[^"]|"")*"/g, '""');
-      expect(outside, text).to.match(/^[(){}: ""]*(?:(?:title|body|scope|AND|OR|NOT)[(){}: ""]*)*$/);
+      expect(outside, text).to.match(/^[(){}: ""]*(?:(?:title|body|AND|OR|NOT)[(){}: ""]*)*$/);
       for (const lit of expr.match(/"(?:[^"]|"")*"/g) ?? []) expect(lit, text).to.match(/^"[\p{L}\p{N} ]+"$/u);
     }
     const q = parseSearchText('"open source" istanbul OR ankara -reklam');
     if (!q.ok) throw new Error(q.error);
-    expect(matchExpression(q.value, { channelIds: null, kinds: ['regular'] })).to.equal(
-      '({title body} : (("open source") AND ("istanbul" OR "ankara")) AND scope : ("kregular")) NOT {title body} : ("reklam")',
+    expect(matchExpression(q.value)).to.equal(
+      '({title body} : (("open source") AND ("istanbul" OR "ankara"))) NOT {title body} : ("reklam")',
     );
   });
 });

@@ -11,6 +11,7 @@
 // and no operator of the filter comes from the reader.
 
 import type { AnyBulkWriteOperation, Collection, Db, Filter } from 'mongodb';
+import { SearchBudgetExceeded, SearchDeadline } from '../../search/budget';
 import { wordsOf } from '../../search/fold';
 import type { SearchQuery, Term } from '../../search/query';
 import type { BackendMethods } from '../call';
@@ -28,6 +29,8 @@ export interface SearchDoc {
 }
 
 const SEGMENT_BREAK = ' | ';
+/** The server's MaxTimeMSExpired error code. */
+const MAX_TIME_EXPIRED = 50;
 
 export async function searchIndexes(db: Db): Promise<void> {
   await db.collection<SearchDoc>('search').createIndexes([
@@ -67,21 +70,32 @@ interface Loaders {
 export function searchCollection(db: Db, load: Loaders) {
   const col: Collection<SearchDoc> = db.collection<SearchDoc>('search');
   return {
-    async searchVideos(query, scope, limit) {
+    async searchVideos(query, scope, limit, options = {}) {
       if (limit <= 0 || scope.kinds.length === 0 || (scope.channelIds !== null && scope.channelIds.length === 0)) return [];
+      const deadline = new SearchDeadline(options.budgetMs);
       const filter: Filter<SearchDoc> = { $text: { $search: textSearchOf(query) }, videoKind: { $in: [...scope.kinds] } };
       if (scope.channelIds !== null) filter.channelId = { $in: [...scope.channelIds] };
       let skip = 0;
       return collectHits(query, scope, limit, {
         async next(size): Promise<Candidate[]> {
-          const docs = await col.find(filter, { projection: { _id: 1, publishedAt: 1 } }).sort({ publishedAt: -1, _id: 1 }).skip(skip).limit(size).toArray();
+          // The server stops a page at what is left of the budget (maxTimeMS) as this side does between pages.
+          const left = deadline.remaining();
+          const cursor = col.find(filter, { projection: { _id: 1, publishedAt: 1 } }).sort({ publishedAt: -1, _id: 1 }).skip(skip).limit(size);
+          if (Number.isFinite(left)) cursor.maxTimeMS(Math.max(1, Math.ceil(left)));
+          let docs: Pick<SearchDoc, '_id' | 'publishedAt'>[];
+          try {
+            docs = await cursor.toArray();
+          } catch (err) {
+            if ((err as { code?: unknown }).code === MAX_TIME_EXPIRED) throw new SearchBudgetExceeded(options.budgetMs!);
+            throw err;
+          }
           skip += docs.length;
           return docs.map((d) => ({ videoId: d._id, publishedSecond: publishedSecondOf(d.publishedAt) }));
         },
         decided: false,
         videos: (ids) => load.getVideos(ids),
         transcripts: (ids) => load.getTranscripts(ids),
-      });
+      }, deadline);
     },
   } satisfies Partial<BackendMethods>;
 }

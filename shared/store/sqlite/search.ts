@@ -10,8 +10,13 @@
 // contain (a private-use character made a token character, which fold.ts never yields as a word),
 // so a phrase never runs from one paragraph into the next. The index keeps positions (detail=full):
 // every form of the query, phrases included, is decided by the one MATCH, so a search reads the
-// stored text of its hits only. The `scope` column holds a word for the channel and one for the
-// video's kind, so the scope is part of the MATCH too.
+// stored text of its hits only. The scope (channels, kinds) is not part of the MATCH: each row the
+// MATCH yields is joined to its video and kept when the video is in scope (search-page.ts). The
+// `scope` column still holds a word for the channel and one for the kind, as rows written before
+// did; no search reads it.
+//
+// The page statement runs in a worker thread (search-thread.ts), so a search never holds the
+// event loop; a store in memory (tests) runs it on its own connection instead.
 //
 // The rowid is the publish second (the next free second when taken): FTS5 walks rows newest first
 // and stops after a page, and rowids close together keep the index small (each posting stores the
@@ -25,11 +30,14 @@
 import type Database from 'better-sqlite3';
 import type { Logger } from '../../logger';
 import { fold } from '../../search/fold';
-import type { SearchQuery, SearchScope, Term } from '../../search/query';
+import { SearchDeadline } from '../../search/budget';
+import type { SearchQuery, Term } from '../../search/query';
 import type { BackendMethods } from '../call';
 import { FEED_ENTRY_SQL } from '../rules';
 import { collectHits, publishedSecondOf, type Candidate } from '../search';
 import type { TranscriptRecord, VideoRecord } from '../types';
+import { preparePage } from './search-page';
+import { SearchThread } from './search-thread';
 
 /** Between two paragraphs (or two languages): a word of its own that no query word can equal. */
 export const PARAGRAPH_BREAK = '\uE000';
@@ -85,14 +93,11 @@ export const kindWord = (kind: string): string => `k${kind}`;
 const literal = (words: readonly string[]): string => `"${words.join(' ').replace(/"/g, '""')}"`;
 const anyOf = (terms: readonly Term[]): string => `(${terms.map(literal).join(' OR ')})`;
 
-/** The parsed query and scope as one FTS5 MATCH expression. */
-export function matchExpression(q: SearchQuery, scope: SearchScope): string {
+/** The parsed query as one FTS5 MATCH expression (the scope is joined outside it, search-page.ts). */
+export function matchExpression(q: SearchQuery): string {
   const text = (expr: string): string => `{title body} : (${expr})`;
-  let expr = text(q.all.map(anyOf).join(' AND '));
-  if (scope.channelIds !== null) expr += ` AND scope : (${scope.channelIds.map((c) => literal([channelWord(c)])).join(' OR ')})`;
-  expr += ` AND scope : (${scope.kinds.map((k) => literal([kindWord(k)])).join(' OR ')})`;
-  if (q.none.length > 0) expr = `(${expr}) NOT ${text(q.none.map(literal).join(' OR '))}`;
-  return expr;
+  const expr = text(q.all.map(anyOf).join(' AND '));
+  return q.none.length > 0 ? `(${expr}) NOT ${text(q.none.map(literal).join(' OR '))}` : expr;
 }
 
 interface IndexedVideo {
@@ -194,27 +199,28 @@ interface TranscriptLoader {
   getTranscripts(ids: readonly string[]): TranscriptRecord[];
 }
 
-export function searchTable(db: Database.Database, videos: Loaders, transcripts: TranscriptLoader) {
-  const page = db.prepare<[string, number, number], { doc_id: number; video_id: string }>(`
-    SELECT d.doc_id, d.video_id FROM (
-      SELECT rowid AS doc_id FROM search_index WHERE search_index MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?
-    ) AS m JOIN search_docs d USING (doc_id) ORDER BY d.doc_id DESC`);
+export function searchTable(db: Database.Database, file: string, videos: Loaders, transcripts: TranscriptLoader) {
+  const thread = file === ':memory:' ? null : new SearchThread(file);
+  const inline = thread === null ? preparePage(db) : null;
   return {
-    searchVideos(query, scope, limit) {
+    searchVideos(query, scope, limit, options = {}) {
       if (limit <= 0 || scope.kinds.length === 0 || (scope.channelIds !== null && scope.channelIds.length === 0)) return [];
-      const expr = matchExpression(query, scope);
+      const deadline = new SearchDeadline(options.budgetMs);
+      const fixed = { expr: matchExpression(query), channels: scope.channelIds === null ? null : JSON.stringify(scope.channelIds), kinds: JSON.stringify(scope.kinds) };
       let below = Number.MAX_SAFE_INTEGER;
       return collectHits(query, scope, limit, {
-        next(size): Candidate[] {
-          const rows = page.all(expr, below, size);
-          if (rows.length > 0) below = rows[rows.length - 1]!.doc_id;
+        async next(size): Promise<Candidate[]> {
+          const params = { ...fixed, below, limit: size };
+          const rows = thread !== null ? await thread.page(params, deadline) : inline!(params);
+          if (rows.length > 0) below = rows[rows.length - 1]![0];
           // The listed second is the video's own or later (taken seconds move a video up).
-          return rows.map((r) => ({ videoId: r.video_id, publishedSecond: r.doc_id }));
+          return rows.map(([docId, videoId]) => ({ videoId, publishedSecond: docId }));
         },
         decided: true,
         videos: (ids) => videos.getVideos(ids),
         transcripts: (ids) => transcripts.getTranscripts(ids),
-      });
+      }, deadline);
     },
-  } satisfies Partial<BackendMethods>;
+    closeSearch: () => thread?.close(),
+  } satisfies Partial<BackendMethods> & { closeSearch(): void };
 }

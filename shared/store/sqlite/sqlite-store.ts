@@ -73,11 +73,12 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
   let lockedUntil = 0;
   const videos = videosTable(open, { indexSearch: opts.indexSearch });
   const transcripts = transcriptsTable(open);
+  const { closeSearch, ...search } = searchTable(open, file, videos, transcripts);
   const methods: BackendMethods = {
     ...channelsTable(open),
     ...videos,
     ...transcripts,
-    ...searchTable(open, videos, transcripts),
+    ...search,
     ...handlesTable(open),
     ...playlistsTable(open),
     ...rateLimitsTable(open),
@@ -92,6 +93,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
       stopWatch();
+      closeSearch();
       if (open.open) open.close();
     },
   };

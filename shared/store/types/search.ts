@@ -1,10 +1,10 @@
 // Search: the hits of a query over stored titles and transcripts.
 
-import type { SearchQuery, SearchScope } from '../../search/query';
+import type { SearchOptions, SearchQuery, SearchScope } from '../../search/query';
 import type { TranscriptRecord } from './transcripts';
 import type { VideoRecord } from './videos';
 
-export type { SearchQuery, SearchScope };
+export type { SearchOptions, SearchQuery, SearchScope };
 
 /** One search hit: the video and every stored transcript of it (the text it was matched on). */
 export interface SearchHit {
@@ -18,7 +18,8 @@ export interface SearchStore {
    * Feed entries (ready, or given up without captions) in the scope whose title or stored
    * transcripts (any language) match the query (shared/search/match.ts), newest first
    * (publishedAt desc, then videoId), at most `limit`, each with every stored transcript of it.
-   * The engine's own syntax is built from the query's folded words only.
+   * The engine's own syntax is built from the query's folded words only; the scope is applied outside
+   * the engine's expression. `options.budgetMs` bounds its time (SearchBudgetExceeded past it).
    */
-  searchVideos(query: SearchQuery, scope: SearchScope, limit: number): Promise<SearchHit[]>;
+  searchVideos(query: SearchQuery, scope: SearchScope, limit: number, options?: SearchOptions): Promise<SearchHit[]>;
 }
