@@ -38,7 +38,7 @@ import { adminStatus } from './routes/admin-status';
 import { feed } from './routes/feed';
 import { webSubRoutes } from './routes/websub';
 import { renewAtMs } from '../shared/push-schedule';
-import { search } from './routes/search';
+import { search, type SearchLimits } from './routes/search';
 import { subscriptionRoutes } from './routes/subscriptions';
 import { combinedFeed } from './routes/subscriptions-feed';
 import { playlistFeed } from './routes/playlist-feed';
@@ -84,6 +84,8 @@ export interface AppDeps {
   maxAnswersPerKey?: number;
   /** New channels one key may register in any hour (CRAWL_NEW_CHANNELS_PER_KEY_HOUR); left out: no bound. */
   newChannelsPerKeyHour?: number;
+  /** Searches at once per process and per key, and each one's time budget (API_MAX_SEARCHES, …). */
+  search?: SearchLimits;
 }
 
 /** The listener `listen` serves, and the Express app behind it. */
@@ -164,7 +166,7 @@ export function createApp(deps: AppDeps): App {
   const routes: readonly Route[] = [
     { path: '/', via: 'direct', GET: key(feedOrPlaylist) },
     { path: '/health', via: 'direct', GET: health },
-    { path: '/search', via: 'direct', GET: key(search({ store: deps.store, platform: deps.platform, clock, answer, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups })) },
+    { path: '/search', via: 'direct', GET: key(search({ store: deps.store, platform: deps.platform, clock, cache, answer, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, limits: deps.search })) },
     { path: '/subscriptions/feed', via: 'direct', GET: key(combinedFeed({ store: deps.store, cache, clock, answer, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl })) },
     { path: '/info', via: 'express', methods: { GET: key(info) } },
     { path: '/subscriptions', via: 'express', methods: { GET: key(subscriptions.exportList), POST: key(subscriptions.importList) } },

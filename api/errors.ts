@@ -239,6 +239,14 @@ export const CATALOGUE = {
     error: text('Geçersiz max_items değeri'),
     message: text('max_items 1 ile 100 arasında bir tam sayı olmalıdır (aramada varsayılan 20)'),
   },
+  // 429 as the spec's other "not now, retry after" answers (it uses no 503): the search asked more
+  // of the service than one query may take.
+  searchTimeBudget: {
+    status: 429,
+    error: text('Arama zaman sınırını aştı'),
+    message: (c) => `Bu arama ${((c.limit ?? 0) / 1000).toLocaleString('tr-TR')} saniyede bitmedi; daha az ya da daha seyrek kelimeyle, ya da kanalla sınırlayarak arayın (aynı arama retry_after saniye boyunca aynı yanıtı alır)`,
+    retryAfter: 60,
+  },
   tooManySearchChannels: {
     status: 400,
     error: text('Çok fazla kanal verildi'),

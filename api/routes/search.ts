@@ -1,13 +1,17 @@
 // GET /search: a saved search as a feed. Validate (api/query/search-query.ts) → resolve the named
-// channels → one store search → strong validators over everything the body is made of → the
-// shared tail (http/feed-answer.ts: 304, or the feed rendered once per ETag and kept in the app's
-// one cache). No match is an empty feed, never a 404: a reader keeps the subscription and new
-// matches arrive as they are stored.
+// channels → the token of the store's version of the scope (search/search-version.ts) → what the
+// same search answered under that token (search/search-results.ts), or one store search, in its
+// turn (search/search-gate.ts) and within its time budget → strong validators over everything the
+// body is made of → the shared tail (http/feed-answer.ts: 304, or the feed rendered once per ETag
+// and kept in the app's one cache). No match is an empty feed, never a 404: a reader keeps the
+// subscription and new matches arrive as they are stored.
 
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SearchBudgetExceeded, SearchDeadline } from '../../shared/search/budget';
 import type { PlatformClient } from '../../shared/platform/types';
 import type { SearchHit, SearchScope, VideoRecord, SearchFeedStore } from '../../shared/store/types';
+import type { ApiCache } from '../cache';
 import type { AnswerFeed } from '../http/feed-answer';
 import { ApiError } from '../errors';
 import { buildSearchModel } from '../feed/search-model';
@@ -16,7 +20,27 @@ import { keyIdOf, queryOf } from '../http/locals';
 import type { RawQuery } from '../query/feed-query';
 import { validateSearchQuery, type SearchRequest } from '../query/search-query';
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
+import { SearchGate } from '../search/search-gate';
+import { SearchResults } from '../search/search-results';
+import { scopeToken } from '../search/search-version';
+import { SingleFlight } from '../single-flight';
 import { INCLUDE_NAMES, linkKeyOf, originOf, RENDERERS } from './feed';
+
+/** API_MAX_SEARCHES, API_MAX_SEARCHES_PER_KEY and API_SEARCH_BUDGET_MS's defaults. */
+export const DEFAULT_MAX_SEARCHES = 2;
+export const DEFAULT_MAX_SEARCHES_PER_KEY = 1;
+export const DEFAULT_SEARCH_BUDGET_MS = 5_000;
+/** Retry-After of a search that ran out of its budget: what it answered is remembered that long. */
+const RETRY_EXCEEDED_SECONDS = 60;
+
+export interface SearchLimits {
+  /** Searches running at once in the process (API_MAX_SEARCHES). */
+  maxSearches?: number;
+  /** Searches running at once for one key (API_MAX_SEARCHES_PER_KEY). */
+  maxSearchesPerKey?: number;
+  /** The most one search may take from its arrival, its wait for a turn included (API_SEARCH_BUDGET_MS). */
+  budgetMs?: number;
+}
 
 export interface SearchDeps {
   store: SearchFeedStore;
@@ -24,10 +48,13 @@ export interface SearchDeps {
   handleLookups?: HandleLookupLimits;
   platform: Pick<PlatformClient, 'resolveHandle'>;
   clock: () => Date;
+  /** The app's one cache: what searches answered is kept there beside the bodies. */
+  cache: ApiCache;
   /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */
   answer: AnswerFeed;
   trustProxy: (address: string, hop: number) => boolean;
   publicBaseUrl: string | null;
+  limits?: SearchLimits;
 }
 
 /** The self link's query: the validated parameters in one order and spelling (never api_key). */
@@ -71,60 +98,111 @@ function validatorsOf(parts: readonly string[], updated: Date): Validators {
   return { etag: `"${digest.slice(0, 27)}"`, lastModified: updated.toUTCString() };
 }
 
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** What one search found: the validators of its feed, and the feed itself when the tail needs it. */
+interface Found {
+  readonly validators: Validators;
+  readonly body: () => Buffer;
+}
+
 export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
+  const limits = deps.limits ?? {};
+  const gate = new SearchGate({ concurrency: limits.maxSearches ?? DEFAULT_MAX_SEARCHES, perKey: limits.maxSearchesPerKey ?? DEFAULT_MAX_SEARCHES_PER_KEY });
+  const budgetMs = limits.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
+  const results = new SearchResults(deps.cache);
+  // Identical searches under way share one: a poll burst of one saved search runs it once.
+  const running = new SingleFlight<string, Found>();
 
   return async (req, res) => {
+    // The budget counts from the request's arrival: waiting for a turn spends it too.
+    const deadline = new SearchDeadline(budgetMs);
     const raw = queryOf(req);
     const checked = validateSearchQuery(raw);
     if (!checked.ok) throw new ApiError(checked.error, checked.context);
     const s = checked.value;
     const now = deps.clock();
+    const keyId = keyIdOf(res);
 
     const named: string[] = [];
     for (const ref of s.channels) {
-      const { channelId } = await resolver.resolve(ref, now, keyIdOf(res));
+      const { channelId } = await resolver.resolve(ref, now, keyId);
       if (!named.includes(channelId)) named.push(channelId);
-    }
-    let channelIds: string[] | null = named.length > 0 ? named : null;
-    if (s.subscriptions) {
-      // The key's followed channels (handles the crawler has not resolved yet have no videos).
-      const keyId = keyIdOf(res);
-      const followed = keyId === undefined ? [] : (await deps.store.listSubscriptions(keyId)).flatMap((sub) => (sub.channelId === null ? [] : [sub.channelId]));
-      channelIds = channelIds === null ? followed : channelIds.filter((id) => followed.includes(id));
-    }
-    const scope: SearchScope = { channelIds, kinds: s.kinds };
-    const hits = await deps.store.searchVideos(s.query, scope, s.maxItems);
-
-    const channelNames = new Map<string, string>();
-    for (const id of new Set(hits.map((h) => h.video.channelId))) {
-      const title = (await deps.store.getChannel(id))?.title?.trim();
-      if (title) channelNames.set(id, title);
     }
 
     const origin = originOf(req, deps);
     const selfUrl = `${origin}/search?${selfQuery(s, raw, named)}`;
     const linkKey = linkKeyOf(req, raw);
-    const updated = newestChange(hits);
-    const v = validatorsOf(
-      [
-        s.format,
-        selfUrl,
-        linkKey === '' ? '' : createHash('sha256').update(linkKey).digest('hex'),
-        String(updated.getTime()),
-        ...hits.map((h) => `${h.video.videoId}:${h.video.fetchedAt.getTime()}:${h.transcripts.map((t) => `${t.language}@${t.fetchedAt.getTime()}`).join(',')}`),
-        ...[...channelNames].map(([id, name]) => `${id}=${name}`),
-      ],
-      updated,
-    );
-    await deps.answer(req, res, {
-      route: '/search',
-      validators: v,
-      contentType: RENDERERS[s.format].contentType,
-      render: async () => {
+    const linkKeyDigest = linkKey === '' ? '' : sha256(linkKey);
+    // One representation per self link, links' key and (for a subscriptions scope) the key itself.
+    const resultKey = sha256(`${selfUrl}\n${linkKeyDigest}\n${s.subscriptions ? (keyId ?? '') : ''}`);
+    // Taken before the search: a batch stored while it runs changes the next request's token.
+    const token = await scopeToken(deps.store, { named, subscriptions: s.subscriptions, keyId });
+
+    /** The search itself, in its turn and within its budget. */
+    const searchNow = async (): Promise<Found> => {
+      let channelIds: string[] | null = named.length > 0 ? named : null;
+      if (s.subscriptions) {
+        // The key's followed channels (handles the crawler has not resolved yet have no videos).
+        const followed = keyId === undefined ? [] : (await deps.store.listSubscriptions(keyId)).flatMap((sub) => (sub.channelId === null ? [] : [sub.channelId]));
+        channelIds = channelIds === null ? followed : channelIds.filter((id) => followed.includes(id));
+      }
+      const scope: SearchScope = { channelIds, kinds: s.kinds };
+      let hits: SearchHit[];
+      try {
+        hits = await gate.run(keyId ?? '', deadline, () => deps.store.searchVideos(s.query, scope, s.maxItems, { budgetMs: deadline.remaining() }));
+      } catch (err) {
+        if (err instanceof SearchBudgetExceeded) results.set(resultKey, token, now, { exceededMs: budgetMs });
+        throw err;
+      }
+
+      const channelNames = new Map<string, string>();
+      for (const id of new Set(hits.map((h) => h.video.channelId))) {
+        const title = (await deps.store.getChannel(id))?.title?.trim();
+        if (title) channelNames.set(id, title);
+      }
+      const updated = newestChange(hits);
+      const validators = validatorsOf(
+        [
+          s.format,
+          selfUrl,
+          linkKeyDigest,
+          String(updated.getTime()),
+          ...hits.map((h) => `${h.video.videoId}:${h.video.fetchedAt.getTime()}:${h.transcripts.map((t) => `${t.language}@${t.fetchedAt.getTime()}`).join(',')}`),
+          ...[...channelNames].map(([id, name]) => `${id}=${name}`),
+        ],
+        updated,
+      );
+      results.set(resultKey, token, now, { validators });
+      const body = (): Buffer => {
         const model = buildSearchModel({ text: s.text, query: s.query, hits, channelNames, languages: s.languages, updated, selfUrl, wholeTranscriptUrl: channelFeedUrl(origin, s, linkKey) });
-        return { body: Buffer.from(RENDERERS[s.format].render(model), 'utf8'), validators: v };
-      },
-    });
+        return Buffer.from(RENDERERS[s.format].render(model), 'utf8');
+      };
+      return { validators, body };
+    };
+
+    const answer = (validators: Validators, found: Found | null): Promise<void> =>
+      deps.answer(req, res, {
+        route: '/search',
+        validators,
+        contentType: RENDERERS[s.format].contentType,
+        // Only a body the cache no longer holds is rendered; a remembered search then runs again.
+        render: async () => {
+          const f = found ?? (await running.run(`${resultKey}\n${token}`, searchNow));
+          return { body: f.body(), validators: f.validators };
+        },
+      });
+
+    try {
+      const remembered = results.get(resultKey, token, now);
+      if (remembered !== undefined && 'exceededMs' in remembered) throw new SearchBudgetExceeded(remembered.exceededMs);
+      if (remembered !== undefined) return await answer(remembered.validators, null);
+      const found = await running.run(`${resultKey}\n${token}`, searchNow);
+      await answer(found.validators, found);
+    } catch (err) {
+      if (err instanceof SearchBudgetExceeded) throw new ApiError('searchTimeBudget', { limit: err.budgetMs, retryAfter: RETRY_EXCEEDED_SECONDS });
+      throw err;
+    }
   };
 }

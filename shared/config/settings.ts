@@ -250,6 +250,9 @@ export const SETTINGS = {
   apiHandleLookupsPerKeyMinute: setting({ name: 'API_HANDLE_LOOKUPS_PER_KEY_MINUTE', default: '10', secret: false, help: 'new @handles one API key may have looked up on the platform per minute; beyond it 429 with retry_after (lookups also share CRAWL_REQUESTS_PER_HOUR and stop during the platform cool-down)', parse: parseInteger(1, 10000) }),
   apiMaxRenders: setting({ name: 'API_MAX_RENDERS', default: '2', secret: false, help: 'feeds listed and rendered at once; further cache misses wait their turn', parse: parseInteger(1, 64) }),
   apiRenderBytes: setting({ name: 'API_RENDER_BYTES', default: '67108864', secret: false, help: 'memory the channel feeds being listed and rendered may hold together (estimated from each feed\'s size as last listed); further cache misses wait their turn, and a feed larger than it renders alone', parse: parseInteger(1048576, 17179869184) }),
+  apiMaxSearches: setting({ name: 'API_MAX_SEARCHES', default: '2', secret: false, help: 'GET /search searches running at once in one API process; further searches wait their turn (within their time budget)', parse: parseInteger(1, 64) }),
+  apiMaxSearchesPerKey: setting({ name: 'API_MAX_SEARCHES_PER_KEY', default: '1', secret: false, help: 'GET /search searches one API key may have running at once in one API process; its further searches wait while other keys\' searches go first', parse: parseInteger(1, 64) }),
+  apiSearchBudgetMs: setting({ name: 'API_SEARCH_BUDGET_MS', default: '5000', secret: false, help: 'the most one GET /search may take from its arrival, its wait for a turn included; past it 429 with retry_after, and the same search answers the same for a minute', parse: parseInteger(1, 600000) }),
   // Metrics (docs/operations.md "Metrics").
   metricsLoopbackOnly: setting({
     name: 'METRICS_LOOPBACK_ONLY', default: 'false', secret: false,

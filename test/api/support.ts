@@ -9,6 +9,7 @@ import { createApp, type App } from '../../api/create-app';
 import { listen, type Listening, type ServerOptions } from '../../api/server';
 import { KeyRing } from '../../api/key-ring';
 import type { HandleLookupLimits } from '../../api/resolve-channel';
+import type { SearchLimits } from '../../api/routes/search';
 import type { OpenStoreOptions } from '../../shared/store';
 import type { Store } from '../../shared/store/types';
 import { captureLogs, type LogLine } from '../support/logs';
@@ -98,6 +99,10 @@ export interface StartApiOptions {
   store?: Omit<OpenStoreOptions, 'logger' | 'rootDir'>;
   /** METRICS_LOOPBACK_ONLY. */
   metricsLoopbackOnly?: boolean;
+  /** API_MAX_SEARCHES, API_MAX_SEARCHES_PER_KEY, API_SEARCH_BUDGET_MS. */
+  search?: SearchLimits;
+  /** The store as the app sees it (e.g. one that counts calls); `api.store` stays the store itself. */
+  appStore?: (store: Store) => Store;
 }
 
 export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
@@ -132,7 +137,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       await ts.cleanup();
     },
   };
-  const app = createApp({ store, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly });
+  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;

@@ -105,6 +105,14 @@ export function searchCases(storeOf: () => Store): void {
     expect(idsOf(await store.searchVideos(q('open source'), EVERYWHERE, 20, { budgetMs: 60_000 }))).to.deep.equal(n(1, 2, 7));
   });
 
+  it('names the newest write among every channel\'s feed entries (newestFeedWrite), a search feed\'s version', async function () {
+    expect((await store.newestFeedWrite())?.getTime()).to.equal(T0);
+    await store.upsertVideos([corpusVideo(30, { channelId: CH_B, state: 'failed', nextAttemptAt: new Date(T0 + 9 * HOUR), fetchedAt: new Date(T0 + 5 * HOUR) })]);
+    expect((await store.newestFeedWrite())?.getTime(), 'not a feed entry').to.equal(T0);
+    await store.upsertVideos([corpusVideo(31, { channelId: CH_B, fetchedAt: new Date(T0 + 2 * HOUR) })]);
+    expect((await store.newestFeedWrite())?.getTime()).to.equal(T0 + 2 * HOUR);
+  });
+
   it('returns each hit with every stored transcript of it', async function () {
     const [hit] = await search('strait');
     expect(hit!.video.videoId).to.equal(n(4)[0]);

@@ -164,6 +164,12 @@ export function videosCollection(db: Db, batch: BatchWriter) {
       return doc ? doc.fetchedAt : null;
     },
 
+    /** From the feed_written index (subscriptions.ts creates it). */
+    async newestFeedWrite() {
+      const doc = await col.findOne({ inFeed: true }, { sort: { fetchedAt: -1 }, projection: { fetchedAt: 1 } });
+      return doc ? doc.fetchedAt : null;
+    },
+
     async videosNeedingWork(videoIds, now) {
       if (asksNothing(videoIds)) return [];
       const docs = await col.find({ _id: { $in: [...videoIds] } }, { projection: { state: 1, nextAttemptAt: 1 } }).toArray();

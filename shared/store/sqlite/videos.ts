@@ -107,6 +107,9 @@ function prepare(db: Database.Database, indexSearch: boolean) {
     WHERE channel_id = ? AND ${FEED_ENTRY_SQL}
     ORDER BY fetched_at DESC LIMIT 1`).pluck();
 
+  // From videos_feed_written alone.
+  const newestWrite = db.prepare<[], number>(`SELECT fetched_at FROM videos WHERE ${FEED_ENTRY_SQL} ORDER BY fetched_at DESC LIMIT 1`).pluck();
+
   // One statement for any number of ids: the list travels as one JSON array parameter.
   const states = db.prepare<[string], Pick<VideoRow, 'video_id' | 'state' | 'next_attempt_at'>>(
     'SELECT video_id, state, next_attempt_at FROM videos WHERE video_id IN (SELECT value FROM json_each(?))',
@@ -134,7 +137,7 @@ function prepare(db: Database.Database, indexSearch: boolean) {
     SELECT published_at FROM videos WHERE channel_id = ? AND published_at > 0
     ORDER BY published_at DESC LIMIT ?`).pluck();
 
-  return { upsertAll, feed, version, states, byIds, storedIds, windowEdge, dueRetries, publishTimes };
+  return { upsertAll, feed, version, newestWrite, states, byIds, storedIds, windowEdge, dueRetries, publishTimes };
 }
 
 /** `indexSearch: false` only measures what the search index costs a write (bench/search.ts). */
@@ -153,6 +156,11 @@ export function videosTable(db: Database.Database, opts: { indexSearch?: boolean
 
     feedVersion(channelId) {
       const ms = sql.version.get(channelId);
+      return ms === undefined ? null : new Date(ms);
+    },
+
+    newestFeedWrite() {
+      const ms = sql.newestWrite.get();
       return ms === undefined ? null : new Date(ms);
     },
 

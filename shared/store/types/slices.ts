@@ -38,8 +38,11 @@ export type FeedStore = RegistrationStore & FeedReadStore & HandleLookupStore & 
 /** GET /playlist: a playlist feed. */
 export type PlaylistFeedStore = RegistrationStore & FollowStore & Pick<PlaylistStore, 'getPlaylist'> & StoredTextStore;
 
-/** GET /search: a search feed, scoped to a channel or to a key's subscriptions. */
-export type SearchFeedStore = SearchStore & ChannelLookupStore & Pick<SubscriptionStore, 'listSubscriptions'> & HandleLookupStore;
+/** GET /search: a search feed, scoped to a channel or to a key's subscriptions, and its scope's version. */
+export type SearchFeedStore = SearchStore & ChannelLookupStore & Pick<SubscriptionStore, 'listSubscriptions' | 'subscriptionFeedVersion'> & HandleLookupStore & SearchVersionStore;
+
+/** The store's version of a search's scope (api/search/search-version.ts). */
+export type SearchVersionStore = Pick<VideoStore, 'newestFeedWrite' | 'feedVersion'> & Pick<SubscriptionStore, 'subscriptionFeedVersion'>;
 
 /** /subscriptions: a key's list of followed channels. */
 export type SubscriptionListStore = Pick<SubscriptionStore, 'follow' | 'unfollow' | 'listSubscriptions'>;

@@ -75,6 +75,8 @@ export interface VideoStore {
   listFeedEntries(channelId: string, limit: number, kinds?: readonly FeedKind[]): Promise<VideoRecord[]>;
   /** Newest `fetchedAt` among the channel's feed entries; null when it has none. */
   feedVersion(channelId: string): Promise<Date | null>;
+  /** Newest `fetchedAt` among every channel's feed entries (one index read); null when there are none. */
+  newestFeedWrite(): Promise<Date | null>;
   /**
    * Of the given video ids, those that still need work: never stored, or stored in a non-final
    * state whose nextAttemptAt <= now. Order of the input is kept.
