@@ -6,7 +6,7 @@
 
 import pkg from '../package.json';
 import { categoryLogger, type Logger } from '../shared/logger';
-import type { CrawlerHeartbeat, CrawlerState, ProxyState, Store } from '../shared/store/types';
+import type { CrawlerHeartbeat, CrawlerState, PlayerClientLeftOut, ProxyState, Store } from '../shared/store/types';
 import { realEvery, type Every } from './lease-keeper';
 import type { RequestBudget } from './request-budget';
 import type { CrawlerStatus } from './status';
@@ -23,6 +23,8 @@ export interface HeartbeatOptions {
   readonly requestCount: () => number;
   readonly proxies?: () => ProxyState[];
   readonly browserRuns?: () => number;
+  /** Player clients the platform client has left out (shared/platform/client-exclusions.ts). */
+  readonly playerClientsLeftOut?: () => PlayerClientLeftOut[];
   readonly now: () => Date;
   readonly logger: Logger;
   readonly every?: Every;
@@ -80,6 +82,7 @@ export class Heartbeat {
       budgetPerHour: budget.perHour,
       proxies: this.o.proxies?.() ?? [],
       browserRuns: this.o.browserRuns?.() ?? 0,
+      playerClientsLeftOut: this.o.playerClientsLeftOut?.() ?? [],
       at: this.o.now(),
     };
   }

@@ -64,11 +64,12 @@ async function main(): Promise<void> {
       budgetLimit: () => config.crawlRequestsPerHour,
       coolDownUntil: () => budget.coolDownUntil,
       queueLength: async () => null,
+      leftOutClients: () => platform.leftOutClients(),
     });
     const status = new CrawlerStatus();
     heartbeat = new Heartbeat({
       store, owner, status, budget, requestCount: () => platform.requestCount(), proxies: () => platform.egress?.states() ?? [],
-      browserRuns: () => browser.runs, now: () => new Date(), logger,
+      browserRuns: () => browser.runs, playerClientsLeftOut: () => platform.leftOutClients(), now: () => new Date(), logger,
     });
     // Push needs an address the hub can reach (PUBLIC_BASE_URL) and a hub.
     const pushOn = config.publicBaseUrl !== null && config.webSubHubUrl !== null;

@@ -6,6 +6,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { PlatformRequestEvent } from '../shared/platform/http-client';
 import type { BlockKind, PlatformError } from '../shared/platform/types';
+import type { LeftOutClient } from '../shared/platform/client-exclusions';
 
 /** What the gauges read when scraped: set by main() once the budget and store exist. */
 export interface CrawlerGaugeSources {
@@ -14,6 +15,8 @@ export interface CrawlerGaugeSources {
   coolDownUntil(): Date | null;
   /** Channels due now and not leased (the queue); null when the store cannot say right now. */
   queueLength(): Promise<number | null>;
+  /** Player clients left out of this process (shared/platform/client-exclusions.ts). */
+  leftOutClients?(): readonly Pick<LeftOutClient, 'client' | 'version' | 'why'>[];
 }
 
 /** A block's label: the kind the classifier gave it (shared/platform/classify.ts), `other` when it gave none. */
@@ -77,6 +80,14 @@ export class CrawlerMetrics {
     new Gauge({
       name: 'transcript_feed_crawler_cool_down_until_seconds', help: 'end of the cool-down under way as a Unix time; 0 when none', registers: [this.registry],
       collect() { const s = sources(); if (s) this.set((s.coolDownUntil()?.getTime() ?? 0) / 1000); },
+    });
+    new Gauge({
+      name: 'transcript_feed_player_client_left_out', help: 'player clients this crawler has left out after answers about themselves (1 each), by client, version and why (retired, client_fault)',
+      labelNames: ['client', 'version', 'why'] as const, registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const c of sources()?.leftOutClients?.() ?? []) this.labels(c.client, c.version, c.why).set(1);
+      },
     });
     new Gauge({
       name: 'transcript_feed_crawler_queue_length', help: 'channels due now and not leased by any crawler', registers: [this.registry],

@@ -4,6 +4,7 @@
 // video with a note); a gone or private video is checked again after a week; transient failures
 // back off and keep trying. A video whose publish date cannot be learned is recorded too (below).
 
+import { LEAVE_OUT_MS } from '../shared/platform/client-exclusions';
 import type { PlatformOutcome, PlatformSignal } from '../shared/platform/types';
 import type { Transcript } from '../shared/transcript/types';
 import { UNKNOWN_PUBLISHED_MS, type VideoKind, type VideoRecord } from '../shared/store/types';
@@ -76,7 +77,10 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
   const result: FetchResult = facts.publishedAt === null && wouldBeShown(given)
     ? { kind: 'failure', outcome: 'transient', reason: PUBLISH_DATE_UNKNOWN }
     : given;
-  const attempts = (previous?.attempts ?? 0) + 1;
+  // Nothing was asked when every player client is left out of the process (client-exclusions.ts):
+  // not an attempt of this video's, so it counts none and waits for a client to come back.
+  const nothingAsked = given.kind === 'failure' && given.signal === 'no_player_client';
+  const attempts = (previous?.attempts ?? 0) + (nothingAsked ? 0 : 1);
   const { short, ...listed } = facts;
   const base = {
     ...listed,
@@ -120,6 +124,7 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
       return { ...base, ...none, state: 'unavailable', nextAttemptAt: after(UNAVAILABLE_RECHECK_MS) };
     case 'consent':
     case 'transient':
+      if (nothingAsked) return { ...base, ...none, state: previous?.state ?? 'failed', nextAttemptAt: after(LEAVE_OUT_MS) };
       return { ...base, ...none, state: 'failed', nextAttemptAt: after(transientRetryDelayMs(attempts)) };
   }
 }

@@ -70,6 +70,18 @@ function crawlersSection(d: StatusData): string {
 <tbody>${rows.join('\n')}</tbody></table></div>`;
 }
 
+/** Player clients a crawler left out (a retired version, a client's own fault), with what to change; nothing when none is. */
+function leftOutSection(d: StatusData): string {
+  const rows = d.crawlers.flatMap(({ heartbeat: h }) => h.playerClientsLeftOut.map((c) => `<tr class="bad"><td>${esc(h.owner)}</td>
+<td>${figure(`client-left-out:${h.owner}:${c.client}`, `${c.client} ${c.version}`)}</td><td>${esc(c.why === 'retired' ? 'retired version' : c.why === 'client_fault' ? 'its own fault' : c.why)}<br><small>${esc(c.reason)}</small></td>
+<td>${esc(utc(c.since))}</td><td>${esc(c.retryAt === null ? 'not again in this process' : utc(c.retryAt))}</td><td>${esc(c.advice)}</td></tr>`));
+  if (rows.length === 0) return '';
+  return `<h2>Player clients left out</h2>
+<p>The platform answered for these clients, not for the videos: each is left out of its crawler (the next client is asked), no video is failed for it.</p>
+<div class="scroll"><table><thead><tr><th>crawler</th><th>client</th><th>why</th><th>since</th><th>asked again</th><th>what to change</th></tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></div>`;
+}
+
 function queueSection(d: StatusData): string {
   const q = d.queue;
   return `<dl class="figures">
@@ -140,6 +152,7 @@ export function renderStatusPage(d: StatusData, nonce: string): string {
 <p><small>${esc(utc(d.now))} · version ${esc(d.version)} · reloads every ${REFRESH_SECONDS} s</small></p>
 <h2>Crawlers, budget and cool-down</h2>
 ${crawlersSection(d)}
+${leftOutSection(d)}
 <h2>Queue</h2>
 ${queueSection(d)}
 <h2>Last 24 hours</h2>

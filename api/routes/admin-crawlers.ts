@@ -20,6 +20,9 @@ export function adminCrawlers(deps: { store: Store; clock: () => Date }): Handle
       budget_per_hour: h.budgetPerHour,
       proxies: h.proxies,
       browser_runs: h.browserRuns,
+      player_clients_left_out: h.playerClientsLeftOut.map((c) => ({
+        client: c.client, version: c.version, why: c.why, reason: c.reason, since: c.since.toISOString(), retry_at: c.retryAt?.toISOString() ?? null, advice: c.advice,
+      })),
       version: h.version,
       started_at: h.startedAt.toISOString(),
       heartbeat_at: h.at.toISOString(),

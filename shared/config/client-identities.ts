@@ -37,24 +37,34 @@ export type IdentityOverride = Partial<Pick<ClientIdentity, 'userAgent' | 'conte
 type Template = Omit<ClientIdentity, 'version' | 'key'> & { readonly key?: string; readonly defaultVersion: string };
 
 /**
- * The built-in records. ANDROID and VISIONOS are byte for byte what NewPipe sent in June 2026 (the
- * recorded requests in test/fixtures/platform-captures/requests-2026.json; ANDROID 21.03.36 is also
- * YouTube.js's in August 2026, while yt-dlp moved to 21.26.364 with another device fingerprint, and
- * VISIONOS 1.02 is current in all three, yt-dlp with a RealityDevice17,1 / Safari fingerprint).
- * TVHTML5, its downgraded variant and WEB_EMBEDDED_PLAYER are yt-dlp 2026.08.19's `tv`,
- * `tv_downgraded` and `web_embedded`.
+ * The built-in records, each dated with its source (docs/crawler.md §3 "Client identities" has the
+ * same table with the references). ANDROID and VISIONOS are byte for byte what NewPipe sent in June
+ * 2026 (the recorded requests in test/fixtures/platform-captures/requests-2026.json). TVHTML5, its
+ * downgraded variant and WEB_EMBEDDED_PLAYER are yt-dlp 2026.08.19's `tv`, `tv_downgraded` and
+ * `web_embedded`. Retired versions (HTTP 400 FAILED_PRECONDITION) seen by 2026-09: ANDROID 19.44.38,
+ * VISIONOS 0.1.
  */
 const TEMPLATES: readonly Template[] = [
+  // 2026-07/08, NewPipe's June 2026 traffic and yt-dlp 2026.08.19 `visionos` (its first signed-out
+  // default since 2026-07-20), YouTube.js 2026-08: 1.02 in all three. yt-dlp sends RealityDevice17,1 /
+  // osVersion 26.5.23O471 with a macOS Safari agent (PLAYER_CLIENT_IDENTITIES switches to it).
+  // Cannot play made-for-kids videos (UNPLAYABLE, since July 2026 also ERROR).
   {
     name: 'VISIONOS', defaultVersion: '1.02', id: 101, presents: 'app',
     userAgent: 'com.google.visionos.youtube/{version}(RealityDevice14,1; U; CPU visionOS 25_6_0 like Mac OS X; GB)',
     context: { clientScreen: 'WATCH', platform: 'MOBILE', deviceMake: 'Apple', deviceModel: 'RealityDevice14,1', osName: 'visionOS', osVersion: '25.6.0.23O471' },
   },
+  // 2026-06/08, NewPipe's June 2026 traffic and YouTube.js 2026-08: 21.03.36 (yt-dlp 2026.08.19:
+  // 21.26.364, not a default: GVS PO token). NewPipe removed it in PR #1529 (opened 2026-08-06);
+  // clean caption URLs in a September 2026 report. Not a default any more; one setting away.
   {
     name: 'ANDROID', defaultVersion: '21.03.36', id: 3, presents: 'app',
     userAgent: 'com.google.android.youtube/{version} (Linux; U; Android 15; GB) gzip',
     context: { clientScreen: 'WATCH', platform: 'MOBILE', osName: 'Android', osVersion: '16', androidSdkVersion: 36 },
   },
+  // 2026-08, yt-dlp 2026.08.19 `web_embedded` (pull request #16177, March 2026, for embedUrl):
+  // embeddable videos only, no token; yt-dlp's first made-for-kids fallback, asked after
+  // /embed/<id>?html5=1 for its encryptedHostFlags. NewPipe removed it (PR #1529).
   {
     name: 'WEB_EMBEDDED_PLAYER', defaultVersion: '2.20260708.00.00', id: 56, presents: 'browser', userAgent: null,
     context: { clientScreen: 'EMBED', platform: 'DESKTOP' },
@@ -63,16 +73,22 @@ const TEMPLATES: readonly Template[] = [
     // any page outside the platform serves.
     thirdParty: { embedUrl: 'https://www.reddit.com/' },
   },
+  // 2026-08 / 2026-09, yt-dlp 2026.08.19 `tv` (YouTube.js: 7.20260311.12.00): out of yt-dlp's
+  // default lists; no caption tracks without a guest session (September 2026 report); "The page
+  // needs to be reloaded." (yt-dlp #17389, 2026-08-22) is left out as the client's own fault.
   {
     name: 'TVHTML5', defaultVersion: '7.20260707.07.00', id: 7, presents: 'app',
     userAgent: 'Mozilla/5.0 (ChromiumStylePlatform) Cobalt/25.lts.30.1034943-gold (unlike Gecko), Unknown_TV_Unknown_0/Unknown (Unknown, Unknown)',
     context: { clientScreen: 'WATCH', platform: 'TV' },
   },
+  // 2026-08, yt-dlp 2026.08.19 `tv_downgraded`: its last made-for-kids fallback, after the embedded player.
   {
     key: 'TVHTML5_DOWNGRADED', name: 'TVHTML5', defaultVersion: '5.20260707', id: 7, presents: 'app',
     userAgent: 'Mozilla/5.0 (ChromiumStylePlatform) Cobalt/Version',
     context: { clientScreen: 'WATCH', platform: 'TV' },
   },
+  // 2026-08, yt-dlp 2026.08.19 `web` (its second signed-out default): caption URLs need a PO token,
+  // so it gives transcripts only through the browser fallback; also resolve, browse and dates.
   {
     name: 'WEB', defaultVersion: '2.20260708.00.00', id: 1, presents: 'browser', userAgent: null,
     context: { clientScreen: 'WATCH', platform: 'DESKTOP' },
@@ -84,14 +100,14 @@ const keyOf = (t: Template): string => t.key ?? t.name;
 export const KNOWN_CLIENTS: readonly string[] = TEMPLATES.map(keyOf);
 
 /**
- * The default PLAYER_CLIENTS (as of August 2026): VISIONOS first (yt-dlp's first default since
- * 2026-07-20; its answers list every track without `fmt`), then ANDROID (NewPipe's and YouTube.js's;
- * it plays the made-for-kids videos VISIONOS cannot), then the embedded player, yt-dlp's first
- * fallback for made-for-kids videos, needing no token. The TV client left yt-dlp's default lists and
- * answered without caption tracks when it had no guest session (September 2026); it and the
- * downgraded TV client (yt-dlp's last made-for-kids fallback) can be named in PLAYER_CLIENTS.
+ * The default PLAYER_CLIENTS (as of 2026-09), the maintained clients' signed-out default: yt-dlp's
+ * `visionos`, `web` (2026.08.19), which is also what NewPipe keeps after removing ANDROID, IOS and
+ * the embedded player (PR #1529). VISIONOS serves most videos (every track, no `fmt`, no token);
+ * WEB's token-bound tracks tell a video with captions from one without, for the browser fallback.
+ * Made-for-kids videos, which VISIONOS cannot play, go to the embedded player and then the
+ * downgraded TV client whether listed or not (KIDS_FALLBACK_CLIENTS in shared/platform/index.ts).
  */
-export const DEFAULT_PLAYER_CLIENTS = 'VISIONOS:1.02,ANDROID:21.03.36,WEB_EMBEDDED_PLAYER:2.20260708.00.00';
+export const DEFAULT_PLAYER_CLIENTS = 'VISIONOS:1.02,WEB:2.20260708.00.00';
 
 /** The identity of record `key` at `version`, with any configured override applied; null for an unknown record. */
 export function identityFor(key: string, version: string | null, overrides: Readonly<Record<string, IdentityOverride>> = {}): ClientIdentity | null {

@@ -50,6 +50,9 @@ export function consentFormValue(html: string): string | null {
   return input === null ? '' : (INPUT_VALUE.exec(input)?.[1] ?? '');
 }
 
+/** The platform's answer to a retired client version: its status, or its message. */
+const PRECONDITION = /FAILED_PRECONDITION|Precondition check failed/i;
+
 /** Transport and page level: status codes, redirects, captcha and consent walls. */
 export function classifyAnswer(a: RawAnswer): Verdict {
   if (a.status === 429) return { outcome: 'blocked', reason: 'HTTP 429 (rate limited)', block: 'http_429' };
@@ -70,9 +73,11 @@ export function classifyAnswer(a: RawAnswer): Verdict {
   if (a.status === 401 || a.status === 403) return { outcome: 'blocked', reason: `HTTP ${a.status} (refused)` };
   if (a.status === 404 || a.status === 410) return { outcome: 'not_found', reason: `HTTP ${a.status}` };
   if (a.status === 400) {
-    return /INVALID_ARGUMENT/.test(a.body)
-      ? { outcome: 'not_found', reason: 'HTTP 400 INVALID_ARGUMENT' }
-      : { outcome: 'transient', reason: 'HTTP 400' };
+    if (/INVALID_ARGUMENT/.test(a.body)) return { outcome: 'not_found', reason: 'HTTP 400 INVALID_ARGUMENT' };
+    // A retired client version is refused outright, whatever is asked (docs/crawler.md §4): the
+    // client's fault, so asking again per video as if it were transient only wastes requests.
+    if (PRECONDITION.test(a.body)) return { outcome: 'transient', reason: 'HTTP 400 FAILED_PRECONDITION (this client version is retired)', signal: 'client_retired' };
+    return { outcome: 'transient', reason: 'HTTP 400' };
   }
   if (a.status < 200 || a.status >= 300) return { outcome: 'transient', reason: `HTTP ${a.status}` };
   return OK;
@@ -114,6 +119,27 @@ function playabilityReason(ps: Obj): string {
   return '';
 }
 
+/** Every text the answer gives for its refusal (reason, error screen's reason and subreason, messages), for the patterns below. */
+function allReasonText(ps: Obj): string {
+  const screen = obj(obj(ps.errorScreen).playerErrorMessageRenderer);
+  const messages = Array.isArray(ps.messages) ? ps.messages.filter((m): m is string => typeof m === 'string') : [];
+  return [typeof ps.reason === 'string' ? ps.reason : '', text(screen.reason), text(screen.subreason), ...messages].join(' ');
+}
+
+/**
+ * An age check in every spelling the platform used by 2026 (yt-dlp's `_is_agegated`): the
+ * statuses AGE_VERIFICATION_REQUIRED / AGE_CHECK_REQUIRED, a reason asking to confirm one's age or
+ * calling the video age-restricted, and the older "may be inappropriate for some users".
+ */
+const AGE_STATUSES: ReadonlySet<string> = new Set(['AGE_VERIFICATION_REQUIRED', 'AGE_CHECK_REQUIRED']);
+const AGE_REASON = /confirm your age|age[- ]restricted|inappropriate for some users/i;
+/** The TV client's own fault (yt-dlp #17389, August 2026): not a word about the video. */
+const RELOAD_REASON = /page needs to be reloaded/i;
+/** VISIONOS (and ANDROID_VR) on a made-for-kids video, as UNPLAYABLE or, since July 2026, ERROR. */
+const KIDS_REASON = /made for kids/i;
+/** The embedded player on a video its owner keeps off other sites. */
+const NOT_EMBEDDABLE_REASON = /playback on other websites has been disabled/i;
+
 /** The InnerTube player answer (docs/crawler.md §3.2 and §4). `ok` means captions are listed. */
 export function classifyPlayer(player: unknown, videoId: string): Verdict {
   const p = obj(player);
@@ -129,13 +155,26 @@ export function classifyPlayer(player: unknown, videoId: string): Verdict {
   if (typeof details.videoId === 'string' && details.videoId !== videoId) {
     return { outcome: 'blocked', reason: `player answered for another video (${details.videoId}): poisoned answers`, signal: 'poisoned', block: 'poisoned' };
   }
+  const refusal = allReasonText(ps);
+  if (AGE_STATUSES.has(status) || (status !== 'OK' && AGE_REASON.test(refusal))) {
+    return { outcome: 'unavailable', reason: `age restricted: ${reason || status}`, signal: 'age_restricted' };
+  }
+  if (status !== 'OK' && RELOAD_REASON.test(refusal)) {
+    return { outcome: 'transient', reason: `${status}: ${reason || 'the page needs to be reloaded'} (a fault of this client, not of the video)`, signal: 'client_fault' };
+  }
+  if ((status === 'UNPLAYABLE' || status === 'ERROR') && KIDS_REASON.test(refusal)) {
+    return { outcome: 'unavailable', reason: `made for kids, not playable on this client: ${reason || status}`, signal: 'made_for_kids' };
+  }
+  if (status === 'UNPLAYABLE' && NOT_EMBEDDABLE_REASON.test(refusal)) {
+    return { outcome: 'unavailable', reason: `not embeddable: ${reason}`, signal: 'not_embeddable' };
+  }
   switch (status) {
     case 'OK':
       return obj(p.captions).playerCaptionsTracklistRenderer === undefined
         ? { outcome: 'no_captions', reason: 'the video has no captions (disabled or not ready yet)' }
         : OK;
     case 'LOGIN_REQUIRED':
-      return { outcome: 'unavailable', reason: /inappropriate/i.test(reason) ? `age restricted: ${reason}` : `sign-in required: ${reason || 'no reason given'}` };
+      return { outcome: 'unavailable', reason: `sign-in required: ${reason || 'no reason given'}` };
     case 'ERROR':
     case 'UNPLAYABLE':
     case 'CONTENT_CHECK_REQUIRED':

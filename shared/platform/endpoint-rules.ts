@@ -6,7 +6,7 @@
 
 import { parseJsonAnswer } from './classify';
 import type { HttpAnswer } from './http-client';
-import { PlatformError, type PlatformOutcome } from './types';
+import { PlatformError, type PlatformOutcome, type PlatformSignal } from './types';
 
 /**
  * `absent`: the answer means "there is none" (the caller returns null); `fallback`: the caller
@@ -40,6 +40,8 @@ export const ENDPOINTS = {
   visitorId: rule('visitor_id', 'transient'),
   /** A player 404 means the video is gone (§3). */
   player: rule('player', 'unavailable'),
+  /** The embedded player's page, for its encryptedHostFlags (§3): without it the player is asked without them. */
+  embedPage: rule('embed page', 'absent', 'fallback', 'fallback'),
   /** A field-masked WEB player call for a publish date: a gone video has none (§2). */
   datePlayer: rule('date player', 'absent'),
   /** A signed caption URL that 404s has most likely expired: the next run gets a fresh one (§3). */
@@ -51,10 +53,12 @@ export type Reading<T> =
   | { readonly kind: 'absent' }
   | { readonly kind: 'fallback'; readonly reason: string };
 
-function apply(action: Action, found: Exclude<PlatformOutcome, 'ok'>, what: string, reason: string): Reading<never> {
+function apply(action: Action, found: Exclude<PlatformOutcome, 'ok'>, what: string, reason: string, signal?: PlatformSignal): Reading<never> {
   if (action === 'absent') return { kind: 'absent' };
   if (action === 'fallback') return { kind: 'fallback', reason: `${what}: ${reason}` };
-  throw new PlatformError(action === 'as-is' ? found : action, `${what}: ${reason}`);
+  // The signal travels with the error: a retired client version must reach the player's caller
+  // as that, not as one more transient failure.
+  throw new PlatformError(action === 'as-is' ? found : action, `${what}: ${reason}`, { signal });
 }
 
 /** The body of a good answer, or what the endpoint's rule makes of a bad one. */
@@ -62,7 +66,7 @@ export function readText(a: HttpAnswer, r: EndpointRule): Reading<string> {
   const v = a.verdict;
   if (v.outcome === 'ok') return { kind: 'ok', value: a.body };
   if (v.outcome === 'blocked' || v.outcome === 'consent') throw new PlatformError(v.outcome, `${r.what}: ${v.reason}`, v.outcome === 'blocked' ? { signal: v.signal, block: v.block } : undefined);
-  return apply(v.outcome === 'not_found' ? r.notFound : r.failed, v.outcome, r.what, v.reason);
+  return apply(v.outcome === 'not_found' ? r.notFound : r.failed, v.outcome, r.what, v.reason, v.signal);
 }
 
 /** Like readText, with the body parsed as JSON. */

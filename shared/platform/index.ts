@@ -16,6 +16,7 @@ import { resolveHandle } from './resolve';
 import { identityFor, KNOWN_CLIENTS, type ClientIdentity } from '../config/client-identities';
 import { fetchTranscript } from './transcript';
 import { VisitorSessions } from './visitor';
+import { ClientExclusions, type LeftOutClient } from './client-exclusions';
 import { PlatformError, type ChannelListing, type PlatformClient, type PlaylistListing, type Unblocker } from './types';
 import type { Transcript } from '../transcript/types';
 import { fetchPublishedAt } from './publish-date';
@@ -24,6 +25,7 @@ import { checkPlatform, type PlatformCheckReport } from './platform-check';
 export { AllClientsRefusedError, PlatformError, PlaylistUnavailableError, TokenRequiredError } from './types';
 export type { ChannelListing, ListedVideo, PlatformClient, PlatformOutcome, PlaylistListing, Unblocker } from './types';
 export type { AdoptedCookie, SessionInput, SessionSink } from './cookie-jar';
+export type { LeftOutClient } from './client-exclusions';
 export { watchPath } from '../video-links';
 
 /** The settings the platform client reads. */
@@ -54,6 +56,8 @@ export interface PlatformSession extends PlatformClient, SessionSink {
   readonly egress: ProxyRotation | null;
   /** Asks `videoId` of every known player client, each in a fresh session (platform-check.ts). */
   checkPlatform(videoId: string): Promise<PlatformCheckReport>;
+  /** Player clients this process has left out after answers about themselves (client-exclusions.ts). */
+  leftOutClients(): LeftOutClient[];
 }
 
 export function createPlatformClient(config: PlatformConfig, logger: Logger, opts: PlatformClientOptions = {}): PlatformSession {
@@ -75,7 +79,9 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
   });
   const log = categoryLogger(logger, 'platform');
   const clients = playerIdentities(config);
+  const kidsFallback = kidsFallbackIdentities(config);
   const visitors = new VisitorSessions(http, opts.now);
+  const exclusions = new ClientExclusions(log, opts.now);
   const pinMs = opts.userAgentPinMs ?? DEFAULT_PIN_MS;
   return {
     baseUrl: http.baseUrl,
@@ -89,12 +95,14 @@ export function createPlatformClient(config: PlatformConfig, logger: Logger, opt
     listPlaylist: (playlistId: string, limit: number): Promise<PlaylistListing> => listPlaylist(http, playlistId, limit, log),
     fetchPublishedAt: async (videoId: string): Promise<Date | null> => fetchPublishedAt(http, checkedVideoId(videoId, log)),
     fetchTranscript: async (videoId: string, otherLanguages: readonly string[] = []): Promise<Transcript> =>
-      fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log, otherLanguages }),
+      fetchTranscript(http, checkedVideoId(videoId, log), { languages: config.transcriptLanguages, clients, visitors, log, otherLanguages, exclusions, kidsFallback }),
     checkPlatform: (videoId: string): Promise<PlatformCheckReport> =>
       checkPlatform({
         http, identities: knownIdentities(config), configured: clients.map((c) => c.key),
         languages: config.transcriptLanguages, proxies: egress?.size ?? 0, now: opts.now && (() => new Date(opts.now!())),
+        leftOut: exclusions.list(),
       }, checkedVideoId(videoId, log)),
+    leftOutClients: () => exclusions.list(),
     adoptSession(session: SessionInput): void {
       jar.adopt(session, pinMs);
       log.info({ cookies: session.cookies.length, pinnedUserAgent: session.userAgent !== null }, 'adopted a harvested session');
@@ -109,6 +117,17 @@ export function playerIdentities(config: Pick<PlatformConfig, 'playerClients' | 
     if (!identity) throw new Error(`PLAYER_CLIENTS: no identity record for client "${c.name}"`);
     return identity;
   });
+}
+
+/**
+ * The made-for-kids fallback (docs/crawler.md §3, yt-dlp's): the embedded player, then the
+ * downgraded TV client, at their configured version when PLAYER_CLIENTS names them.
+ */
+export const KIDS_FALLBACK_CLIENTS = ['WEB_EMBEDDED_PLAYER', 'TVHTML5_DOWNGRADED'] as const;
+
+export function kidsFallbackIdentities(config: Pick<PlatformConfig, 'playerClients' | 'playerClientIdentities'>): ClientIdentity[] {
+  const configured = playerIdentities(config);
+  return KIDS_FALLBACK_CLIENTS.map((key) => configured.find((c) => c.key === key) ?? identityFor(key, null, config.playerClientIdentities ?? {})!);
 }
 
 /** Every client the crawler knows: the configured ones at their configured version first, then the rest. */

@@ -11,6 +11,8 @@ import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, chooseTrack, plainTimedTextUrl } from './tracks';
 import { PlatformError } from './types';
 import { VisitorSessions } from './visitor';
+import { adviceFor, type LeftOutClient } from './client-exclusions';
+import { fetchEmbedFlags } from './embed-page';
 import { asString, dig } from './page-data';
 
 export interface ClientCheck {
@@ -45,9 +47,18 @@ export interface PlatformCheckReport {
   working: string[];
   /** Any client works. */
   ok: boolean;
+  /**
+   * Clients the asking process has left out after answers about themselves (a retired version, a
+   * client's own fault; client-exclusions.ts). The crawler's own list for /admin/platform-check;
+   * empty from `npm run doctor`, whose rows say the same of each client it asks.
+   */
+  leftOut: LeftOutEntry[];
   /** One line for the operator: what works, and what to change when nothing does. */
   verdict: string;
 }
+
+/** A left-out client as the stored report carries it (times as ISO text). */
+export type LeftOutEntry = Omit<LeftOutClient, 'since' | 'retryAt'> & { since: string; retryAt: string | null };
 
 export interface CheckTarget {
   http: PlatformHttp;
@@ -58,6 +69,8 @@ export interface CheckTarget {
   languages: readonly string[];
   proxies: number;
   now?: () => Date;
+  /** The asking process's left-out clients (the crawler's); none when left out. */
+  leftOut?: readonly LeftOutClient[];
 }
 
 const elapsed = (t0: number): number => Math.round(performance.now() - t0);
@@ -83,12 +96,16 @@ async function checkClient(t: CheckTarget, identity: ClientIdentity, videoId: st
   const withoutVisitor = visitorFailure === null ? '' : ` (asked without a visitorData: ${visitorFailure})`;
   let player: unknown;
   try {
-    const answer = await fetchPlayer(t.http, videoId, identity, { visitorData });
+    const encryptedHostFlags = identity.name === 'WEB_EMBEDDED_PLAYER' ? await fetchEmbedFlags(t.http, videoId) : null;
+    const answer = await fetchPlayer(t.http, videoId, identity, { visitorData, encryptedHostFlags });
     player = answer.json;
     row.playability = asString(dig(player, 'playabilityStatus', 'status')) ?? 'none';
     const tracks = captionTracks(player);
     row.captionTracks = tracks.length;
     row.tokenBound = tracks.filter((x) => x.needsToken).length;
+    if (answer.verdict.outcome !== 'ok' && answer.verdict.outcome !== 'consent' && answer.verdict.signal === 'client_fault') {
+      return done(`${CLIENT_FAULT}: ${answer.verdict.reason}; ${adviceFor(identity, 'client_fault')}`);
+    }
     if (answer.verdict.outcome !== 'ok') return done(`${answer.verdict.outcome}: ${answer.verdict.reason}${withoutVisitor}`);
     const track = chooseTrack(tracks, t.languages);
     if (!track) return done(`every caption URL needs a proof-of-origin token (exp=xpe/xpv): only the browser fallback can fetch these${withoutVisitor}`);
@@ -98,13 +115,29 @@ async function checkClient(t: CheckTarget, identity: ClientIdentity, videoId: st
     return done(`fetches transcripts (${track.languageCode}, ${track.kind}, ${cues.length} cues)`);
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
+    if (err.signal === 'client_retired') {
+      row.playability = 'retired';
+      return done(`${RETIRED}: ${err.reason}; ${adviceFor(identity, 'retired')}`);
+    }
     if (row.playability === '-') row.playability = err.outcome;
     return done(`${err.outcome}: ${err.reason}${withoutVisitor}`);
   }
 }
 
-/** The operator's one line: which clients to use, or what to change when none can. */
+/** How a row's verdict starts for a client the crawler would leave out (client-exclusions.ts). */
+const RETIRED = 'retired version';
+const CLIENT_FAULT = "the client's own fault";
+const leftOutRow = (r: ClientCheck): boolean => r.verdict.startsWith(RETIRED) || r.verdict.startsWith(CLIENT_FAULT);
+
+/** The operator's one line: which clients to use, or what to change when none can; configured clients left out are named first. */
 export function overallVerdict(rows: readonly ClientCheck[], configured: readonly string[]): string {
+  const out = rows.filter((r) => r.configured && leftOutRow(r));
+  const named = out.map((r) => `${r.client} ${r.version} (${r.verdict.startsWith(RETIRED) ? 'a retired version: set a newer one in PLAYER_CLIENTS or drop it' : 'its own fault: drop it from PLAYER_CLIENTS'})`);
+  const rest = verdictOfWorking(rows, configured);
+  return named.length === 0 ? rest : `configured player clients the crawler leaves out: ${named.join('; ')}. ${rest}`;
+}
+
+function verdictOfWorking(rows: readonly ClientCheck[], configured: readonly string[]): string {
   const working = rows.filter((r) => r.works).map((r) => r.client);
   if (working.length === 0) {
     const blocked = rows.filter((r) => /^blocked/.test(r.verdict)).length;
@@ -130,7 +163,7 @@ export async function checkPlatform(t: CheckTarget, videoId: string): Promise<Pl
   const working = clients.filter((c) => c.works).map((c) => c.client);
   return {
     videoId, checkedAt: (t.now?.() ?? new Date()).toISOString(), baseUrl: t.http.baseUrl, proxies: t.proxies,
-    clients, working, ok: working.length > 0, verdict: overallVerdict(clients, t.configured),
+    clients, working, ok: working.length > 0, verdict: overallVerdict(clients, t.configured), leftOut: (t.leftOut ?? []).map((c) => ({ ...c, since: c.since.toISOString(), retryAt: c.retryAt?.toISOString() ?? null })),
   };
 }
 
@@ -148,6 +181,7 @@ export function reportTable(r: PlatformCheckReport): string {
     line(head),
     ...rows.map(line),
     '',
+    ...(r.leftOut ?? []).map((c) => `left out by the crawler: ${c.client} ${c.version} since ${c.since} (${c.reason}); ${c.advice}`),
     `verdict: ${r.verdict}`,
   ].join('\n');
 }

@@ -24,6 +24,8 @@ export interface PlayerOptions {
   readonly visitorData: string | null;
   /** Ask with the `$fields` mask (default true). */
   readonly masked?: boolean;
+  /** The embed page's `encryptedHostFlags`, for the embedded player (embed-page.ts). */
+  readonly encryptedHostFlags?: string | null;
 }
 
 /** Throws for answers no client could do better with (HTTP failures); returns the player's own verdict. */
@@ -32,7 +34,10 @@ export async function fetchPlayer(http: PlatformHttp, videoId: string, identity:
   const ask = async (fields: string | undefined): Promise<unknown> => {
     const a = await innertubeRequest(http, {
       endpoint: 'player', identity, what, referer: watchPath(videoId), visitorData: opts.visitorData, fields,
-      body: { videoId, contentCheckOk: true, racyCheckOk: true },
+      body: {
+        videoId, contentCheckOk: true, racyCheckOk: true,
+        ...(opts.encryptedHostFlags ? { playbackContext: { contentPlaybackContext: { encryptedHostFlags: opts.encryptedHostFlags } } } : {}),
+      },
     });
     const rule = { ...ENDPOINTS.player, what };
     return valueOf(readJson(a, rule), rule);

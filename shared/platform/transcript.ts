@@ -6,11 +6,18 @@
 // "try again later", HTTP 429) only one more client is asked, so a flagged session is not hammered.
 // A video is unavailable only when every client asked said so. Two requests per video when the
 // first client serves (plus the amortised visitor_id call of its session).
+//
+// Answers about the client rather than the video (a retired version's HTTP 400, the TV client's
+// "page needs to be reloaded") leave that client out of the process (client-exclusions.ts) and the
+// next is asked at once; they are no miss of the video's. A made-for-kids refusal brings in the
+// made-for-kids fallback clients (the embedded player, then the downgraded TV client), listed or not.
 
 import type { Logger } from '../logger';
 import type { ClientIdentity } from '../config/client-identities';
 import type { PlatformHttp } from './http-client';
 import { transcriptOf } from '../transcript/build';
+import type { ClientExclusions, LeftOutWhy } from './client-exclusions';
+import { fetchEmbedFlags } from './embed-page';
 import { asString, dig } from './page-data';
 import { fetchPlayer } from './player';
 import { fetchOtherLanguages } from './other-languages';
@@ -27,24 +34,67 @@ export interface TranscriptOptions {
   log: Logger;
   /** The reader's languages besides the main one: fetched from the same player answer (no new player call). */
   otherLanguages?: readonly string[];
+  /** Clients left out of this process after an answer about themselves; none when left out. */
+  exclusions?: ClientExclusions;
+  /** Asked after a made-for-kids refusal, in this order, whether listed or not (§3). */
+  kidsFallback?: readonly ClientIdentity[];
 }
 
 /** How one client's attempt ended, when it did not give a transcript. */
 type Miss = 'blocked' | 'strong_block' | 'no_captions' | 'token_only' | 'unavailable' | 'transient';
 
+type Step =
+  | { track: CaptionTrack; player: unknown }
+  | { miss: Miss; reason: string; signal?: PlatformSignal | undefined; block?: BlockKind | undefined };
+
+/** An answer about the client, not the video: why it is left out, or null. */
+function clientLevel(signal: PlatformSignal | undefined): LeftOutWhy | null {
+  return signal === 'client_retired' ? 'retired' : signal === 'client_fault' ? 'client_fault' : null;
+}
+
 export async function fetchTranscript(http: PlatformHttp, videoId: string, opts: TranscriptOptions): Promise<Transcript> {
   const misses: (ClientAnswer & { miss: Miss })[] = [];
+  const queue = [...opts.clients];
+  const asked = new Set<string>();
+  let kidsAdded = false;
   let strongSeen = false;
-  for (const client of opts.clients) {
+  for (let i = 0; i < queue.length; i += 1) {
+    const client = queue[i]!;
+    if (asked.has(client.key) || (opts.exclusions !== undefined && !opts.exclusions.usable(client))) continue;
+    asked.add(client.key);
     const step = await askClient(http, videoId, client, opts);
-    if ('track' in step) return fetchTrack(http, videoId, step.track, step.player, opts);
+    if ('track' in step) {
+      opts.exclusions?.served(client);
+      return fetchTrack(http, videoId, step.track, step.player, opts);
+    }
+    const leftOut = clientLevel(step.signal);
+    if (leftOut !== null) {
+      // The client's own answer: it leaves the process, the video loses nothing by it.
+      opts.visitors.renew(client);
+      if (opts.exclusions) opts.exclusions.leaveOut(client, leftOut, step.reason);
+      else misses.push({ client: client.key, ...step });
+      opts.log.debug({ videoId, client: client.key, reason: step.reason }, 'player client answered for itself; asking the next at once');
+      continue;
+    }
+    if (step.miss === 'transient' || step.miss === 'strong_block') opts.exclusions?.unsettled(client);
+    else opts.exclusions?.served(client);
     misses.push({ client: client.key, ...step });
     opts.log.debug({ videoId, client: client.key, miss: step.miss, reason: step.reason }, 'player client passed over; asking the next');
+    // Made for kids: the embedded player and the downgraded TV client play such videos (yt-dlp).
+    if (step.signal === 'made_for_kids' && !kidsAdded) {
+      kidsAdded = true;
+      queue.splice(i + 1, 0, ...(opts.kidsFallback ?? []).filter((k) => !asked.has(k.key)));
+    }
     // A flagged session is retired; a poisoned answer is the client's, not the session's.
     if (step.miss === 'strong_block') opts.visitors.renew(client);
     // One more client after a strong block signal, then the blocked path.
     if (strongSeen) break;
     if (step.miss === 'strong_block') strongSeen = true;
+  }
+  if (misses.length === 0 && opts.clients.length > 0) {
+    // Every client is left out of this process: nothing was asked, so nothing is said about the video.
+    const out = opts.exclusions?.list().map((c) => `${c.client} ${c.version}`).join(', ') ?? '';
+    throw new PlatformError('transient', `every player client is left out of this process (${out}): nothing asked`, { signal: 'no_player_client' });
   }
   throw judge(videoId, misses);
 }
@@ -55,6 +105,9 @@ function judge(videoId: string, misses: readonly (ClientAnswer & { miss: Miss })
   const first = (...kinds: Miss[]): (ClientAnswer & { miss: Miss }) | undefined => misses.find((m) => kinds.includes(m.miss));
   const blocked = misses.filter((m) => m.miss === 'blocked' || m.miss === 'strong_block');
   if (blocked.length === misses.length) return new AllClientsRefusedError(videoId, misses.map(({ client, reason, signal, block }) => ({ client, reason, signal, block })));
+  // An age check is the video's, whichever client met it: recorded, never retried as transient.
+  const age = misses.find((m) => m.signal === 'age_restricted');
+  if (age) return new PlatformError('unavailable', age.reason, { signal: 'age_restricted' });
   // A client that lists token-bound tracks shows the video has captions, whatever another client
   // listed: only a token is missing, and the browser's web player has one.
   const tokenOnly = first('token_only');
@@ -63,26 +116,23 @@ function judge(videoId: string, misses: readonly (ClientAnswer & { miss: Miss })
   const retry = first('transient', 'blocked', 'strong_block');
   if (retry) return new PlatformError('transient', `${retry.client}: ${retry.reason}`);
   if (tokenOnly) return new TokenRequiredError(videoId, `${tokenOnly.client}: ${tokenOnly.reason}`);
-  return new PlatformError('unavailable', misses[0]!.reason);
+  return new PlatformError('unavailable', misses[0]!.reason, { signal: misses[0]!.signal });
 }
 
 /** One client: its session's visitorData, its player answer, and a track we may fetch. */
-async function askClient(
-  http: PlatformHttp,
-  videoId: string,
-  client: ClientIdentity,
-  opts: TranscriptOptions,
-): Promise<{ track: CaptionTrack; player: unknown } | { miss: Miss; reason: string; signal?: PlatformSignal | undefined; block?: BlockKind | undefined }> {
+async function askClient(http: PlatformHttp, videoId: string, client: ClientIdentity, opts: TranscriptOptions): Promise<Step> {
   let answer;
   try {
     const visitorData = await opts.visitors.get(client);
-    answer = await fetchPlayer(http, videoId, client, { visitorData });
+    // The embedded player is asked as the embedded web player is: after its page, with its flags.
+    const encryptedHostFlags = client.name === 'WEB_EMBEDDED_PLAYER' ? await fetchEmbedFlags(http, videoId) : null;
+    answer = await fetchPlayer(http, videoId, client, { visitorData, encryptedHostFlags });
   } catch (err) {
     if (!(err instanceof PlatformError)) throw err;
     if (err.outcome === 'consent') throw err;
     if (err.outcome === 'blocked') return { miss: 'strong_block', reason: err.reason, signal: err.signal ?? undefined, block: err.block ?? undefined };
     if (err.outcome === 'unavailable' || err.outcome === 'not_found') return { miss: 'unavailable', reason: err.reason };
-    return { miss: 'transient', reason: err.reason };
+    return { miss: 'transient', reason: err.reason, signal: err.signal ?? undefined };
   }
   const { json, verdict } = answer;
   switch (verdict.outcome) {
@@ -96,9 +146,11 @@ async function askClient(
       return { miss: 'no_captions', reason: verdict.reason, signal: verdict.signal };
     case 'unavailable':
     case 'not_found':
-      return { miss: 'unavailable', reason: verdict.reason };
-    default:
+      return { miss: 'unavailable', reason: verdict.reason, signal: verdict.signal };
+    case 'consent':
       return { miss: 'transient', reason: verdict.reason };
+    default:
+      return { miss: 'transient', reason: verdict.reason, signal: verdict.signal };
   }
   const tracks = captionTracks(json);
   const track = chooseTrack(tracks, opts.languages);

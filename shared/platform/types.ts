@@ -20,9 +20,18 @@ export type PlatformOutcome =
  * later": the session is refused for up to an hour, so a long cool-down instead of the blocked
  * wait), `poisoned` (an answer for another video: that client's fault, not the session's),
  * `not_aired` (a premiere or stream that has not started: an upcoming video, not one without
- * captions).
+ * captions). About one player client rather than the video: `client_retired` (HTTP 400
+ * FAILED_PRECONDITION: this client version is refused outright) and `client_fault` (the TV client's
+ * "The page needs to be reloaded."), both left out for the process (client-exclusions.ts);
+ * `made_for_kids` (unplayable on this client: the made-for-kids fallback clients are asked) and
+ * `not_embeddable` (the embedded player may not play it). `age_restricted`: an age check in any
+ * of its spellings, recorded and not asked again soon.
  */
-export type PlatformSignal = 'session_rate_limited' | 'poisoned' | 'not_aired';
+export type PlatformSignal =
+  | 'session_rate_limited' | 'poisoned' | 'not_aired'
+  | 'client_retired' | 'client_fault' | 'made_for_kids' | 'not_embeddable' | 'age_restricted'
+  /** Every configured client is left out of this process: nothing was asked about the video. */
+  | 'no_player_client';
 
 /**
  * Which refusal a `blocked` answer was, decided by the classifier with the outcome, for the

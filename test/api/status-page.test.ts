@@ -31,7 +31,10 @@ describe('GET /status', function () {
     await s.releaseChannel(claimed!.channelId, 'host:crawler-0', { nextDueAt: new Date(T0.getTime() + HOUR), outcome: 'blocked', error: 'HTTP 429 <b>', consecutiveFailures: 2 }, new Date(T0.getTime() + 1000));
     await s.recordRun({ channelId: claimed!.channelId, owner: 'host:crawler-0', startedAt: T0, endedAt: new Date(T0.getTime() + 1000), outcome: 'blocked', error: 'HTTP 429 <b>', stored: 3 });
     await s.putHeartbeat(heartbeat('host:crawler-0', { state: 'cooling_down', until: new Date(T0.getTime() + 55 * MIN), channelId: CHANNEL, batch: null, requestsLastHour: 123, at: new Date(api.now.getTime() - 5000) }));
-    await s.putHeartbeat(heartbeat('host:crawler-1', { state: 'fetching', at: new Date(api.now.getTime() - 5 * MIN) }));
+    await s.putHeartbeat(heartbeat('host:crawler-1', {
+      state: 'fetching', at: new Date(api.now.getTime() - 5 * MIN),
+      playerClientsLeftOut: [{ client: 'ANDROID', version: '19.44.38', why: 'retired', reason: 'HTTP 400 <FAILED_PRECONDITION>', since: T0, retryAt: new Date(T0.getTime() + HOUR), advice: 'set a newer ANDROID version in PLAYER_CLIENTS' }],
+    }));
     await s.addHourlyCounts({ videosStored: 7, platformRequests: 40 }, new Date(T0.getTime() - 2 * HOUR));
     await s.addHourlyCounts({ videosStored: 3, platformRequests: 12 }, T0);
     await s.addHourlyCounts({ videosStored: 99, platformRequests: 99 }, new Date(T0.getTime() - 30 * HOUR)); // older than a day: not charted
@@ -55,6 +58,11 @@ describe('GET /status', function () {
     expect(html).not.to.contain('<script');
     expect(html).to.contain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).to.contain('HTTP 429 &lt;b&gt;');
+    // The player client the second crawler left out, why, and what to change.
+    expect(html).to.contain('<h2>Player clients left out</h2>');
+    expect(html).to.contain('<span data-figure="client-left-out:host:crawler-1:ANDROID">ANDROID 19.44.38</span>');
+    expect(html).to.contain('retired version<br><small>HTTP 400 &lt;FAILED_PRECONDITION&gt;</small>');
+    expect(html).to.contain('set a newer ANDROID version in PLAYER_CLIENTS');
     expect(html).to.contain('<meta http-equiv="refresh" content="15">');
     expect(html).not.to.contain(ADMIN_KEY);
     expect((await api.get('/status', { key: KEY })).status).to.equal(403);

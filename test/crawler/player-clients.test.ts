@@ -30,10 +30,10 @@ describe('crawler with several player clients, strict app identity (in process)'
   });
 
   for (const trouble of ['poisoned', 'xpv', 'unplayable', 'captchaViewModel'] as ClientTrouble[]) {
-    it(`VISIONOS ${trouble} on every video while ANDROID works: every transcript stored, no blocked WARNING`, async () => {
+    it(`VISIONOS ${trouble} on every video while ANDROID, named next, works: every transcript stored, no blocked WARNING`, async () => {
       crawler.fake.scenario.clientTrouble('VISIONOS', trouble);
       const ch = crawler.fake.addChannel(makeChannel({ handle: `trouble${trouble.toLowerCase()}`, count: 8, seed: 32, captionsMix: { manual: 0.5, automatic: 0.5 } }));
-      expect(await crawl(ch, 8)).to.equal('ok');
+      expect(await crawler.crawl(ch, { wanted: 8, env: { PLAYER_CLIENTS: 'VISIONOS,ANDROID' } })).to.equal('ok');
       const rows = await crawler.ts.store.getVideos(ch.videos.map((v) => v.videoId));
       expect(rows.map((r) => r.state)).to.deep.equal(ch.videos.map(() => 'ready'));
       expect(crawler.blockedWarnings()).to.deep.equal([]);
@@ -63,7 +63,8 @@ describe('crawler with several player clients, strict app identity (in process)'
     // The blocked path's WARNINGs name every client's refusal; the run's end is a WARNING too.
     const reasons = crawler.blockedWarnings().map((w) => w.reason).filter((r) => r !== undefined);
     expect(reasons.length).to.be.greaterThan(0);
-    expect(reasons.every((r) => /every player client refused \(VISIONOS: bot check.*; ANDROID: bot check/.test(String(r)))).to.equal(true);
+    const everyClient = new RegExp(`every player client refused \\(${DEFAULT_CLIENTS.map((c) => `${c}: bot check`).join('.*; ')}`);
+    expect(reasons.every((r) => everyClient.test(String(r))), reasons.map(String).join('\n')).to.equal(true);
     const rows = await crawler.ts.store.getVideos(ch.videos.map((v) => v.videoId));
     expect(rows.filter((r) => r.state === 'ready')).to.deep.equal([]);
   });

@@ -42,6 +42,10 @@ const SCENARIO_NAMES: (keyof ScenarioControls)[] = [
   'consentWall',
   'jsChallenge',
   'feedOutage',
+  'strictIdentity',
+  'clientTrouble',
+  'retireClient',
+  'kidsRefusal',
   'clearScenarios',
 ];
 

@@ -6,6 +6,7 @@
 // with `&fmt=json3&pot=<token>`. Only a client that runs the script gets a token; the timed-text
 // endpoint serves an `exp=xpe` URL only with a token the fake issued.
 
+import { randomBytes } from 'node:crypto';
 import type { FakeContext } from './context';
 import { html, type FakeRequest, type FakeResponse } from './http';
 import { captionUrl } from './timedtext';
@@ -13,6 +14,14 @@ import { captionUrl } from './timedtext';
 const unavailablePage = (): FakeResponse =>
   html('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>YouTube</title></head>' +
     '<body><div class="ytp-error"><div class="ytp-error-content-wrap-reason">Video unavailable</div></div></body></html>');
+
+/** Flags for one video's embed page, remembered for the player's check (bounded like the tokens). */
+function issueHostFlags(ctx: FakeContext, videoId: string): string {
+  if (ctx.hostFlags.size > 10_000) ctx.hostFlags.clear();
+  const flags = `AKz${randomBytes(24).toString('base64url')}`;
+  ctx.hostFlags.set(flags, videoId);
+  return flags;
+}
 
 export function embedRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const videoId = decodeURIComponent(req.path.slice('/embed/'.length));
@@ -26,8 +35,15 @@ export function embedRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const config = { videoId, tracks, nonce: ctx.tokens.issue() };
   // `</` cannot end the script early: JSON.stringify leaves it, so it is escaped.
   const json = JSON.stringify(config).replace(/</g, '\\u003c');
+  // The page's player config, where the embedded player's encryptedHostFlags live (yt-dlp reads
+  // them from WEB_PLAYER_CONTEXT_CONFIGS before asking the WEB_EMBEDDED_PLAYER client).
+  const ytcfg = JSON.stringify({
+    INNERTUBE_CLIENT_NAME: 'WEB_EMBEDDED_PLAYER',
+    WEB_PLAYER_CONTEXT_CONFIGS: { WEB_PLAYER_CONTEXT_CONFIG_ID_EMBEDDED_PLAYER: { contextId: 'WEB_PLAYER_CONTEXT_CONFIG_ID_EMBEDDED_PLAYER', encryptedHostFlags: issueHostFlags(ctx, videoId), isEmbed: true } },
+  });
   return html(
-    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${videoId} - YouTube</title></head>` +
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${videoId} - YouTube</title>` +
+      `<script>var ytcfg = window.ytcfg || { set: function () {} }; ytcfg.set(${ytcfg.replace(/</g, '\\u003c')});</script></head>` +
       `<body><div id="player"><div class="caption-window"></div></div>` +
       `<script>(function () {\n` +
       `  var cfg = ${json};\n` +

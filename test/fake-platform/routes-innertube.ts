@@ -12,8 +12,8 @@ import { dig, json, jsonBody, type FakeRequest, type FakeResponse } from './http
 import { applyFieldMask, impostor } from './identity';
 import { isAppClient } from './app-agents';
 import { playerMicroformat } from './routes-pages';
+import { isRetired, playerAgeCheck, playerMadeForKids, playerNotEmbeddable, playerReload } from './player-refusals';
 import {
-  playerAgeRestricted,
   playerBotCheck,
   playerCaptchaViewModel,
   playerOk,
@@ -102,9 +102,39 @@ export function browseRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
 export function playerRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const mask = req.query.get('$fields');
   const res = playerAnswer(ctx, req);
+  record(ctx, req, res);
   if (!mask || res.kind !== 'json' || res.status !== 200) return res;
   if (ctx.scenarios.take('brokenFieldMask')) return json({});
   return json(applyFieldMask(JSON.parse(res.body), mask));
+}
+
+/** Remembers the call for tests (bounded: a runaway client must not grow the fake forever). */
+function record(ctx: FakeContext, req: FakeRequest, res: FakeResponse): void {
+  if (ctx.playerCalls.length >= 100_000) return;
+  const body = jsonBody(req);
+  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  const visitorData = str(dig(body, 'context', 'client', 'visitorData'));
+  let playability: string | null = null;
+  try {
+    playability = str(dig(JSON.parse(res.body) as Record<string, unknown>, 'playabilityStatus', 'status'));
+  } catch {
+    // not JSON: no status to record
+  }
+  ctx.playerCalls.push({
+    client: str(dig(body, 'context', 'client', 'clientName')) ?? '', version: str(dig(body, 'context', 'client', 'clientVersion')) ?? '',
+    videoId: str(dig(body, 'videoId')) ?? '', visitorData, visitorHeader: str(req.headers['x-goog-visitor-id']),
+    visitorIssuedTo: visitorData === null ? null : (ctx.visitors.get(visitorData) ?? null),
+    encryptedHostFlags: str(dig(body, 'playbackContext', 'contentPlaybackContext', 'encryptedHostFlags')), status: res.status, playability,
+  });
+}
+
+/**
+ * A retired version is refused before anything else is looked at. The WEB client's stale version
+ * only when the request names it twice, in X-YouTube-Client-Name and -Version (docs/crawler.md §4).
+ */
+function retired(ctx: FakeContext, req: FakeRequest, client: PlayerClient): boolean {
+  if (!isRetired(client, ctx.scenarios.retired)) return false;
+  return client.name !== 'WEB' || (req.headers['x-youtube-client-name'] !== undefined && req.headers['x-youtube-client-version'] !== undefined);
 }
 
 function playerAnswer(ctx: FakeContext, req: FakeRequest): FakeResponse {
@@ -114,19 +144,26 @@ function playerAnswer(ctx: FakeContext, req: FakeRequest): FakeResponse {
   const videoId = dig(body, 'videoId');
   if (typeof videoId !== 'string') return invalidArgumentJson();
   const s = ctx.scenarios;
+  if (retired(ctx, req, named)) return preconditionJson();
   if (s.strict && impostor(ctx, req, named.name) !== null) return json(playerBotCheck(named, videoId));
+  // The embedded player as the embedded web player asks: with the flags its embed page gave for this video.
+  if (s.strict && named.name === 'WEB_EMBEDDED_PLAYER' && ctx.hostFlags.get(String(dig(body, 'playbackContext', 'contentPlaybackContext', 'encryptedHostFlags'))) !== videoId) {
+    return json(playerBotCheck(named, videoId));
+  }
   const trouble = s.troubleFor(named.name);
   const client: PlayerClient = trouble === 'xpv' ? { ...named, tokenExp: 'xpv' } : named;
   if (trouble === 'botCheck') return json(playerBotCheck(client, videoId));
   if (trouble === 'captchaViewModel' || s.take('captchaViewModel')) return json(playerCaptchaViewModel(client, videoId));
   if (trouble === 'unplayable') return json(playerUnplayable(client, videoId));
+  if (trouble === 'reload') return json(playerReload(client, videoId));
   if (ctx.scenarios.refusingPlayers || ctx.scenarios.take('botCheck')) return json(playerBotCheck(client, videoId));
   if (ctx.scenarios.tryAgainLater || ctx.scenarios.take('rateLimitedPlayer')) return json(playerRateLimited(client, videoId));
   const hosted = VIDEO_ID_RE.test(videoId) ? ctx.catalog.video(videoId) : undefined;
   if (!hosted || hosted.video.captions === 'unavailable') return json(playerUnavailable(client, videoId));
   const { video, channel } = hosted;
-  if (video.madeForKids && KIDS_REFUSED.has(client.name)) return json(playerUnplayable(client, videoId));
-  if (video.captions === 'age_restricted') return json(playerAgeRestricted(video, channel, client));
+  if (video.madeForKids && KIDS_REFUSED.has(client.name)) return json(playerMadeForKids(client, videoId, s.kidsStatus));
+  if (video.embeddable === false && client.name === 'WEB_EMBEDDED_PLAYER') return json(playerNotEmbeddable(client, videoId));
+  if (video.captions === 'age_restricted') return json(playerAgeCheck(video, channel, client));
   if (video.live === 'upcoming') return json(playerUpcoming(video, channel, client));
   if (trouble === 'poisoned' || ctx.scenarios.take('poison')) {
     // A poisoned answer is a whole answer for some other video.

@@ -4,7 +4,7 @@
 export type ConsentMode = 'off' | 'page' | 'redirect';
 
 /** What one player client answers while the others work (docs/crawler.md §3). */
-export type ClientTrouble = 'poisoned' | 'xpv' | 'unplayable' | 'botCheck' | 'captchaViewModel';
+export type ClientTrouble = 'poisoned' | 'xpv' | 'unplayable' | 'botCheck' | 'captchaViewModel' | 'reload';
 
 /** How browse pages name their next page: the classic renderer, or the 2026 view model, plain or wrapped. */
 export type ContinuationShape = 'renderer' | 'viewModel' | 'wrapped';
@@ -54,6 +54,13 @@ export interface ScenarioControls {
   clientTrouble(client: string, trouble: ClientTrouble | null): void;
   /** The next `n` player answers carry `errorScreen.playerCaptchaViewModel` (status LOGIN_REQUIRED). */
   captchaViewModel(n: number): void;
+  /**
+   * The platform retires client `client` at `version` ('*': every version) on top of its own table
+   * (player-refusals.ts): its player calls answer HTTP 400 FAILED_PRECONDITION. null un-retires it.
+   */
+  retireClient(client: string, version: string | null): void;
+  /** The status of VISIONOS's made-for-kids refusal: UNPLAYABLE, or ERROR (since July 2026; the default). */
+  kidsRefusal(status: 'UNPLAYABLE' | 'ERROR'): void;
   /** Shape of the browse pages' continuation (default 'renderer'). */
   continuationShape(shape: ContinuationShape): void;
   /** Entries per playlist page (default: the platform's 100; null = default). */
@@ -105,6 +112,8 @@ export interface ScenarioState {
   visitorDataWithheld: boolean;
   clientTrouble: Record<string, ClientTrouble>;
   captchaViewModel: number;
+  retiredClients: string[];
+  kidsRefusal: 'UNPLAYABLE' | 'ERROR';
   continuationShape: ContinuationShape;
   brokenFieldMask: number;
   playlistPageSize: number | null;
@@ -140,6 +149,8 @@ function initialState(): ScenarioState {
     visitorDataWithheld: false,
     clientTrouble: {},
     captchaViewModel: 0,
+    retiredClients: [],
+    kidsRefusal: 'ERROR',
     continuationShape: 'renderer',
     brokenFieldMask: 0,
     playlistPageSize: null,
@@ -213,6 +224,13 @@ export class Scenarios implements ScenarioControls {
   }
   captchaViewModel(n: number): void {
     this.s.captchaViewModel = count(n);
+  }
+  retireClient(client: string, version: string | null): void {
+    if (version === null) this.s.retiredClients = this.s.retiredClients.filter((c) => !c.startsWith(`${client}:`));
+    else this.s.retiredClients.push(`${client}:${version}`);
+  }
+  kidsRefusal(status: 'UNPLAYABLE' | 'ERROR'): void {
+    this.s.kidsRefusal = status;
   }
   continuationShape(shape: ContinuationShape): void {
     this.s.continuationShape = shape;
@@ -289,6 +307,12 @@ export class Scenarios implements ScenarioControls {
   }
   get withholdingVisitorData(): boolean {
     return this.s.visitorDataWithheld;
+  }
+  get retired(): ReadonlySet<string> {
+    return new Set(this.s.retiredClients);
+  }
+  get kidsStatus(): 'UNPLAYABLE' | 'ERROR' {
+    return this.s.kidsRefusal;
   }
   troubleFor(client: string): ClientTrouble | null {
     return this.s.clientTrouble[client] ?? null;

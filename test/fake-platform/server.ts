@@ -12,7 +12,7 @@ import type { CounterName, FakeChannelSpec, FakeCounters, FakePlaylistSpec, Fake
 import { emptyCounters } from './types';
 import { Catalog } from './catalog';
 import { JsChallenge } from './challenge';
-import type { FakeContext } from './context';
+import type { FakeContext, PlayerCall } from './context';
 import { controlRoute } from './control';
 import { errorPage, internalJson } from './errors';
 import { feedRoute } from './feed-xml';
@@ -69,6 +69,8 @@ export interface FakePlatform {
   /** Body bytes sent per endpoint since the last reset (compressed when the client allowed gzip). */
   readonly bytes: FakeCounters;
   resetCounters(): void;
+  /** Every player call since the last counter reset, in order (client, version, its session, the answer's status). */
+  readonly playerCalls: PlayerCall[];
   /** The switches of docs/crawler.md §4, plus `state()` to read them back. */
   readonly scenario: ScenarioControls & { state(): ScenarioState };
   clearScenarios(): void;
@@ -138,13 +140,14 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
   const scenarios = new Scenarios();
   const challenge = new JsChallenge();
   scenarios.onJsChallenge = () => challenge.forget();
-  const ctx: FakeContext = { catalog, scenarios, challenge, tokens: new PlayerTokens(), visitors: new Map(), origin: '' };
+  const ctx: FakeContext = { catalog, scenarios, challenge, tokens: new PlayerTokens(), visitors: new Map(), hostFlags: new Map(), playerCalls: [], origin: '' };
   let counters = emptyCounters();
   // Body bytes sent per endpoint (what a client downloads), reset with the counters.
   let bytes = emptyCounters();
   const control = { catalog, scenarios, counters: () => ({ ...counters }), resetCounters: () => {
     counters = emptyCounters();
     bytes = emptyCounters();
+    ctx.playerCalls.length = 0;
   } };
 
   // Answers held back (slow, stalls): close() drops them, so a long stall keeps no timer alive.
@@ -209,6 +212,10 @@ export async function startFakePlatform(opts: StartOptions = {}): Promise<FakePl
     resetCounters: () => {
       counters = emptyCounters();
       bytes = emptyCounters();
+      ctx.playerCalls.length = 0;
+    },
+    get playerCalls() {
+      return [...ctx.playerCalls];
     },
     scenario: scenarios,
     clearScenarios: () => scenarios.clearScenarios(),

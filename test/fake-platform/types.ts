@@ -2,6 +2,9 @@
 // (feed, browse pages, player answers, timed text) is derived from these specs, so a test that
 // builds a channel knows exactly what a correct client must end up with.
 
+/** The age check's spellings (player-refusals.ts): the captured LOGIN_REQUIRED one and the 2026 ones. */
+export type AgeSpelling = 'inappropriate' | 'AGE_VERIFICATION_REQUIRED' | 'AGE_CHECK_REQUIRED' | 'confirm_your_age' | 'age_restricted_reason';
+
 /** How a video's captions look on the platform (docs/crawler.md §3–4). */
 export type CaptionsKind =
   | 'manual' // one uploaded track in `language`
@@ -40,8 +43,15 @@ export interface FakeVideoSpec {
    * premiere / stream that has not aired yet (player LIVE_STREAM_OFFLINE, `isUpcoming`).
    */
   live?: 'stream' | 'upcoming';
-  /** Made for kids: VISIONOS (and ANDROID_VR) cannot play it ("UNPLAYABLE" to that client only). */
+  /**
+   * Made for kids: VISIONOS (and ANDROID_VR) cannot play it (UNPLAYABLE, or since July 2026 ERROR,
+   * with the made-for-kids reason, to those clients only; `kidsRefusal` switches the status).
+   */
   madeForKids?: boolean;
+  /** False: its owner keeps it off other sites (the embedded player answers "Playback on other websites has been disabled"). */
+  embeddable?: boolean;
+  /** With `captions: 'age_restricted'`: which spelling of the age check the player answers (default the captured "inappropriate"). */
+  ageCheck?: AgeSpelling;
 }
 
 export interface FakeChannelSpec {

@@ -125,6 +125,55 @@ describe('classification of platform answers (docs/crawler.md §4)', () => {
     });
   });
 
+  describe('the 2026 answers (docs/crawler.md §4)', () => {
+    const ps = (playabilityStatus: Record<string, unknown>) => classifyPlayer({ playabilityStatus }, 'x');
+    const screen = (reason: string, subreason?: string) => ({ playerErrorMessageRenderer: { reason: { runs: [{ text: reason }] }, ...(subreason ? { subreason: { simpleText: subreason } } : {}) } });
+
+    it('HTTP 400 FAILED_PRECONDITION (or its message alone) → transient with signal client_retired; INVALID_ARGUMENT stays not_found, a bare 400 transient', () => {
+      const precondition = '{"error":{"code":400,"message":"Precondition check failed.","status":"FAILED_PRECONDITION"}}';
+      for (const body of [precondition, '{"error":{"message":"Precondition check failed."}}']) {
+        expect(classifyAnswer(answer({ status: 400, contentType: 'application/json', body }))).to.deep.equal({
+          outcome: 'transient', reason: 'HTTP 400 FAILED_PRECONDITION (this client version is retired)', signal: 'client_retired',
+        });
+      }
+      expect(classifyAnswer(answer({ status: 400, contentType: 'application/json', body: '{"error":{"status":"INVALID_ARGUMENT"}}' })).outcome).to.equal('not_found');
+      expect(classifyAnswer(answer({ status: 400, contentType: 'application/json', body: '{}' }))).to.deep.equal({ outcome: 'transient', reason: 'HTTP 400' });
+    });
+
+    it('an age check in every spelling → unavailable, signal age_restricted: never transient, never a block', () => {
+      const spellings = [
+        { status: 'AGE_VERIFICATION_REQUIRED' },
+        { status: 'AGE_CHECK_REQUIRED', reason: 'Sign in to view this video' },
+        { status: 'LOGIN_REQUIRED', reason: 'Please confirm your age.' },
+        { status: 'LOGIN_REQUIRED', errorScreen: screen('Sign in to confirm your age') },
+        { status: 'UNPLAYABLE', reason: 'This video is age-restricted and only available on YouTube.' },
+        { status: 'ERROR', errorScreen: screen('Video unavailable', 'This video is age restricted') },
+        { status: 'LOGIN_REQUIRED', reason: 'This video may be inappropriate for some users.' },
+      ];
+      for (const spelled of spellings) {
+        const v = ps(spelled);
+        expect(v, JSON.stringify(spelled)).to.deep.include({ outcome: 'unavailable', signal: 'age_restricted' });
+        expect(v).to.have.property('reason').that.match(/^age restricted: /);
+      }
+      // The bot check's "confirm you're not a bot" is not an age check.
+      expect(ps({ status: 'LOGIN_REQUIRED', reason: 'Sign in to confirm you’re not a bot' }).outcome).to.equal('blocked');
+    });
+
+    it('"The page needs to be reloaded." → transient with signal client_fault (the client\'s, not the video\'s)', () => {
+      expect(ps({ status: 'UNPLAYABLE', reason: 'The page needs to be reloaded.' })).to.deep.include({ outcome: 'transient', signal: 'client_fault' });
+      expect(ps({ status: 'UNPLAYABLE', errorScreen: screen('The page needs to be reloaded.') })).to.deep.include({ signal: 'client_fault' });
+    });
+
+    it('a made-for-kids refusal, UNPLAYABLE or ERROR, → unavailable with signal made_for_kids; "playback on other websites has been disabled" → not_embeddable', () => {
+      for (const status of ['UNPLAYABLE', 'ERROR']) {
+        expect(ps({ status, reason: "Made for kids videos aren't available on this app" }), status).to.deep.include({ outcome: 'unavailable', signal: 'made_for_kids' });
+        expect(ps({ status, errorScreen: screen('Video unavailable', 'This video is made for kids') }), status).to.deep.include({ signal: 'made_for_kids' });
+      }
+      expect(ps({ status: 'UNPLAYABLE', reason: 'Playback on other websites has been disabled by the video owner.' })).to.deep.include({ outcome: 'unavailable', signal: 'not_embeddable' });
+      expect(ps({ status: 'UNPLAYABLE', reason: 'This video is not available on this app' })).to.deep.equal({ outcome: 'unavailable', reason: 'UNPLAYABLE: This video is not available on this app' });
+    });
+  });
+
   describe('the kind of each block, for the operator\'s count (never read from the reason text)', () => {
     const blockOf = (v: ReturnType<typeof classifyPlayer>): BlockKind | null => (v.outcome === 'blocked' ? v.block ?? null : null);
     it('the player\'s own refusals, in the platform\'s words', () => {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/load';
 import { ConfigError, SETTINGS } from '../../shared/config/settings';
 import { silentLogger } from '../../shared/logger';
-import { createPlatformClient, playerIdentities } from '../../shared/platform';
+import { createPlatformClient, kidsFallbackIdentities, playerIdentities } from '../../shared/platform';
 import { DEFAULT_PLAYER_CLIENTS, identityFor, KNOWN_CLIENTS, parseIdentityOverrides } from '../../shared/config/client-identities';
 import { VISITOR_DATA_MAX_AGE_MS } from '../../shared/platform/visitor';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
@@ -14,18 +14,19 @@ import { platformConfig } from './support';
 
 describe('client identities and sessions', () => {
   describe('configuration', () => {
-    it('the default list (August 2026) is VISIONOS and ANDROID as their apps, then the embedded player hosted outside the platform', () => {
+    it('the default list (late 2026) is the maintained clients\' signed-out one: VISIONOS as its app, then WEB; the made-for-kids fallback is the embedded player hosted outside the platform, then the downgraded TV client', () => {
       const clients = SETTINGS.playerClients.parse(DEFAULT_PLAYER_CLIENTS);
-      expect(clients).to.deep.equal([
-        { name: 'VISIONOS', version: '1.02' }, { name: 'ANDROID', version: '21.03.36' }, { name: 'WEB_EMBEDDED_PLAYER', version: '2.20260708.00.00' },
-      ]);
-      const [visionos, android, embedded] = playerIdentities({ playerClients: clients });
-      for (const id of [visionos!, android!]) {
-        expect(id.presents, id.key).to.equal('app');
-        expect(id.userAgent, id.key).to.be.a('string').and.not.match(/^Mozilla\/5\.0 \((Windows|Macintosh|X11)/);
-      }
+      expect(clients).to.deep.equal([{ name: 'VISIONOS', version: '1.02' }, { name: 'WEB', version: '2.20260708.00.00' }]);
+      const [visionos, web] = playerIdentities({ playerClients: clients });
+      expect(visionos!.presents).to.equal('app');
+      expect(visionos!.userAgent).to.be.a('string').and.not.match(/^Mozilla\/5\.0 \((Windows|Macintosh|X11)/);
+      expect(web).to.include({ key: 'WEB', id: 1, presents: 'browser', userAgent: null });
+      const [embedded, tv] = kidsFallbackIdentities({ playerClients: clients });
       expect(embedded).to.include({ key: 'WEB_EMBEDDED_PLAYER', name: 'WEB_EMBEDDED_PLAYER', id: 56, presents: 'browser', userAgent: null });
       expect(new URL(embedded!.thirdParty!.embedUrl!).hostname, 'a page outside the platform embeds the player').not.to.match(/(^|\.)youtube\.com$/);
+      expect(tv).to.include({ key: 'TVHTML5_DOWNGRADED', name: 'TVHTML5', version: '5.20260707', presents: 'app' });
+      // Named in PLAYER_CLIENTS, a fallback client goes at its configured version.
+      expect(kidsFallbackIdentities({ playerClients: SETTINGS.playerClients.parse('VISIONOS,WEB_EMBEDDED_PLAYER:2.20260801.00.00') })[0]).to.include({ version: '2.20260801.00.00' });
     });
 
     it('the TV clients are records to name, not defaults: TVHTML5 at yt-dlp\'s August 2026 version, and the downgraded variant speaking as TVHTML5', () => {

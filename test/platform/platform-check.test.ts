@@ -102,6 +102,8 @@ describe('platform check (npm run doctor)', function () {
         const name = (JSON.parse(req.body) as { context: { client: { clientName: string } } }).context.client.clientName;
         return { body: captureJson(byClient[name]!, platform.base) };
       }, KNOWN_CLIENTS.length);
+      // The embedded player is asked after its page (here without flags: the player is asked without them).
+      const embedPage = platform.on('GET', `/embed/${VIDEO}`, { body: '<!DOCTYPE html><html><body></body></html>', headers: { 'content-type': 'text/html' } }, 1);
       // Two records speak as TVHTML5 (the TV app and its downgraded variant): both get the working answer.
       const timedText = platform.on('GET', '/api/timedtext', { body: '<?xml version="1.0" encoding="utf-8" ?><transcript><text start="0.5" dur="2">Hello there</text><text start="3" dur="2">and welcome</text></transcript>', headers: { 'content-type': 'text/xml' } }, 3);
       const r = await createPlatformClient(platformConfig(platform.base, { playerClients: CONFIGURED }), silentLogger()).checkPlatform(VIDEO);
@@ -118,6 +120,7 @@ describe('platform check (npm run doctor)', function () {
       expect(row(r, 'WEB').verdict).to.match(/^blocked: player answered for another video \(Njp5uhTorCo\): poisoned answers/);
       expect(row(r, 'TVHTML5_DOWNGRADED')).to.include({ version: '5.20260707', configured: false, playability: 'OK', works: true });
       expect(timedText).to.have.length(3);
+      expect(embedPage.map((e) => e.query.get('html5'))).to.deep.equal(['1']);
       for (const t of timedText) expect(t.query.get('v')).to.equal(VIDEO);
       expect(timedText.map((t) => t.query.get('exp'))).to.deep.equal([null, null, null]);
       expect(r.verdict).to.equal('ANDROID, TVHTML5 can fetch transcripts; VISIONOS, asked first, cannot: put ANDROID first in PLAYER_CLIENTS to save a request per video');
@@ -141,9 +144,9 @@ describe('platform check (npm run doctor)', function () {
       await fake.close();
       rmSync(dir, { recursive: true, force: true });
     });
-    const doctor = async (): Promise<{ code: number | null; out: string }> => {
+    const doctor = async (env: Record<string, string> = {}): Promise<{ code: number | null; out: string }> => {
       const p = spawnLogged([path.join(ROOT, 'dist/crawler/doctor.js')], {
-        CONFIG_FILE: path.join(dir, 'settings.yaml'), PLATFORM_BASE_URL: fake.url, PLATFORM_CHECK_VIDEO: videoId, LOG_FORMAT: 'json',
+        CONFIG_FILE: path.join(dir, 'settings.yaml'), PLATFORM_BASE_URL: fake.url, PLATFORM_CHECK_VIDEO: videoId, LOG_FORMAT: 'json', ...env,
       }, dir);
       const { code } = await p.exited;
       return { code, out: p.logs.map((l) => String(l.raw ?? JSON.stringify(l))).join('\n') };
@@ -156,11 +159,19 @@ describe('platform check (npm run doctor)', function () {
       for (const c of KNOWN_CLIENTS) expect(out).to.match(new RegExp(`^${c} `, 'm'));
       // The default PLAYER_CLIENTS (August 2026) first and marked asked, the others after them.
       const rows = out.split('\n').filter((l) => /^[A-Z][A-Z0-9_]+ {2,}/.test(l) && !l.startsWith('client')).map((l) => l.split(/ {2,}/).slice(0, 3));
+      // The default PLAYER_CLIENTS (late 2026) first and marked asked, the others after them.
       expect(rows).to.deep.equal([
-        ['VISIONOS', '1.02', 'yes'], ['ANDROID', '21.03.36', 'yes'], ['WEB_EMBEDDED_PLAYER', '2.20260708.00.00', 'yes'],
-        ['TVHTML5', '7.20260707.07.00', 'no'], ['TVHTML5_DOWNGRADED', '5.20260707', 'no'], ['WEB', '2.20260708.00.00', 'no'],
+        ['VISIONOS', '1.02', 'yes'], ['WEB', '2.20260708.00.00', 'yes'], ['ANDROID', '21.03.36', 'no'],
+        ['WEB_EMBEDDED_PLAYER', '2.20260708.00.00', 'no'], ['TVHTML5', '7.20260707.07.00', 'no'], ['TVHTML5_DOWNGRADED', '5.20260707', 'no'],
       ]);
       expect(out).to.match(/^verdict: VISIONOS, ANDROID, WEB_EMBEDDED_PLAYER, TVHTML5, TVHTML5_DOWNGRADED can fetch transcripts from this address$/m);
+    });
+
+    it('names a retired configured client in its row and its verdict, with what to change', async () => {
+      const { code, out } = await doctor({ PLAYER_CLIENTS: 'ANDROID:19.44.38,VISIONOS:1.02' });
+      expect(code).to.equal(0);
+      expect(out).to.match(/^ANDROID +19\.44\.38 +yes +yes +retired +0 +0 +no +\d+ +retired version: player \(ANDROID\): HTTP 400 FAILED_PRECONDITION \(this client version is retired\); set a newer ANDROID version in PLAYER_CLIENTS/m);
+      expect(out).to.match(/^verdict: configured player clients the crawler leaves out: ANDROID 19\.44\.38 \(a retired version: set a newer one in PLAYER_CLIENTS or drop it\)\. VISIONOS/m);
     });
 
     it('exits 1 when no client can', async () => {

@@ -24,7 +24,7 @@ const run = (channelId: string, n: number, extra: Partial<ChannelRunRecord> = {}
 
 export const heartbeat = (owner: string, extra: Partial<CrawlerHeartbeat> = {}): CrawlerHeartbeat => ({
   owner, startedAt: at(0), version: '1.0.0', state: 'fetching', until: null, channelId: 'UC_a', batch: '2/5',
-  requestsLastHour: 42, budgetPerHour: 500, proxies: [{ proxy: 'http://proxy-1:8080', state: 'in use' }], browserRuns: 1, at: at(MIN), ...extra,
+  requestsLastHour: 42, budgetPerHour: 500, proxies: [{ proxy: 'http://proxy-1:8080', state: 'in use' }], browserRuns: 1, playerClientsLeftOut: [], at: at(MIN), ...extra,
 });
 
 export function operatorContract(getStore: () => Store): void {
@@ -141,7 +141,11 @@ export function operatorContract(getStore: () => Store): void {
     it('keeps one heartbeat per crawler, replaced, and drops those silent for long', async function () {
       await store.putHeartbeat(heartbeat('b:crawler', { at: at(0) }));
       await store.putHeartbeat(heartbeat('a:crawler', { at: at(0) }));
-      const later = heartbeat('a:crawler', { state: 'cooling_down', until: at(HOUR), channelId: null, batch: null, proxies: [], at: at(10_000) });
+      const leftOut = [
+        { client: 'ANDROID', version: '19.44.38', why: 'retired', reason: 'HTTP 400 FAILED_PRECONDITION', since: at(5000), retryAt: at(5000 + HOUR), advice: 'set a newer ANDROID version in PLAYER_CLIENTS' },
+        { client: 'TVHTML5', version: '7.20260707.07.00', why: 'client_fault', reason: 'UNPLAYABLE: The page needs to be reloaded.', since: at(6000), retryAt: null, advice: 'drop TVHTML5' },
+      ];
+      const later = heartbeat('a:crawler', { state: 'cooling_down', until: at(HOUR), channelId: null, batch: null, proxies: [], playerClientsLeftOut: leftOut, at: at(10_000) });
       await store.putHeartbeat(later);
       expect(await store.listHeartbeats()).to.deep.equal([later, heartbeat('b:crawler', { at: at(0) })]);
       await store.putHeartbeat(heartbeat('a:crawler', { at: at(HEARTBEAT_KEPT_MS + 1) }));

@@ -31,6 +31,7 @@ const PAIRS: readonly { sqlite: number; does: string; mongo: readonly string[] |
   { sqlite: 18, does: 'the search index rebuilt with folded text', mongo: { none: 'MongoDB\'s search documents held folded words from its first step (mongo/search.ts); step 6 rewrites those of converted videos' } },
   { sqlite: 19, does: 'awaited work by round and key; the key that created each channel', mongo: [M(7)] },
   { sqlite: 20, does: 'who asked for which language', mongo: [M(8)] },
+  { sqlite: 21, does: 'the player clients a crawler left out, in its heartbeat', mongo: { none: 'a field heartbeat documents gain' } },
 ];
 
 describe('SQLite migration steps and MongoDB schema steps', function () {

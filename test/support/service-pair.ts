@@ -27,6 +27,8 @@ export interface ServicePairOptions {
   /** The one API key in the key file, and its name. */
   key: string;
   keyName: string;
+  /** The key's role (default reader). */
+  keyRole?: 'reader' | 'admin';
   platformUrl: string;
   /** Default: a SQLite file in the temp dir. */
   databaseUrl?: string;
@@ -37,7 +39,7 @@ export interface ServicePairOptions {
 export async function startServicePair(o: ServicePairOptions): Promise<ServicePair> {
   ensureBuilt();
   const dir = mkdtempSync(path.join(tmpdir(), o.prefix));
-  writeFileSync(path.join(dir, 'security.yaml'), `security:\n  api_keys:\n    ${o.key}:\n      name: ${JSON.stringify(o.keyName)}\n      rate_limit: 1000\n      enabled: true\n`);
+  writeFileSync(path.join(dir, 'security.yaml'), `security:\n  api_keys:\n    ${o.key}:\n      name: ${JSON.stringify(o.keyName)}\n      rate_limit: 1000\n      enabled: true\n${o.keyRole ? `      role: ${o.keyRole}\n` : ''}`);
   writeFileSync(path.join(dir, 'settings.yaml'), '');
   const env = {
     PORT: '0', HOST: '127.0.0.1', CONFIG_FILE: path.join(dir, 'settings.yaml'),

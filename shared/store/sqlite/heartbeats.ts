@@ -4,7 +4,7 @@
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
 import { HEARTBEAT_KEPT_MS } from '../rules';
-import type { CrawlerHeartbeat, CrawlerState, ProxyState } from '../types';
+import type { CrawlerHeartbeat, CrawlerState, PlayerClientLeftOut, ProxyState } from '../types';
 
 interface HeartbeatRow {
   owner: string;
@@ -18,10 +18,11 @@ interface HeartbeatRow {
   budget_per_hour: number;
   proxies: string;
   browser_runs: number;
+  clients_left_out: string;
   at: number;
 }
 
-const COLUMNS = 'owner, started_at, version, state, until, channel_id, batch, requests_last_hour, budget_per_hour, proxies, browser_runs, at';
+const COLUMNS = 'owner, started_at, version, state, until, channel_id, batch, requests_last_hour, budget_per_hour, proxies, browser_runs, clients_left_out, at';
 
 function proxiesOf(text: string): ProxyState[] {
   try {
@@ -31,6 +32,27 @@ function proxiesOf(text: string): ProxyState[] {
     return [];
   }
 }
+
+/** The stored JSON list; anything unreadable in it is left out rather than failing the page. */
+function leftOutOf(text: string): PlayerClientLeftOut[] {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed)) return [];
+    return parsed.flatMap((c: unknown) => {
+      const o = c as Record<string, unknown> | null;
+      if (o === null || typeof o !== 'object' || typeof o.client !== 'string' || typeof o.since !== 'number') return [];
+      return [{
+        client: o.client, version: String(o.version ?? ''), why: String(o.why ?? ''), reason: String(o.reason ?? ''), since: new Date(o.since),
+        retryAt: typeof o.retryAt === 'number' ? new Date(o.retryAt) : null, advice: String(o.advice ?? ''),
+      }];
+    });
+  } catch {
+    return [];
+  }
+}
+
+const leftOutJson = (list: readonly PlayerClientLeftOut[]): string =>
+  JSON.stringify(list.map((c) => ({ ...c, since: c.since.getTime(), retryAt: c.retryAt?.getTime() ?? null })));
 
 const toRecord = (r: HeartbeatRow): CrawlerHeartbeat => ({
   owner: r.owner,
@@ -44,17 +66,19 @@ const toRecord = (r: HeartbeatRow): CrawlerHeartbeat => ({
   budgetPerHour: r.budget_per_hour,
   proxies: proxiesOf(r.proxies),
   browserRuns: r.browser_runs,
+  playerClientsLeftOut: leftOutOf(r.clients_left_out),
   at: new Date(r.at),
 });
 
 function prepare(db: Database.Database) {
   const put = db.prepare<HeartbeatRow>(`
     INSERT INTO crawler_heartbeats (${COLUMNS})
-    VALUES (@owner, @started_at, @version, @state, @until, @channel_id, @batch, @requests_last_hour, @budget_per_hour, @proxies, @browser_runs, @at)
+    VALUES (@owner, @started_at, @version, @state, @until, @channel_id, @batch, @requests_last_hour, @budget_per_hour, @proxies, @browser_runs, @clients_left_out, @at)
     ON CONFLICT (owner) DO UPDATE SET
       started_at = excluded.started_at, version = excluded.version, state = excluded.state, until = excluded.until,
       channel_id = excluded.channel_id, batch = excluded.batch, requests_last_hour = excluded.requests_last_hour,
-      budget_per_hour = excluded.budget_per_hour, proxies = excluded.proxies, browser_runs = excluded.browser_runs, at = excluded.at`);
+      budget_per_hour = excluded.budget_per_hour, proxies = excluded.proxies, browser_runs = excluded.browser_runs,
+      clients_left_out = excluded.clients_left_out, at = excluded.at`);
   const prune = db.prepare<[number]>('DELETE FROM crawler_heartbeats WHERE at < ?');
   const all = db.prepare<[], HeartbeatRow>(`SELECT ${COLUMNS} FROM crawler_heartbeats ORDER BY owner`);
   return { put, prune, all };
@@ -76,6 +100,7 @@ export function heartbeatsTable(db: Database.Database) {
         budget_per_hour: h.budgetPerHour,
         proxies: JSON.stringify(h.proxies),
         browser_runs: h.browserRuns,
+        clients_left_out: leftOutJson(h.playerClientsLeftOut),
         at: h.at.getTime(),
       });
       sql.prune.run(h.at.getTime() - HEARTBEAT_KEPT_MS);

@@ -304,6 +304,9 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   ) WITHOUT ROWID;
   INSERT INTO language_asks (channel_id, key_id, language, asked_at) SELECT channel_id, '', language, asked_at FROM channel_languages;
   `,
+  // 21: the player clients a crawler has left out of its process (a retired version…), as JSON, in
+  // its heartbeat: the status page and /admin/crawlers show them.
+  `ALTER TABLE crawler_heartbeats ADD COLUMN clients_left_out TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 /** Rows converted per read: the HTML of a whole store is never in memory at once. */

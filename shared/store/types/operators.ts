@@ -45,8 +45,24 @@ export interface CrawlerHeartbeat {
   proxies: ProxyState[];
   /** Browser fallback runs since the crawler started. */
   browserRuns: number;
+  /** Player clients this crawler has left out after answers about themselves (a retired version…). */
+  playerClientsLeftOut: PlayerClientLeftOut[];
   /** When this heartbeat was written (the crawler's clock). */
   at: Date;
+}
+
+/** A player client a crawler left out of its process (shared/platform/client-exclusions.ts). */
+export interface PlayerClientLeftOut {
+  client: string;
+  version: string;
+  /** `retired` (HTTP 400 FAILED_PRECONDITION) or `client_fault` (the client's own fault). */
+  why: string;
+  reason: string;
+  since: Date;
+  /** When it is asked once again; null: left out for the rest of that crawler process. */
+  retryAt: Date | null;
+  /** What the operator can change. */
+  advice: string;
 }
 
 /** Stored videos of one channel by state. */

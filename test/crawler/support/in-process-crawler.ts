@@ -25,6 +25,8 @@ export interface InProcessCrawlerOptions {
   owner?: string;
   /** Settings over the defaults above. */
   env?: Record<string, string>;
+  /** Where the platform client logs; silent when left out. */
+  platformLogger?: Logger;
 }
 
 /** A started Scheduler; the caller stops it. */
@@ -33,7 +35,8 @@ export function startInProcessCrawler(o: InProcessCrawlerOptions): Scheduler {
     PLATFORM_BASE_URL: o.fakeUrl, CRAWL_PROFILE: 'fast', CRAWL_BATCH_WAIT: '0', CRAWL_BLOCKED_WAIT: '0.05-0.1',
     BROWSER_EXECUTABLE_PATH: 'off', PLATFORM_TIMEOUT_MS: '5000', ...o.env,
   }, o.configDir);
-  const platform = createPlatformClient(config, silentLogger());
+  // The platform client's own lines (a client left out, a consent wall) go to the same capture.
+  const platform = createPlatformClient(config, o.platformLogger ?? silentLogger());
   const scheduler = new Scheduler({
     runDeps: { store: o.store, platform, unblockers: [], profile: config.crawl, timing: o.timing, logger: o.logger },
     owner: o.owner ?? 'in-process', leaseMs: config.crawlLeaseSeconds * 1000, pollMs: 50, listingBounds: config.crawlListingInterval,
@@ -104,7 +107,8 @@ export function crawlerOnFake(o: { storePrefix: string; onFake?: (fake: FakePlat
     },
     start(env = {}, over = {}) {
       scheduler = startInProcessCrawler({
-        fakeUrl: suite.fake.url, configDir: suite.ts.dir, store: over.store ?? suite.ts.store, timing: over.timing ?? realTiming, logger: suite.logs.logger, env,
+        fakeUrl: suite.fake.url, configDir: suite.ts.dir, store: over.store ?? suite.ts.store, timing: over.timing ?? realTiming, logger: suite.logs.logger,
+        platformLogger: suite.logs.logger, env,
       });
       return scheduler;
     },
