@@ -124,6 +124,19 @@ function allowOf(route: Route): string {
   return [...methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])), 'OPTIONS'].join(', ');
 }
 
+/**
+ * What the rows under `route`'s path serve beyond its own methods, as `DELETE /subscriptions/<ref>`:
+ * a 405 on /subscriptions names them, since a client trying PUT there may be after one of them.
+ */
+function beneathOf(route: Route, routes: readonly Route[]): string {
+  if (route.path === '/') return '';
+  const own = new Set(allowOf(route).split(', '));
+  return routes
+    .filter((r) => r.path.startsWith(`${route.path}/`) && (r.via === 'direct' || r.listed !== false))
+    .flatMap((r) => allowOf(r).split(', ').filter((m) => m !== 'HEAD' && m !== 'OPTIONS' && !own.has(m)).map((m) => `${m} ${shownPath(r)}`))
+    .join(', ');
+}
+
 /** How a 404 names a row: `:name` parameters as `<name>`. */
 const shownPath = (route: Route): string => route.path.replace(/:(\w+)/g, '<$1>');
 
@@ -193,7 +206,7 @@ export function createApp(deps: AppDeps): App {
     if (r.via === 'direct') app.get(r.path, r.GET);
     else for (const [method, handlers] of Object.entries(r.methods)) app[method.toLowerCase() as 'get' | 'post' | 'delete'](r.path, ...[handlers].flat());
   }
-  for (const r of routes) app.all(r.path, methodsAllowed(allowOf(r)));
+  for (const r of routes) app.all(r.path, methodsAllowed(allowOf(r), beneathOf(r, routes)));
   app.use(() => notFound());
   app.use(errorHandler(deps.logger, errorOptions));
 

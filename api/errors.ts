@@ -44,6 +44,8 @@ export interface ErrorContext {
   line?: number;
   /** For `methodNotAllowed`: the Allow header, the methods the path is served with. */
   allow?: string;
+  /** For `methodNotAllowed`: other methods served on paths beneath it (`DELETE /subscriptions/<ref>`). */
+  beneath?: string;
   /** For `unknownHandle`: the handle as the request gave it (validated: letters, digits, `_`, `-`). */
   handle?: string;
   /** For `noVideosYet`: what the crawler knows of the channel; left out = not looked at yet. */
@@ -375,7 +377,9 @@ export const CATALOGUE = {
   methodNotAllowed: {
     status: 405,
     error: text('İzin verilmeyen HTTP metodu'),
-    message: text('Yalnızca GET (ve HEAD, OPTIONS) desteklenir'),
+    // The methods of this path as its Allow header says them, and those of the paths beneath it, so
+    // that PUT /subscriptions learns of DELETE /subscriptions/<ref> too.
+    message: (c) => `Bu yolda yalnızca ${c.allow ?? 'GET, HEAD, OPTIONS'} desteklenir${c.beneath ? `; altındaki yollarda: ${c.beneath}` : ''}`,
   },
   // 400, not 417: the spec's status codes are kept (README "Decisions").
   unsupportedExpect: {
@@ -481,9 +485,12 @@ export function errorSender(root: Logger, opts: ErrorSenderOptions = {}): (err: 
   };
 }
 
-/** 405 on a path served with the methods `allow` (the route table's list, OPTIONS included). */
-export const methodsAllowed = (allow: string): RequestHandler => () => {
-  throw new ApiError('methodNotAllowed', { allow });
+/**
+ * 405 on a path served with the methods `allow` (the route table's list, OPTIONS included);
+ * `beneath`: the other methods of the paths under it, for the message.
+ */
+export const methodsAllowed = (allow: string, beneath = ''): RequestHandler => () => {
+  throw new ApiError('methodNotAllowed', beneath === '' ? { allow } : { allow, beneath });
 };
 
 export const pathNotFound: RequestHandler = () => {

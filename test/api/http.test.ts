@@ -198,6 +198,12 @@ describe('API over HTTP: endpoints, errors, headers, auth', () => {
       expect(await allow('PUT', '/subscriptions/feed')).to.equal('GET, HEAD, OPTIONS');
       expect(await allow('PUT', '/search')).to.equal('GET, HEAD, OPTIONS');
       expect(await allow('GET', `/subscriptions/${CHANNEL}`)).to.equal('DELETE, OPTIONS');
+      // The body says the same methods, and those of the paths beneath (PUT /subscriptions once said "only GET").
+      const message = async (method: string, p: string) => ((await json(await api.get(p, { method }))) as { message: string }).message;
+      expect(await message('PUT', '/subscriptions')).to.equal('Bu yolda yalnızca GET, HEAD, POST, OPTIONS desteklenir; altındaki yollarda: DELETE /subscriptions/<ref>');
+      expect(await message('PUT', '/admin/channels')).to.equal('Bu yolda yalnızca GET, HEAD, OPTIONS desteklenir; altındaki yollarda: DELETE /admin/channels/<id>, POST /admin/channels/<id>/refresh');
+      expect(await message('POST', '/info')).to.equal('Bu yolda yalnızca GET, HEAD, OPTIONS desteklenir');
+      expect(await message('POST', '/')).to.equal('Bu yolda yalnızca GET, HEAD, OPTIONS desteklenir');
       // What Allow names is served: POST /subscriptions and the preflight are not 405.
       expect((await api.get('/subscriptions', { method: 'POST', body: `https://www.youtube.com/channel/${CHANNEL}\n` })).status).not.to.equal(405);
       expect((await fetch(`${api.base}/subscriptions`, { method: 'OPTIONS', headers: { Origin: 'https://r.example', 'Access-Control-Request-Method': 'GET' } })).status).to.equal(204);
