@@ -54,6 +54,8 @@ export class SecurityConfigError extends Error {
 export const MAX_YAML_NODES = 150_000;
 
 const RECORD_FIELDS = new Set(['name', 'rate_limit', 'enabled', 'role']);
+/** What a message about a missing field adds: the sample file and the README say the same. */
+const REQUIRED_FIELDS = 'every key needs name and enabled: true or false; rate_limit and role may be left out';
 /** Printable ASCII without spaces: survives an HTTP header and a query string. */
 const KEY_FORM = /^[\x21-\x7E]{8,256}$/;
 
@@ -195,6 +197,7 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
   for (const field of Object.keys(record)) {
     if (!RECORD_FIELDS.has(field)) fail(`${label}: ${unknownField(field, RECORD_FIELDS)}`);
   }
+  if (record.name === undefined) fail(`${label}: name is missing (${REQUIRED_FIELDS})`);
   if (!hasName) fail(`${label}: name must be a non-empty string`);
   if (!KEY_FORM.test(key)) fail(`${label}: the key must be 8 to 256 printable ASCII characters without spaces`);
 
@@ -202,9 +205,8 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
   if (typeof rate !== 'number' || !Number.isInteger(rate) || rate < 1) {
     fail(`${label}: rate_limit must be a positive whole number (requests per minute), got ${describeValue(rate)}`);
   }
-  if (typeof record.enabled !== 'boolean') {
-    fail(`${label}: enabled must be true or false${record.enabled === undefined ? ' (it is missing)' : ''}`);
-  }
+  if (record.enabled === undefined) fail(`${label}: enabled is missing (${REQUIRED_FIELDS})`);
+  if (typeof record.enabled !== 'boolean') fail(`${label}: enabled must be true or false`);
   const role = record.role ?? 'reader';
   const digest = sha256(key);
   if (!KEY_ROLES.includes(role as KeyRole)) fail(`${label}: role must be ${KEY_ROLES.join(' or ')} (left out = reader)`);
