@@ -31,12 +31,16 @@ describe('the sample key file (config/security.yaml)', function () {
     expect(withAdmin.map((k) => [k.name, k.role, k.enabled, k.rateLimit])).to.deep.equal([['local development', 'reader', true, 60], ['operator', 'admin', true, 60]]);
   });
 
-  it('is the README\'s sample, word for word, and the README says which fields are required', () => {
-    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const section = readme.slice(readme.indexOf('## API keys'));
-    const sample = /```yaml\n([\s\S]*?)```/.exec(section)?.[1];
-    expect(sample).to.equal(SAMPLE.slice(SAMPLE.indexOf('security:\n')));
-    expect(section.slice(0, section.indexOf('```'))).to.contain('`name` and `enabled` are required');
+  it('is the sample the README and docs show, word for word, and they say which fields are required', () => {
+    const samples = ['README.md', 'docs/operations.md'].flatMap((doc) => {
+      const text = readFileSync(path.join(ROOT, doc), 'utf8');
+      return [...text.matchAll(/([^\n]*)\n\n```yaml\n([\s\S]*?)```/g)].filter((m) => m[2]!.includes('api_keys:')).map((m) => ({ doc, intro: m[1]!, yaml: m[2]! }));
+    });
+    expect(samples.map((s) => s.doc)).to.include('README.md');
+    for (const s of samples) {
+      expect(s.yaml, s.doc).to.equal(SAMPLE.slice(SAMPLE.indexOf('security:\n')));
+      expect(s.intro, s.doc).to.contain('`name` and `enabled` are required');
+    }
   });
 
   it('a key missing `enabled` stops the API at start-up with one line naming its label and the field', async () => {
