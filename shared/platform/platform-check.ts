@@ -124,13 +124,42 @@ async function checkClient(t: CheckTarget, identity: ClientIdentity, videoId: st
   }
 }
 
+/**
+ * The network failure that stopped a row (`network error (ENOTFOUND)`, `timed out after 20000 ms`,
+ * as http-client.ts words them), or null when the platform answered: only the row's own reason
+ * counts, not a visitor_id failure it went on without.
+ */
+export function networkFailureOf(row: Pick<ClientCheck, 'verdict' | 'works'>): string | null {
+  if (row.works || !row.verdict.startsWith('transient: ')) return null;
+  const own = row.verdict.split(' (asked without a visitorData')[0]!;
+  return /network error \([^)]*\)|timed out after \d+ ms|no outbound proxy could be used \(.*\)$/.exec(own)?.[0] ?? null;
+}
+
+/** What kind of network failure an error names, for the operator: DNS, refused, timeout, TLS. */
+function networkKind(error: string): string {
+  if (/ENOTFOUND|EAI_AGAIN/.test(error)) return 'DNS: the host name could not be resolved';
+  if (/ECONNREFUSED/.test(error)) return 'the connection was refused';
+  if (/timed out|ETIMEDOUT/.test(error)) return 'no answer in time';
+  if (/CERT|TLS|SSL|SELF_SIGNED/i.test(error)) return 'TLS: the secure connection failed';
+  if (/EHOSTUNREACH|ENETUNREACH|ENETDOWN/.test(error)) return 'no route to the host';
+  if (/ECONNRESET|EPIPE|UND_ERR_SOCKET/.test(error)) return 'the connection was cut';
+  if (/proxy/.test(error)) return 'no outbound proxy could be used';
+  return 'the network failed';
+}
+
 /** How a row's verdict starts for a client the crawler would leave out (client-exclusions.ts). */
 const RETIRED = 'retired version';
 const CLIENT_FAULT = "the client's own fault";
 const leftOutRow = (r: ClientCheck): boolean => r.verdict.startsWith(RETIRED) || r.verdict.startsWith(CLIENT_FAULT);
 
 /** The operator's one line: which clients to use, or what to change when none can; configured clients left out are named first. */
-export function overallVerdict(rows: readonly ClientCheck[], configured: readonly string[]): string {
+export function overallVerdict(rows: readonly ClientCheck[], configured: readonly string[], baseUrl?: string): string {
+  const network = rows.map(networkFailureOf);
+  if (rows.length > 0 && network.every((n) => n !== null)) {
+    // Nothing was learnt about any client: the network is the finding, with the exact errors.
+    const errors = [...new Set(network)].map((e) => `${networkKind(e!)} (${e})`);
+    return `the platform${baseUrl ? ` at ${baseUrl}` : ''} could not be reached: every client failed for a network reason, ${errors.join('; ')}; check this machine's network connection, DNS, firewall or outbound proxy (PLATFORM_BASE_URL, PLATFORM_PROXY_URLS) before the player clients`;
+  }
   const out = rows.filter((r) => r.configured && leftOutRow(r));
   const named = out.map((r) => `${r.client} ${r.version} (${r.verdict.startsWith(RETIRED) ? 'a retired version: set a newer one in PLAYER_CLIENTS or drop it' : 'its own fault: drop it from PLAYER_CLIENTS'})`);
   const rest = verdictOfWorking(rows, configured);
@@ -163,7 +192,7 @@ export async function checkPlatform(t: CheckTarget, videoId: string): Promise<Pl
   const working = clients.filter((c) => c.works).map((c) => c.client);
   return {
     videoId, checkedAt: (t.now?.() ?? new Date()).toISOString(), baseUrl: t.http.baseUrl, proxies: t.proxies,
-    clients, working, ok: working.length > 0, verdict: overallVerdict(clients, t.configured), leftOut: (t.leftOut ?? []).map((c) => ({ ...c, since: c.since.toISOString(), retryAt: c.retryAt?.toISOString() ?? null })),
+    clients, working, ok: working.length > 0, verdict: overallVerdict(clients, t.configured, t.http.baseUrl), leftOut: (t.leftOut ?? []).map((c) => ({ ...c, since: c.since.toISOString(), retryAt: c.retryAt?.toISOString() ?? null })),
   };
 }
 

@@ -5,15 +5,16 @@
 // `doctor` command's table and exit code.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { silentLogger } from '../../shared/logger';
 import { createPlatformClient } from '../../shared/platform';
 import { KNOWN_CLIENTS } from '../../shared/config/client-identities';
-import { reportTable, type ClientCheck, type PlatformCheckReport } from '../../shared/platform/platform-check';
+import { overallVerdict, reportTable, type ClientCheck, type PlatformCheckReport } from '../../shared/platform/platform-check';
 import { makeChannel, startFakePlatform, type FakePlatform } from '../fake-platform';
-import { ROOT, ensureBuilt, spawnLogged } from '../support/processes';
+import { REFUSED_PORT, ROOT, ensureBuilt, spawnLogged } from '../support/processes';
 import { useRecordingServer } from './recording-server';
 import { captureJson, platformConfig } from './support';
 
@@ -129,6 +130,25 @@ describe('platform check (npm run doctor)', function () {
     });
   });
 
+  describe('the verdict when the network failed', () => {
+    const failed = (client: string, verdict: string): ClientCheck => ({
+      client, version: '1', configured: true, visitorData: false, playability: 'transient', captionTracks: 0, tokenBound: 0, cues: null, ms: 1, works: false, verdict,
+    });
+    it('names DNS with the exact error, each distinct error once', () => {
+      const rows = ['A', 'B'].map((c) => failed(c, `transient: player (${c}): network error (ENOTFOUND) (asked without a visitorData: visitor_id (${c}): network error (ENOTFOUND))`));
+      expect(overallVerdict(rows, ['A'], 'https://www.youtube.com')).to.equal(
+        "the platform at https://www.youtube.com could not be reached: every client failed for a network reason, DNS: the host name could not be resolved (network error (ENOTFOUND)); check this machine's network connection, DNS, firewall or outbound proxy (PLATFORM_BASE_URL, PLATFORM_PROXY_URLS) before the player clients",
+      );
+    });
+    it('is not about the network when one client was answered, even without a visitor session', () => {
+      const rows = [
+        failed('A', 'transient: player (A): network error (ECONNRESET)'),
+        failed('B', 'blocked: LOGIN_REQUIRED (asked without a visitorData: visitor_id (B): network error (ECONNREFUSED))'),
+      ];
+      expect(overallVerdict(rows, ['A'])).to.match(/^no player client can fetch transcripts from this address: /);
+    });
+  });
+
   describe('the compiled doctor command', () => {
     let fake: FakePlatform;
     let dir: string;
@@ -179,6 +199,40 @@ describe('platform check (npm run doctor)', function () {
       const { code, out } = await doctor();
       expect(code).to.equal(1);
       expect(out).to.match(/^verdict: no player client can fetch transcripts/m);
+    });
+
+    // Without network every row failed the same way and the verdict once sent the operator to
+    // PLAYER_CLIENTS; it names the network and the exact error now.
+    const networkVerdict = (base: string, errors: string) =>
+      `verdict: the platform at ${base} could not be reached: every client failed for a network reason, ${errors}; check this machine's network connection, DNS, firewall or outbound proxy (PLATFORM_BASE_URL, PLATFORM_PROXY_URLS) before the player clients`;
+
+    it('names the network when every client met a refused connection (nothing listens at the address)', async () => {
+      const base = `http://127.0.0.1:${REFUSED_PORT}`;
+      const { code, out } = await doctor({ PLATFORM_BASE_URL: base });
+      expect(code).to.equal(1);
+      expect(out.split('\n')).to.include(networkVerdict(base, 'the connection was refused (network error (ECONNREFUSED))'));
+    });
+
+    it('names the network when every client timed out, and when TLS failed', async () => {
+      // A server that takes the connection and reads the request, but never answers: each request
+      // times out. (Reading is what lets it see the doctor's connections end, so it can close.)
+      const silent = net.createServer((socket) => socket.resume());
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const port = (silent.address() as net.AddressInfo).port;
+      try {
+        const base = `http://127.0.0.1:${port}`;
+        const { code, out } = await doctor({ PLATFORM_BASE_URL: base, PLATFORM_TIMEOUT_MS: '300' });
+        expect(code).to.equal(1);
+        expect(out.split('\n')).to.include(networkVerdict(base, 'no answer in time (timed out after 300 ms)'));
+      } finally {
+        // The doctor has exited, so its connections are closed and the server can close.
+        await new Promise((resolve) => silent.close(resolve));
+      }
+      // https:// to the fake platform, which speaks plain HTTP: the TLS handshake fails.
+      const tls = fake.url.replace(/^http:/, 'https:');
+      const { code, out } = await doctor({ PLATFORM_BASE_URL: tls });
+      expect(code).to.equal(1);
+      expect(out).to.match(new RegExp(`^verdict: the platform at ${tls.replace(/[.]/g, '\\.')} could not be reached: every client failed for a network reason, TLS: the secure connection failed \\(network error \\([A-Z_]+\\)\\); check`, 'm'));
     });
   });
 });
