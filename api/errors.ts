@@ -108,6 +108,17 @@ function noVideosMessage(crawl: CrawlView | undefined, n: Noun): string {
   }
 }
 
+/**
+ * The 404's message for a handle the platform could not be asked about: why, that the channel is
+ * queued for the crawler, and when its name is asked again.
+ */
+function handleNotReachedMessage(c: ErrorContext): string {
+  const view = c.crawl;
+  const why = view?.state === 'blocked' ? 'Platform şu anda istekleri engelliyor' : 'Platforma ulaşılamadı (ağ bağlantısı yok ya da platform yanıt vermiyor)';
+  const when = view !== undefined && 'nextTryAt' in view ? whenTurkish(view.nextTryAt, view.now) : 'birazdan';
+  return `${why}, bu yüzden '@${c.handle ?? ''}' kanal adı çözümlenemedi; kanal tarayıcının sırasına alındı ve adı ${when} yeniden sorulacak, lütfen sonra tekrar deneyin`;
+}
+
 /** Fixed prefix of every 500 body, naming the upstream feed generator (spec, Errors). */
 export const SERVER_ERROR_PREFIX = 'Feed oluşturucu hatası: ';
 export const RETRY_AFTER_SECONDS = 60;
@@ -170,6 +181,16 @@ export const CATALOGUE = {
     error: text('Channel ID bulunamadı'),
     message: (c) => `Platformda '@${c.handle ?? ''}' adlı bir kanal yok; adı kontrol edin ya da channel_id kullanın`,
     usage: true,
+  },
+
+  // A handle that could not be looked up because the platform is unreachable or blocking us: the
+  // answer the channel_id form gives (404 "no processed video yet"), the handle queued for the
+  // crawler (api/resolve-channel.ts). channel_id is empty: no id is known yet.
+  handleNotReached: {
+    status: 404,
+    error: text('Henüz işlenmiş video yok'),
+    message: handleNotReachedMessage,
+    channelId: true,
   },
 
   // ── conditions whose status the spec leaves open (README "Decisions") ────

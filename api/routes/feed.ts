@@ -20,7 +20,7 @@ import { keyIdOf, requireKeyId, queryOf, setChannelId } from '../http/locals';
 import { FollowRecorder } from '../subscriptions/follow-recorder';
 import { validateFeedQuery, type FeedFormat, type FeedOptions, type FeedQuery, type RawQuery } from '../query/feed-query';
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
-import { normalizeHandle } from '../../shared/channel-ref';
+import { normalizeHandle, type ChannelRef } from '../../shared/channel-ref';
 
 export interface FeedDeps {
   store: FeedStore;
@@ -159,6 +159,18 @@ export function feed(deps: FeedDeps): FeedHandler {
   const etags = deps.cache.slot<Validators>('validators');
   const log = categoryLogger(deps.logger, 'api.feed');
 
+  /**
+   * A handle the platform could not be asked about is followed by the key as an import follows it,
+   * so the crawler resolves it when the platform answers again; the 404 is thrown on.
+   */
+  const queueUnreached = async (err: unknown, ref: ChannelRef, keyId: string, wanted: number, now: Date): Promise<never> => {
+    if (err instanceof ApiError && err.code === 'handleNotReached' && ref.kind === 'handle') {
+      await deps.store.follow(keyId, [{ handle: ref.handle }], 'feed', wanted, now);
+      log.info({ handle: normalizeHandle(ref.handle) }, 'handle not resolved (platform unreachable or blocking); queued for the crawler');
+    }
+    throw err;
+  };
+
   return async (req, res) => {
     const raw = queryOf(req);
     const checked = validateFeedQuery(raw);
@@ -166,7 +178,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     const { channel: ref, format, maxItems, kinds, languages } = checked.value;
     const now = deps.clock();
 
-    const { channelId, handle } = await resolver.resolve(ref, now, keyIdOf(res));
+    const { channelId, handle } = await resolver.resolve(ref, now, keyIdOf(res)).catch((err: unknown) => queueUnreached(err, ref, requireKeyId(res), maxItems, now));
     setChannelId(res, channelId);
     const channel = await registrar.register({ channelId, wanted: maxItems, handle, keyId: requireKeyId(res) }, now);
     await follows.record(requireKeyId(res), channelId, maxItems, now);

@@ -37,7 +37,7 @@ describe('unknown handles', () => {
     expect(api.platform.calls, 'asked again once the TTL is over').to.deep.equal(['Ghost', 'ghost']);
   });
 
-  it('caches a platform "not_found" the same way; a block is a 500 naming only the outcome, never cached', async () => {
+  it('caches a platform "not_found" the same way; a block is the 404 "no processed video yet", never cached', async () => {
     api.platform.failWith = new PlatformError('not_found', 'no such handle');
     const gone = await api.get('/?channel_url=https%3A%2F%2Fyoutube.com%2F%40gone');
     expect(gone.status).to.equal(400);
@@ -47,11 +47,16 @@ describe('unknown handles', () => {
 
     api.platform.failWith = new PlatformError('blocked', 'captcha page');
     const blocked = await api.get('/?channel=@maybe');
-    expect(blocked.status).to.equal(500);
-    expect(await blocked.json()).to.deep.equal({ error: 'Feed oluşturucu hatası: kanal adı çözümlenemedi (platform: blocked)', channel_id: '' });
+    expect(blocked.status).to.equal(404);
+    const retryAt = new Date(api.now.getTime() + DEFAULT_HANDLE_LOOKUP_LIMITS.coolDownMs).toISOString().slice(0, 16).replace('T', ' ');
+    expect(await blocked.json()).to.deep.equal({
+      error: 'Henüz işlenmiş video yok',
+      message: `Platform şu anda istekleri engelliyor, bu yüzden '@maybe' kanal adı çözümlenemedi; kanal tarayıcının sırasına alındı ve adı ${retryAt} UTC'de yeniden sorulacak, lütfen sonra tekrar deneyin`,
+      channel_id: '',
+    });
     api.platform.failWith = null;
     // A block starts the platform cool-down for every process: nothing is asked until it is over.
-    expect((await api.get('/?channel=@maybe')).status, 'no lookup during the cool-down').to.equal(429);
+    expect((await api.get('/?channel=@maybe')).status, 'no lookup during the cool-down').to.equal(404);
     api.now = new Date(api.now.getTime() + DEFAULT_HANDLE_LOOKUP_LIMITS.coolDownMs);
     expect((await api.get('/?channel=@maybe')).status, 'a block is not an answer about the handle').to.equal(400);
     expect(api.platform.calls).to.deep.equal(['gone', 'maybe', 'maybe']);

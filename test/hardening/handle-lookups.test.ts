@@ -49,8 +49,9 @@ describe('handle lookups by the API', () => {
     await waitForCoolDown(api);
     for (let i = 0; i < 5; i++) {
       const res = await feedOf(api, `coolhandle${i}`);
-      expect(res.status).to.equal(429);
-      expect(((await res.json()) as { error: string }).error).to.equal('Kanal adı şu anda çözümlenemiyor');
+      // The channel_id form's answer (issue 26): 404, the handle queued for the crawler.
+      expect(res.status).to.equal(404);
+      expect(((await res.json()) as { message: string }).message).to.match(/^Platform şu anda istekleri engelliyor, bu yüzden '@coolhandle\d' kanal adı çözümlenemedi/);
     }
     expect(api.platform.calls).to.have.length(0);
     api.now = new Date(api.now.getTime() + 1_800_001);
@@ -61,8 +62,8 @@ describe('handle lookups by the API', () => {
   it('a lookup the platform refuses as blocked starts the shared cool-down: the requests after it send nothing', async () => {
     api = await startApi({ keys });
     api.platform.failWith = new PlatformError('blocked', 'HTTP 429 (rate limited)');
-    expect((await feedOf(api, 'blockedhandle1')).status).to.equal(500);
-    for (let i = 2; i < 8; i++) expect((await feedOf(api, `blockedhandle${i}`, i % 2 ? KEY : OTHER_KEY)).status).to.equal(429);
+    expect((await feedOf(api, 'blockedhandle1')).status).to.equal(404);
+    for (let i = 2; i < 8; i++) expect((await feedOf(api, `blockedhandle${i}`, i % 2 ? KEY : OTHER_KEY)).status).to.equal(404);
     expect(api.platform.calls).to.have.length(1);
     expect(await api.store.platformCoolDown(api.now)).to.not.equal(null);
   });
