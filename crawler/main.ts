@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const identity = crawlerIdentity(config.crawlerId);
     owner = identity.owner;
     if (!identity.stable) {
-      logger.info({ owner }, 'this crawler\'s lease owner name holds its pid: after a crash its leases wait CRAWL_LEASE_SECONDS to expire; set CRAWLER_ID (or run it under PM2) so a restart takes them back at once');
+      categoryLogger(logger, 'crawler').info({ owner }, 'this crawler\'s lease owner name holds its pid: after a crash its leases wait CRAWL_LEASE_SECONDS to expire; set CRAWLER_ID (or run it under PM2) so a restart takes them back at once');
     }
     // Order matters (docs/crawler.md §4): the proxy is cheap, the browser is the last resort.
     const browser = createBrowserFallback(config, platform, logger, platform.egress);

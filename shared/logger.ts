@@ -4,7 +4,7 @@
 
 import cluster from 'node:cluster';
 import pino, { type DestinationStream } from 'pino';
-import pretty from 'pino-pretty';
+import { logTextFormatter } from './log-text';
 
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
 
@@ -94,20 +94,31 @@ export function createLogger(opts: LoggerOptions): Logger {
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: { err: errFields },
     hooks: { streamWrite: redactApiKeyInText },
-    formatters: format === 'json' ? { level: (label: string) => ({ level: label.toUpperCase() }) } : {},
+    formatters: { level: (label: string) => ({ level: label.toUpperCase() }) },
+    // A line logged on the root logger (no category of its own) is the process's: every line has one.
+    // The common case (a categoryLogger child) costs one substring check and hands the line's own
+    // object on untouched; pino's default merge would write into the object the mixin returns.
+    mixin: (_merge: object, _level: number, logger: unknown) => (hasCategory(logger) ? NOTHING : processCategory),
+    mixinMergeStrategy: (merge: object, mixed: object) => (mixed === NOTHING ? merge : { ...mixed, ...merge }),
   };
-  const destination =
-    format === 'pretty'
-      ? pretty({
-          customLevels: 'debug:20,info:30,warning:40,error:50',
-          translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l',
-          ignore: 'pid,hostname,category,process',
-          messageFormat: '[{category}] {msg}',
-          sync: true,
-          destination: (opts.stream as NodeJS.WritableStream | undefined) ?? stdoutDestination(),
-        })
-      : (opts.stream ?? stdoutDestination());
+  const processCategory = { category: typeof opts.base?.process === 'string' ? opts.base.process : 'service' };
+  const out = opts.stream ?? stdoutDestination();
+  // The readable form is the JSON line put through the one formatter `npm run logs:text` uses.
+  const destination = format === 'pretty' ? readableDestination(out, opts.stream === undefined && process.stdout.isTTY === true) : out;
   return pino<LogLevel, true>(options, destination as DestinationStream);
+}
+
+function readableDestination(out: DestinationStream | NodeJS.WritableStream, colorize: boolean): DestinationStream {
+  const format = logTextFormatter({ colorize });
+  return { write: (text: string) => void out.write(format(text)) };
+}
+
+const NOTHING = Object.freeze({});
+
+/** Whether a logger's bindings carry a category (a categoryLogger child, or one under it). */
+function hasCategory(logger: unknown): boolean {
+  const bindings = (logger as Record<symbol, unknown>)[pino.symbols.chindingsSym];
+  return typeof bindings === 'string' && bindings.includes('"category":');
 }
 
 /**

@@ -113,14 +113,26 @@ function deepFreeze<T>(o: T): T {
 
 /** The effective configuration for the start-up log line: secrets masked, and credentials in any URL. */
 export function describeConfig(config: Config): Record<string, unknown> {
+  const out = describeSettings(config);
+  out.crawl = config.crawl;
+  return out;
+}
+
+/** The declared defaults as describeConfig shows them: what a setting is when nothing sets it. */
+export function describeDefaults(): Record<string, unknown> {
+  const values: Partial<Record<SettingKey, unknown>> = {};
+  for (const key of Object.keys(SETTINGS) as SettingKey[]) values[key] = SETTINGS[key].parse(SETTINGS[key].default ?? '');
+  return describeSettings(values);
+}
+
+function describeSettings(values: Partial<Record<SettingKey, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(SETTINGS) as SettingKey[]) {
     const s = SETTINGS[key];
     const show = (v: unknown): unknown => (typeof v !== 'string' ? v : s.secret ? maskSecret(v) : maskUrlCredentials(v));
-    const v = config[key];
+    const v = values[key];
     out[s.name] = Array.isArray(v) ? v.map(show) : show(v);
   }
-  out.crawl = config.crawl;
   return out;
 }
 

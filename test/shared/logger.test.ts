@@ -34,6 +34,25 @@ describe('logger', () => {
     }
   });
 
+  it('gives a line logged on the root logger the process\'s category, and leaves every other line as it was', () => {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+        cb();
+      },
+    });
+    const root = createLogger({ level: 'info', format: 'json', stream, base: { process: 'crawler' } });
+    root.info({ owner: 'a' }, 'from the root');
+    categoryLogger(root, 'crawler.batch').info({ n: 1 }, 'from a category');
+    root.info('again from the root');
+    categoryLogger(categoryLogger(root, 'api'), 'api.feed').info('nested');
+    expect(lines.map((l) => [l.category, l.msg])).to.deep.equal([['crawler', 'from the root'], ['crawler.batch', 'from a category'], ['crawler', 'again from the root'], ['api.feed', 'nested']]);
+    // Nothing of one line's fields is carried into the next.
+    expect(lines[2]).not.to.have.property('owner');
+    expect(lines[1]).not.to.have.property('owner');
+  });
+
   it('stamps each line with the millisecond it is written in, however many lines share one', () => {
     const { logger, lines } = capture();
     const bounds: Array<[number, number]> = [];
