@@ -103,6 +103,8 @@ export interface StartApiOptions {
   search?: SearchLimits;
   /** The store as the app sees it (e.g. one that counts calls); `api.store` stays the store itself. */
   appStore?: (store: Store) => Store;
+  /** The app's cache budget, rendered feeds included (API_CACHE_BYTES; default 32 MiB). */
+  renderCacheBytes?: number;
 }
 
 export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
@@ -137,7 +139,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       await ts.cleanup();
     },
   };
-  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly });
+  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly, renderCacheBytes: opts.renderCacheBytes });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;
