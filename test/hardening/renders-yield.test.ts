@@ -81,7 +81,7 @@ describe('renders yield', function () {
     });
     after(() => api?.stop());
 
-    it('20 concurrent uncached renders of a 10 MB feed: /health is answered, quickly, while they run', async () => {
+    it('20 concurrent uncached renders of a 10 MB feed: /health is answered while they run, after little of their work', async () => {
       const formats = ['atom', 'rss', 'json'];
       let rendersDone = 0;
       const renders = Promise.all(Array.from({ length: 20 }, async (_, i) => {
@@ -92,15 +92,19 @@ describe('renders yield', function () {
         return size;
       }));
       // /health polled back to back, each on a fresh connection, until the renders are done: how
-      // many answers came while renders were still running, and the slowest of them.
+      // many answers came while renders were still running, and for each the CPU time the API
+      // process spent while it waited. A render held in one piece would spend all of its own (well
+      // over a second for this feed) before the answer; rendered in steps, the loop answers after a
+      // step or two. CPU time, not the wait's wall time: on a loaded machine the wall time is the
+      // scheduler's (the wall-time bound failed at 1050 ms under load, issue 26), the work is the API's.
       let finished = false;
       void renders.finally(() => (finished = true)).catch(() => undefined);
       const during: number[] = [];
       while (!finished) {
-        const t = performance.now();
+        const cpu = api.cpuSeconds();
         const res = await fetch(`${api.base}/health`, { headers: { Connection: 'close' } });
         await res.arrayBuffer();
-        if (rendersDone < 20 && !finished) during.push(performance.now() - t);
+        if (rendersDone < 20 && !finished) during.push((api.cpuSeconds() - cpu) * 1000);
         await new Promise((r) => setImmediate(r));
       }
       const sizes = await renders;
@@ -108,7 +112,7 @@ describe('renders yield', function () {
       expect(Math.min(...sizes)).to.be.above(8_000_000);
       expect(during.length, '/health answers while renders were running').to.be.at.least(5);
       // The issue's bound; a render in one piece of this feed takes several times that.
-      expect(Math.max(...during), 'slowest /health answer while renders ran, ms').to.be.below(1000);
+      expect(Math.max(...during), 'most CPU the API spent while one /health answer waited, ms').to.be.below(1000);
     });
   });
 });
