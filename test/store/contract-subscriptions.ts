@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { KEEP_REFRESHING_MS } from '../../shared/store/rules';
 import type { Store, VideoRecord } from '../../shared/store/types';
+import { releaseImports } from '../../shared/store/import-queue';
 import { videoRecord } from '../support/factories';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -31,6 +32,78 @@ export function subscriptionCases(current: () => Store): void {
       expect(a).to.deep.include({ wanted: 10, dueAt: at(0), followed: true, askedAt: at(0), title: null });
       expect(await store.follow(KEY_A, [{ channelId: 'UC_b' }, { channelId: 'UC_c' }], 'feed', 10, at(MIN))).to.deep.equal([false, true]);
       expect(await store.follow(KEY_A, [], 'import', 10, at(MIN))).to.deep.equal([]);
+    });
+
+    it('with queueNew, an unknown channel waits in the key’s import queue (no work item), a known one is followed at once', async function () {
+      await store.registerChannel({ channelId: 'UC_known', wanted: 10 }, at(0));
+      const added = await store.follow(KEY_A, [{ channelId: 'UC_new1' }, { channelId: 'UC_known' }, { channelId: 'PL_new', kind: 'playlist' }, { channelId: 'UC_new2' }, { handle: 'later' }], 'import', 10, at(MIN), { queueNew: true });
+      expect(added).to.deep.equal([true, true, true, true, true]);
+      expect(await store.getChannel('UC_new1')).to.equal(null);
+      expect(await store.getChannel('UC_known')).to.deep.include({ followed: true, askedAt: at(MIN) });
+      expect(await store.queuedImports(KEY_A, 10)).to.deep.equal([{ channelId: 'PL_new', kind: 'playlist' }, { channelId: 'UC_new1', kind: 'channel' }, { channelId: 'UC_new2', kind: 'channel' }]);
+      expect(await store.queuedImports(KEY_A, 2)).to.have.length(2);
+      expect(await store.queuedImports(KEY_B, 10)).to.deep.equal([]);
+      expect((await store.listSubscriptions(KEY_A)).map((s) => [s.channelId ?? s.handle, s.kind])).to.have.deep.members([
+        ['UC_new1', 'channel'], ['UC_known', 'channel'], ['PL_new', 'playlist'], ['UC_new2', 'channel'], ['later', 'channel'],
+      ]);
+      expect(await store.importQueues()).to.deep.equal([{ keyId: KEY_A, queued: 3, handles: 1 }]);
+      expect(await store.importQueues(KEY_B)).to.deep.equal([{ keyId: KEY_B, queued: 0, handles: 0 }]);
+
+      // Leaving the queue: the work item (registered under the key first) is marked followed.
+      await store.registerChannel({ channelId: 'UC_new1', wanted: 10, keyId: KEY_A }, at(2 * MIN));
+      await store.dequeueImports(KEY_A, ['UC_new1'], at(2 * MIN));
+      expect(await store.getChannel('UC_new1')).to.deep.include({ followed: true, awaitedBy: KEY_A });
+      expect((await store.queuedImports(KEY_A, 10)).map((q) => q.channelId)).to.deep.equal(['PL_new', 'UC_new2']);
+      expect(await store.importQueues(KEY_A)).to.deep.equal([{ keyId: KEY_A, queued: 2, handles: 1 }]);
+      // Unfollowing a queued import takes it off the queue.
+      expect(await store.unfollow(KEY_A, 'UC_new2', at(3 * MIN))).to.equal(true);
+      expect((await store.queuedImports(KEY_A, 10)).map((q) => q.channelId)).to.deep.equal(['PL_new']);
+    });
+
+    it('releases a key’s queued imports within its hourly allowance, oldest first; a channel made known meanwhile leaves for free', async function () {
+      const ids = Array.from({ length: 8 }, (_, i) => `UC_q${i}`);
+      await store.follow(KEY_A, ids.map((channelId) => ({ channelId })), 'import', 10, at(0), { queueNew: true });
+      await store.follow(KEY_B, [{ channelId: 'UC_b0' }], 'import', 10, at(0), { queueNew: true });
+      // One key's new channel through a feed request counts into the same hour.
+      await store.registerChannel({ channelId: 'UC_feed', wanted: 10, keyId: KEY_A }, at(0));
+      // Another key makes UC_q5 known: it costs KEY_A nothing.
+      await store.registerChannel({ channelId: 'UC_q5', wanted: 10, keyId: KEY_B }, at(0));
+      expect(await releaseImports(store, { perKeyHour: 4, wanted: 10 }, at(MIN), KEY_A)).to.equal(3);
+      for (const id of ['UC_q0', 'UC_q1', 'UC_q2']) expect(await store.getChannel(id), id).to.deep.include({ followed: true, awaitedBy: KEY_A, dueAt: at(MIN) });
+      expect(await store.getChannel('UC_q3')).to.equal(null);
+      expect((await store.newChannelsOfKey(KEY_A, at(0))).count).to.equal(4);
+      expect(await store.importQueues()).to.deep.equal([{ keyId: KEY_A, queued: 5, handles: 0 }, { keyId: KEY_B, queued: 1, handles: 0 }]);
+      // The hour moves on: room again; every key with a queue is served (UC_q5 costing nothing).
+      expect(await releaseImports(store, { perKeyHour: 3, wanted: 10 }, at(62 * MIN))).to.equal(5);
+      expect((await store.queuedImports(KEY_A, 10)).map((q) => q.channelId)).to.deep.equal(['UC_q7']);
+      expect((await store.getChannel('UC_q5'))?.followed).to.equal(true);
+      expect(await store.getChannel('UC_b0')).to.deep.include({ followed: true, awaitedBy: KEY_B });
+      // Claimed round-robin by key, A and B taking turns, whatever KEY_A has queued behind.
+      const claimed: string[] = [];
+      for (let c = await store.claimAskedChannel('w', MIN, at(63 * MIN)); c !== null && claimed.length < 4; c = await store.claimAskedChannel('w', MIN, at(63 * MIN))) claimed.push(c.channelId);
+      expect(claimed).to.deep.equal(['UC_feed', 'UC_q5', 'UC_q0', 'UC_b0']);
+    });
+
+    it('with queueNew, a resolved handle’s unknown channel waits in each following key’s queue; asks count into the asking key’s hourly share', async function () {
+      await store.follow(KEY_A, [{ handle: 'h1' }, { handle: 'h2' }, { handle: 'h3' }], 'import', 10, at(0));
+      await store.follow(KEY_B, [{ handle: 'h1' }, { handle: 'hb' }], 'import', 10, at(0));
+      expect(await store.subscribedHandlesToResolve(at(0), 10, 2, at(0))).to.deep.equal([
+        { keyId: KEY_A, handle: 'h1' }, { keyId: KEY_B, handle: 'h1' }, { keyId: KEY_A, handle: 'h2' }, { keyId: KEY_B, handle: 'hb' },
+      ]);
+      await store.resolveSubscribedHandle('h1', 'UC_h1', 10, at(MIN), { askedBy: KEY_A, queueNew: true });
+      expect(await store.getChannel('UC_h1')).to.equal(null);
+      expect(await store.queuedImports(KEY_A, 10)).to.deep.equal([{ channelId: 'UC_h1', kind: 'channel' }]);
+      expect(await store.queuedImports(KEY_B, 10)).to.deep.equal([{ channelId: 'UC_h1', kind: 'channel' }]);
+      await store.resolveSubscribedHandle('h2', null, 10, at(2 * MIN), { askedBy: KEY_A, queueNew: true });
+      // KEY_A asked twice this hour: its share of 2 is spent; KEY_B, asked least recently, goes first.
+      expect(await store.subscribedHandlesToResolve(at(0), 10, 2, at(3 * MIN))).to.deep.equal([{ keyId: KEY_B, handle: 'hb' }]);
+      // An hour on, KEY_A has room for one more (its ask at 2 min is still in the hour); KEY_B, never asked, first.
+      expect(await store.subscribedHandlesToResolve(at(0), 10, 2, at(62 * MIN))).to.deep.equal([{ keyId: KEY_B, handle: 'hb' }, { keyId: KEY_A, handle: 'h3' }]);
+      // A known channel is followed at once, as without queueNew.
+      await store.registerChannel({ channelId: 'UC_hb', wanted: 10 }, at(0));
+      await store.resolveSubscribedHandle('hb', 'UC_hb', 10, at(63 * MIN), { askedBy: KEY_B, queueNew: true });
+      expect((await store.getChannel('UC_hb'))?.followed).to.equal(true);
+      expect(await store.queuedImports(KEY_B, 10)).to.deep.equal([{ channelId: 'UC_h1', kind: 'channel' }]);
     });
 
     it('keeps a known channel’s schedule and wanted, and marks it followed and asked for', async function () {
@@ -64,8 +137,11 @@ export function subscriptionCases(current: () => Store): void {
       expect((await store.getChannel('UC_known'))?.followed).to.equal(true);
       expect((await store.listSubscriptions(KEY_A)).map((s) => [s.channelId, s.handle])).to.have.deep.members([['UC_known', null], [null, 'newone']]);
 
-      expect(await store.subscribedHandlesToResolve(at(MIN), 10)).to.deep.equal(['ghost', 'newone']);
-      expect(await store.subscribedHandlesToResolve(at(MIN), 1)).to.have.length(1);
+      // Round-robin by key: each key's oldest first, one per key and turn.
+      expect(await store.subscribedHandlesToResolve(at(MIN), 10, 10, at(MIN))).to.deep.equal([
+        { keyId: KEY_A, handle: 'newone' }, { keyId: KEY_B, handle: 'ghost' }, { keyId: KEY_B, handle: 'newone' },
+      ]);
+      expect(await store.subscribedHandlesToResolve(at(MIN), 1, 10, at(MIN))).to.have.length(1);
 
       await store.resolveSubscribedHandle('NewOne', 'UC_new', 10, at(2 * MIN));
       expect(await store.getHandle('newone')).to.equal('UC_new');
@@ -77,8 +153,8 @@ export function subscriptionCases(current: () => Store): void {
       expect((await store.listSubscriptions(KEY_B)).map((s) => s.channelId ?? s.handle)).to.have.members(['UC_new', 'ghost']);
 
       await store.resolveSubscribedHandle('ghost', null, 10, at(3 * MIN));
-      expect(await store.subscribedHandlesToResolve(at(3 * MIN), 10), 'tried at 3 min: not again before the retry time').to.deep.equal([]);
-      expect(await store.subscribedHandlesToResolve(at(3 * MIN + 1), 10)).to.deep.equal(['ghost']);
+      expect(await store.subscribedHandlesToResolve(at(3 * MIN), 10, 10, at(3 * MIN)), 'tried at 3 min: not again before the retry time').to.deep.equal([]);
+      expect(await store.subscribedHandlesToResolve(at(3 * MIN + 1), 10, 10, at(3 * MIN))).to.deep.equal([{ keyId: KEY_B, handle: 'ghost' }]);
       expect((await store.listSubscriptions(KEY_B)).map((s) => s.handle), 'an unknown handle stays listed').to.include('ghost');
     });
 

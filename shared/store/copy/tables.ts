@@ -96,6 +96,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     key: ['keyId', 'ref'],
     fields: {
       keyId: 'text', ref: 'text', channelId: 'text', handle: 'text', title: 'text', source: 'text', since: 'time', checkedAt: 'time',
+      queuedKind: 'text', handleAskedAt: 'time',
       // SQLite reads a playlist's subscription from its work item; MongoDB marks the document.
       kind: { type: 'text', sqliteRead: `coalesce((SELECT c.kind FROM channels c WHERE c.channel_id = subscriptions.channel_id), 'channel')`, mongoMissing: 'channel', mongoOnlyWhen: 'playlist' },
     },

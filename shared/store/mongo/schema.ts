@@ -21,7 +21,7 @@ import { htmlTranscriptsToParagraphs } from './legacy-transcripts';
 import { platformPacingIndexes } from './platform-pacing';
 import { rateLimitsIndexes } from './rate-limits';
 import { searchIndexes } from './search';
-import { subscriptionsIndexes } from './subscriptions';
+import { importQueueIndexes, subscriptionsIndexes } from './subscriptions';
 import { languageAsksIndexes, transcriptsIndexes } from './transcripts';
 import { videosIndexes } from './videos';
 import { webSubIndexes } from './websub';
@@ -88,6 +88,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
       for await (const l of db.collection<{ channelId: string; language: string; askedAt: Date }>('channel_languages').find({})) {
         await asks.updateOne({ _id: `${l.channelId}\n\n${l.language}` }, { $set: { channelId: l.channelId, keyId: '', language: l.language }, $max: { askedAt: l.askedAt } }, { upsert: true });
       }
+    },
+  },
+  {
+    name: 'imports as work a key asks for: each key\'s queued imports in order, and its handle asks of the hour',
+    run: async (db) => {
+      await importQueueIndexes(db);
     },
   },
 ];

@@ -5,13 +5,16 @@
 // refreshedFilter); without a transaction, unfollow clears it and then checks again, so a follow
 // racing with the last unfollow leaves the flag set, never cleared under a follower. A followed
 // playlist is a document like a channel's (ref and channelId = the playlist id, kind 'playlist'; a
-// document without kind is a channel's), its work item of kind 'playlist' in channels.
+// document without kind is a channel's), its work item of kind 'playlist' in channels. An imported
+// channel the store does not know waits in its key's queue (queuedKind set, no work item) until
+// import-queue.ts gives it to the crawler within the key's hourly allowance; handles are resolved in
+// turns by key, each platform ask stamped on the asking key's document (handleAskedAt).
 
 import type { AnyBulkWriteOperation, Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS } from '../rules';
 import { normalizeHandle } from '../../channel-ref';
-import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionSource, VideoKind, WorkKind } from '../types';
+import type { HandleTurn, SubscriptionFeedEntry, SubscriptionInput, SubscriptionSource, VideoKind, WorkKind } from '../types';
 import { toRecord as toChannelRecord, type ChannelDoc } from './channels';
 import { retryOnDuplicateKey } from './errors';
 import type { VideoDoc } from './videos';
@@ -35,6 +38,10 @@ interface SubscriptionDoc {
   checkedAt: Date | null;
   /** Set on a playlist's subscription only. */
   kind?: 'playlist';
+  /** Set while the import waits in the key's queue (no work item yet): what it will be. */
+  queuedKind?: WorkKind;
+  /** When the platform was last asked for this handle in this key's turn (kept when it becomes a channel's). */
+  handleAskedAt?: Date;
 }
 
 interface HandleDoc {
@@ -44,6 +51,7 @@ interface HandleDoc {
 }
 
 const handleRef = (handle: string): string => `@${handle}`;
+const HOUR_MS = 3_600_000;
 const docId = (keyId: string, ref: string): string => `${keyId}/${ref}`;
 
 export async function subscriptionsIndexes(db: Db): Promise<void> {
@@ -51,6 +59,13 @@ export async function subscriptionsIndexes(db: Db): Promise<void> {
     { key: { keyId: 1, since: 1, ref: 1 }, name: 'key_since' },
     { key: { channelId: 1 }, name: 'channel' },
     { key: { handle: 1, checkedAt: 1 }, name: 'handle_checked' },
+  ]);
+}
+
+/** A key's handle asks of the hour (its queued imports in order are read through key_since). */
+export async function importQueueIndexes(db: Db): Promise<void> {
+  await db.collection<SubscriptionDoc>('subscriptions').createIndexes([
+    { key: { handleAskedAt: 1, keyId: 1 }, name: 'handle_asks', partialFilterExpression: { handleAskedAt: { $type: 'date' } } },
   ]);
   // The newest write among all feed entries (subscriptionFeedVersion), one index read.
   await db.collection<VideoDoc>('videos').createIndexes([{ key: { inFeed: 1, fetchedAt: -1 }, name: 'feed_written' }]);
@@ -103,12 +118,18 @@ export function subscriptionsCollection(db: Db) {
   };
 
   return {
-    async follow(keyId, subs, source, wanted, now) {
+    async follow(keyId, subs, source, wanted, now, opts = {}) {
       if (asksNothing(subs)) return [];
       const asHandles = subs.flatMap((s: SubscriptionInput) => (s.handle === undefined ? [] : [normalizeHandle(s.handle)]));
       const cached = new Map(
         asHandles.length === 0 ? [] : (await handles.find({ _id: { $in: [...new Set(asHandles)] } }).toArray()).map((d) => [d._id, d.channelId] as const),
       );
+      // With queueNew, a channel nobody has asked for yet waits in the key's queue.
+      const ids = subs.flatMap((s: SubscriptionInput) => {
+        const id = s.channelId ?? (s.handle === undefined ? undefined : cached.get(normalizeHandle(s.handle)));
+        return id === undefined ? [] : [id];
+      });
+      const known = opts.queueNew !== true || ids.length === 0 ? null : new Set((await channels.find({ _id: { $in: [...new Set(ids)] } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
       const ops: AnyBulkWriteOperation<SubscriptionDoc>[] = [];
       const opIndex: (number | null)[] = []; // per input: its op, or null when it repeats an earlier input
       const seen = new Set<string>();
@@ -123,12 +144,14 @@ export function subscriptionsCollection(db: Db) {
         }
         seen.add(ref);
         opIndex.push(ops.length);
+        const queue = known !== null && channelId !== null && !known.has(channelId);
         const doc: Omit<SubscriptionDoc, '_id'> = {
           keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, since: now, checkedAt: null,
           ...(sub.kind === 'playlist' ? { kind: 'playlist' as const } : {}),
+          ...(queue ? { queuedKind: sub.kind ?? 'channel' } : {}),
         };
         ops.push({ updateOne: { filter: { _id: docId(keyId, ref) }, update: { $setOnInsert: doc }, upsert: true } });
-        if (channelId !== null && !followed.has(channelId)) followed.set(channelId, { kind: sub.kind ?? 'channel', handle });
+        if (channelId !== null && !queue && !followed.has(channelId)) followed.set(channelId, { kind: sub.kind ?? 'channel', handle });
       }
       const res = await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
       const inserted = new Set(Object.keys(res.upsertedIds).map(Number));
@@ -160,7 +183,7 @@ export function subscriptionsCollection(db: Db) {
       const titles = await titlesOf(docs.flatMap((d) => (d.channelId === null ? [] : [d.channelId])));
       return docs.map((d) => ({
         channelId: d.channelId ?? null,
-        kind: d.kind === 'playlist' ? ('playlist' as const) : ('channel' as const),
+        kind: d.kind === 'playlist' || d.queuedKind === 'playlist' ? ('playlist' as const) : ('channel' as const),
         handle: d.handle ?? null,
         title: (d.channelId !== null ? titles.get(d.channelId) : undefined) ?? d.title ?? null,
         source: d.source,
@@ -232,21 +255,44 @@ export function subscriptionsCollection(db: Db) {
       return `${written?.fetchedAt.getTime() ?? 0}:${counter?.changes ?? 0}:${listed?.changedAt?.getTime() ?? 0}`;
     },
 
-    async subscribedHandlesToResolve(retryBefore, limit) {
-      if (asksNothing(limit)) return [];
-      const rows = await col
-        .aggregate<{ _id: string }>([
-          { $match: { handle: { $ne: null }, $or: [{ checkedAt: null }, { checkedAt: { $lt: retryBefore } }] } },
-          { $group: { _id: '$handle', checked: { $min: '$checkedAt' } } },
-          { $sort: { checked: 1, _id: 1 } },
-          { $limit: limit },
-        ])
-        .toArray();
-      return rows.map((r) => r._id);
+    /** Each key's due handles oldest first, then its asks of the hour: the turns are dealt here, as SQLite's query deals them. */
+    async subscribedHandlesToResolve(retryBefore, limit, perKeyHour, now) {
+      if (asksNothing(limit) || asksNothing(perKeyHour)) return [];
+      const [due, asked] = await Promise.all([
+        col
+          .aggregate<{ _id: string; handles: string[] }>([
+            { $match: { handle: { $ne: null }, $or: [{ checkedAt: null }, { checkedAt: { $lt: retryBefore } }] } },
+            { $sort: { keyId: 1, since: 1, handle: 1 } },
+            { $group: { _id: '$keyId', handles: { $push: '$handle' } } },
+            { $project: { handles: { $slice: ['$handles', perKeyHour] } } },
+          ])
+          .toArray(),
+        col
+          .aggregate<{ _id: string; asks: number; last: Date }>([
+            { $match: { handleAskedAt: { $gte: new Date(now.getTime() - HOUR_MS) } } },
+            { $group: { _id: '$keyId', asks: { $sum: 1 }, last: { $max: '$handleAskedAt' } } },
+          ])
+          .toArray(),
+      ]);
+      const asks = new Map(asked.map((a) => [a._id, a]));
+      const keys = due
+        .map((d) => ({ keyId: d._id, handles: d.handles.slice(0, Math.max(0, perKeyHour - (asks.get(d._id)?.asks ?? 0))), last: asks.get(d._id)?.last.getTime() ?? 0 }))
+        .sort((a, b) => a.last - b.last || (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0));
+      const turns: HandleTurn[] = [];
+      for (let turn = 0; turns.length < limit && keys.some((k) => k.handles.length > turn); turn++) {
+        for (const k of keys) {
+          if (turns.length >= limit) break;
+          const handle = k.handles[turn];
+          if (handle !== undefined && handle !== null) turns.push({ keyId: k.keyId, handle });
+        }
+      }
+      return turns;
     },
 
-    async resolveSubscribedHandle(handle, channelId, wanted, now) {
+    async resolveSubscribedHandle(handle, channelId, wanted, now, opts = {}) {
       const h = normalizeHandle(handle);
+      const askedBy = opts.askedBy ?? null;
+      if (askedBy !== null) await col.updateMany({ keyId: askedBy, handle: h }, { $set: { handleAskedAt: now } });
       if (channelId === null) {
         await col.updateMany({ handle: h }, { $set: { checkedAt: now } });
         return;
@@ -254,19 +300,60 @@ export function subscriptionsCollection(db: Db) {
       await handles.updateOne({ _id: h }, { $set: { channelId, resolvedAt: now } }, { upsert: true });
       const waiting = await col.find({ handle: h }).toArray();
       if (waiting.length > 0) {
+        // With queueNew, an unknown channel waits in each key's queue; a known one is followed at once.
+        const isKnown = opts.queueNew !== true || (await channels.countDocuments({ _id: channelId }, { limit: 1 })) > 0;
         // The channel's subscriptions first, then the handle's go: a crash in between leaves both, and the next run moves none twice.
         const ops: AnyBulkWriteOperation<SubscriptionDoc>[] = waiting.map((d) => ({
           updateOne: {
             filter: { _id: docId(d.keyId, channelId) },
-            update: { $setOnInsert: { keyId: d.keyId, ref: channelId, channelId, handle: null, title: d.title, source: d.source, since: d.since, checkedAt: null } },
+            update: {
+              $setOnInsert: {
+                keyId: d.keyId, ref: channelId, channelId, handle: null, title: d.title, source: d.source, since: d.since, checkedAt: null,
+                ...(d.handleAskedAt ? { handleAskedAt: d.handleAskedAt } : {}),
+                ...(isKnown ? {} : { queuedKind: 'channel' as const }),
+              },
+            },
             upsert: true,
           },
         }));
         await retryOnDuplicateKey(() => col.bulkWrite(ops, { ordered: false }));
-        await retryOnDuplicateKey(() => channels.bulkWrite([followChannelOp(channelId, 'channel', h, wanted, now)], { ordered: false }));
+        if (isKnown) await retryOnDuplicateKey(() => channels.bulkWrite([followChannelOp(channelId, 'channel', h, wanted, now)], { ordered: false }));
         await col.deleteMany({ handle: h });
         await changed(waiting.map((d) => d.keyId));
       }
+    },
+
+    async queuedImports(keyId, limit) {
+      if (asksNothing(limit)) return [];
+      const docs = await col.find({ keyId, queuedKind: { $type: 'string' } }, { projection: { channelId: 1, queuedKind: 1 } }).sort({ since: 1, ref: 1 }).limit(limit).toArray();
+      return docs.flatMap((d) => (d.channelId === null ? [] : [{ channelId: d.channelId, kind: d.queuedKind === 'playlist' ? ('playlist' as const) : ('channel' as const) }]));
+    },
+
+    async dequeueImports(keyId, channelIds, now) {
+      if (asksNothing(channelIds)) return;
+      const ids = [...new Set(channelIds)];
+      // The work item is marked followed first: a crash in between leaves the import queued, and the next release repeats both.
+      await channels.updateMany({ _id: { $in: ids } }, { $set: { followed: true }, $max: { askedAt: now } });
+      await col.updateMany({ _id: { $in: ids.map((id) => docId(keyId, id)) } }, { $unset: { queuedKind: '' } });
+    },
+
+    async importQueues(keyId = null) {
+      const rows = await col
+        .aggregate<{ _id: string; queued: number; handles: number }>([
+          { $match: { ...(keyId === null ? {} : { keyId }), $or: [{ queuedKind: { $type: 'string' } }, { handle: { $type: 'string' } }] } },
+          {
+            $group: {
+              _id: '$keyId',
+              queued: { $sum: { $cond: [{ $eq: [{ $type: '$queuedKind' }, 'string'] }, 1, 0] } },
+              handles: { $sum: { $cond: [{ $eq: [{ $type: '$handle' }, 'string'] }, 1, 0] } },
+            },
+          },
+          { $sort: { _id: 1 } },
+        ])
+        .toArray();
+      const queues = rows.map((r) => ({ keyId: r._id, queued: r.queued, handles: r.handles }));
+      if (keyId !== null && queues.length === 0) return [{ keyId, queued: 0, handles: 0 }];
+      return queues;
     },
   } satisfies Partial<BackendMethods>;
 }

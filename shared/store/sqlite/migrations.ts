@@ -307,6 +307,15 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   // 21: the player clients a crawler has left out of its process (a retired version…), as JSON, in
   // its heartbeat: the status page and /admin/crawlers show them.
   `ALTER TABLE crawler_heartbeats ADD COLUMN clients_left_out TEXT NOT NULL DEFAULT '[]';`,
+  // 22: imports as work a key asks for: an imported channel the store does not know waits in its
+  // key's queue (queued_kind, no work item) until the key's hourly allowance lets it in; each
+  // platform ask for a followed handle is stamped on the asking key's row (its hourly share).
+  `
+  ALTER TABLE subscriptions ADD COLUMN queued_kind TEXT;
+  ALTER TABLE subscriptions ADD COLUMN handle_asked_at INTEGER;
+  CREATE INDEX subscriptions_queued ON subscriptions (key_id, since, ref) WHERE queued_kind IS NOT NULL;
+  CREATE INDEX subscriptions_handle_asks ON subscriptions (key_id, handle_asked_at) WHERE handle_asked_at IS NOT NULL;
+  `,
 ];
 
 /** Rows converted per read: the HTML of a whole store is never in memory at once. */

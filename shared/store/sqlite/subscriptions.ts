@@ -2,13 +2,18 @@
 // of channels included) is one immediate transaction, so one lock and one commit; a channel's
 // `followed` flag is kept in step inside the same transaction, which is what the crawler's
 // selection reads (rules.ts REFRESHED_SQL). A followed playlist is a row like a channel's (ref and
-// channel_id = the playlist id, its work item of kind 'playlist' in channels).
+// channel_id = the playlist id, its work item of kind 'playlist' in channels). An imported channel
+// the store does not know waits in its key's queue (queued_kind set, no work item) until
+// import-queue.ts gives it to the crawler within the key's hourly allowance; handles are resolved
+// in turns by key, each platform ask stamped on the asking key's row (handle_asked_at).
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
 import { asksNothing, DEFAULT_FEED_KINDS, FEED_ENTRY_SQL } from '../rules';
 import { normalizeHandle } from '../../channel-ref';
 import type { SubscriptionFeedEntry, SubscriptionInput, SubscriptionRecord, SubscriptionSource, WorkKind } from '../types';
+
+const HOUR_MS = 3_600_000;
 import { COLUMNS as CHANNEL_COLUMNS, toRecord as toChannelRecord, type ChannelRow } from './channels';
 
 interface SubscriptionRow {
@@ -18,6 +23,12 @@ interface SubscriptionRow {
   source: string;
   since: number;
   kind: string;
+}
+
+interface QueueRow {
+  key_id: string;
+  queued: number;
+  handles: number;
 }
 
 interface FeedRow {
@@ -33,10 +44,11 @@ const handleRef = (handle: string): string => `@${handle}`;
 
 function prepare(db: Database.Database) {
   const cachedHandle = db.prepare<[string], string>('SELECT channel_id FROM handles WHERE handle = ?').pluck();
-  const insert = db.prepare<{ keyId: string; ref: string; channelId: string | null; handle: string | null; title: string | null; source: string; now: number }>(`
-    INSERT INTO subscriptions (key_id, ref, channel_id, handle, title, source, since)
-    VALUES (@keyId, @ref, @channelId, @handle, @title, @source, @now)
+  const insert = db.prepare<{ keyId: string; ref: string; channelId: string | null; handle: string | null; title: string | null; source: string; now: number; queuedKind: string | null }>(`
+    INSERT INTO subscriptions (key_id, ref, channel_id, handle, title, source, since, queued_kind)
+    VALUES (@keyId, @ref, @channelId, @handle, @title, @source, @now, @queuedKind)
     ON CONFLICT (key_id, ref) DO NOTHING`);
+  const known = db.prepare<[string], number>('SELECT 1 FROM channels WHERE channel_id = ?').pluck();
   // A followed channel gets its work item: created due now when new; asked for now when known.
   const followChannel = db.prepare<{ channelId: string; kind: WorkKind; handle: string | null; wanted: number; now: number }>(`
     INSERT INTO channels (channel_id, kind, handle, wanted, due_at, consecutive_failures, created_at, followed, asked_at)
@@ -52,7 +64,7 @@ function prepare(db: Database.Database) {
   );
   const remove = db.prepare<[string, string], { channel_id: string | null }>('DELETE FROM subscriptions WHERE key_id = ? AND ref = ? RETURNING channel_id');
   const list = db.prepare<[string], SubscriptionRow>(`
-    SELECT s.channel_id, s.handle, COALESCE(NULLIF(c.title, ''), s.title) AS title, s.source, s.since, COALESCE(c.kind, 'channel') AS kind
+    SELECT s.channel_id, s.handle, COALESCE(NULLIF(c.title, ''), s.title) AS title, s.source, s.since, COALESCE(c.kind, s.queued_kind, 'channel') AS kind
     FROM subscriptions s LEFT JOIN channels c ON c.channel_id = s.channel_id
     WHERE s.key_id = ? ORDER BY s.since, s.ref`);
   const followed = db.prepare<[string, number], ChannelRow>(
@@ -78,13 +90,33 @@ function prepare(db: Database.Database) {
         )
       )
     ORDER BY v.published_at DESC, v.video_id LIMIT @limit`);
-  const handlesToResolve = db.prepare<[number, number], string>(`
-    SELECT handle FROM subscriptions WHERE handle IS NOT NULL AND (checked_at IS NULL OR checked_at < ?)
-    GROUP BY handle ORDER BY MIN(COALESCE(checked_at, 0)), handle LIMIT ?`).pluck();
-  const moveToChannel = db.prepare<{ handle: string; channelId: string }>(`
-    INSERT INTO subscriptions (key_id, ref, channel_id, handle, title, source, since)
-    SELECT key_id, @channelId, @channelId, NULL, title, source, since FROM subscriptions WHERE handle = @handle
+  // Each key's due handles numbered oldest first (turn), the key's asks of the hour beside them:
+  // first turns before second ones, within a turn the key asked least recently first.
+  const handlesToResolve = db.prepare<{ retryBefore: number; hourAgo: number; perKey: number; limit: number }, { key_id: string; handle: string }>(`
+    WITH due AS (
+      SELECT key_id, handle, ROW_NUMBER() OVER (PARTITION BY key_id ORDER BY since, handle) AS turn
+      FROM subscriptions WHERE handle IS NOT NULL AND (checked_at IS NULL OR checked_at < @retryBefore)
+    ), asked AS (
+      SELECT key_id, COUNT(*) AS asks, MAX(handle_asked_at) AS last FROM subscriptions
+      WHERE handle_asked_at >= @hourAgo GROUP BY key_id
+    )
+    SELECT due.key_id, due.handle FROM due LEFT JOIN asked ON asked.key_id = due.key_id
+    WHERE due.turn <= @perKey - COALESCE(asked.asks, 0)
+    ORDER BY due.turn, COALESCE(asked.last, 0), due.key_id LIMIT @limit`);
+  const stampAsk = db.prepare<[number, string, string]>('UPDATE subscriptions SET handle_asked_at = ? WHERE key_id = ? AND handle = ?');
+  // A resolved handle's rows become the channel's: queued when the channel has no work item yet.
+  const moveToChannel = db.prepare<{ handle: string; channelId: string; queuedKind: string | null }>(`
+    INSERT INTO subscriptions (key_id, ref, channel_id, handle, title, source, since, handle_asked_at, queued_kind)
+    SELECT key_id, @channelId, @channelId, NULL, title, source, since, handle_asked_at, @queuedKind FROM subscriptions WHERE handle = @handle
     ON CONFLICT (key_id, ref) DO NOTHING`);
+  const queued = db.prepare<[string, number], { channel_id: string; queued_kind: string }>(`
+    SELECT channel_id, queued_kind FROM subscriptions WHERE key_id = ? AND queued_kind IS NOT NULL ORDER BY since, ref LIMIT ?`);
+  const dequeue = db.prepare<[string, string]>('UPDATE subscriptions SET queued_kind = NULL WHERE key_id = ? AND ref = ? AND queued_kind IS NOT NULL');
+  const markFollowed = db.prepare<[number, string]>('UPDATE channels SET followed = 1, asked_at = MAX(COALESCE(asked_at, 0), ?) WHERE channel_id = ?');
+  const queues = db.prepare<{ keyId: string | null }, QueueRow>(`
+    SELECT key_id, SUM(queued_kind IS NOT NULL) AS queued, SUM(handle IS NOT NULL) AS handles FROM subscriptions
+    WHERE (queued_kind IS NOT NULL OR handle IS NOT NULL) AND (@keyId IS NULL OR key_id = @keyId)
+    GROUP BY key_id ORDER BY key_id`);
   const dropHandle = db.prepare<[string]>('DELETE FROM subscriptions WHERE handle = ?');
   const checked = db.prepare<[number, string]>('UPDATE subscriptions SET checked_at = ? WHERE handle = ?');
   const putHandle = db.prepare<[string, string, number]>(`
@@ -100,22 +132,27 @@ function prepare(db: Database.Database) {
   const changedByHandle = db.prepare<[string]>(`
     INSERT INTO subscription_changes (key_id, changes) SELECT DISTINCT key_id, 1 FROM subscriptions WHERE handle = ?
     ON CONFLICT (key_id) DO UPDATE SET changes = changes + 1`);
-  return { version, changed, changedByHandle, cachedHandle, insert, followChannel, refollow, pushDueIfUnfollowed, remove, list, followed, feed, handlesToResolve, moveToChannel, dropHandle, checked, putHandle };
+  return {
+    version, changed, changedByHandle, cachedHandle, insert, known, followChannel, refollow, pushDueIfUnfollowed, remove, list, followed, feed,
+    handlesToResolve, stampAsk, moveToChannel, dropHandle, checked, putHandle, queued, dequeue, markFollowed, queues,
+  };
 }
 
 export function subscriptionsTable(db: Database.Database) {
   const sql = prepare(db);
 
-  const followTx = db.transaction((keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: number): boolean[] => {
+  const followTx = db.transaction((keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: number, queueNew: boolean): boolean[] => {
     const added: boolean[] = [];
     const channels = new Map<string, { kind: WorkKind; handle: string | null }>();
     for (const sub of subs) {
       const handle = sub.handle === undefined ? null : normalizeHandle(sub.handle);
       const channelId = sub.channelId ?? (handle === null ? undefined : sql.cachedHandle.get(handle)) ?? null;
       const ref = channelId ?? handleRef(handle!);
-      const info = sql.insert.run({ keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, now });
+      // With queueNew, a channel nobody has asked for yet waits in the key's queue.
+      const queue = queueNew && channelId !== null && !channels.has(channelId) && sql.known.get(channelId) === undefined;
+      const info = sql.insert.run({ keyId, ref, channelId, handle: channelId === null ? handle : null, title: sub.title ?? null, source, now, queuedKind: queue ? (sub.kind ?? 'channel') : null });
       added.push(info.changes === 1);
-      if (channelId !== null && !channels.has(channelId)) channels.set(channelId, { kind: sub.kind ?? 'channel', handle });
+      if (channelId !== null && !queue && !channels.has(channelId)) channels.set(channelId, { kind: sub.kind ?? 'channel', handle });
     }
     if (added.some(Boolean)) sql.changed.run(keyId);
     for (const [channelId, { kind, handle }] of channels) sql.followChannel.run({ channelId, kind, handle, wanted, now });
@@ -133,22 +170,32 @@ export function subscriptionsTable(db: Database.Database) {
     return true;
   });
 
-  const resolveTx = db.transaction((handle: string, channelId: string | null, wanted: number, now: number): void => {
+  const resolveTx = db.transaction((handle: string, channelId: string | null, wanted: number, now: number, askedBy: string | null, queueNew: boolean): void => {
+    if (askedBy !== null) sql.stampAsk.run(now, askedBy, handle);
     if (channelId === null) {
       sql.checked.run(now, handle);
       return;
     }
     sql.putHandle.run(handle, channelId, now);
     sql.changedByHandle.run(handle);
-    if (sql.moveToChannel.run({ handle, channelId }).changes > 0) sql.followChannel.run({ channelId, kind: 'channel', handle, wanted, now });
+    const queue = queueNew && sql.known.get(channelId) === undefined;
+    if (sql.moveToChannel.run({ handle, channelId, queuedKind: queue ? 'channel' : null }).changes > 0 && !queue) {
+      sql.followChannel.run({ channelId, kind: 'channel', handle, wanted, now });
+    }
     sql.dropHandle.run(handle);
-    sql.refollow.run(channelId);
+    if (!queue) sql.refollow.run(channelId);
+  });
+
+  const dequeueTx = db.transaction((keyId: string, channelIds: readonly string[], now: number): void => {
+    for (const channelId of channelIds) {
+      if (sql.dequeue.run(keyId, channelId).changes > 0) sql.markFollowed.run(now, channelId);
+    }
   });
 
   return {
-    follow(keyId, subs, source, wanted, now) {
+    follow(keyId, subs, source, wanted, now, opts = {}) {
       if (asksNothing(subs)) return [];
-      return followTx.immediate(keyId, subs, source, wanted, now.getTime());
+      return followTx.immediate(keyId, subs, source, wanted, now.getTime(), opts.queueNew === true);
     },
 
     unfollow(keyId, ref) {
@@ -187,13 +234,31 @@ export function subscriptionsTable(db: Database.Database) {
       return `${v?.written ?? 0}:${v?.changes ?? 0}:${v?.listed ?? 0}`;
     },
 
-    subscribedHandlesToResolve(retryBefore, limit) {
-      if (asksNothing(limit)) return [];
-      return sql.handlesToResolve.all(retryBefore.getTime(), limit);
+    subscribedHandlesToResolve(retryBefore, limit, perKeyHour, now) {
+      if (asksNothing(limit) || asksNothing(perKeyHour)) return [];
+      return sql.handlesToResolve
+        .all({ retryBefore: retryBefore.getTime(), hourAgo: now.getTime() - HOUR_MS, perKey: perKeyHour, limit })
+        .map((r) => ({ keyId: r.key_id, handle: r.handle }));
     },
 
-    resolveSubscribedHandle(handle, channelId, wanted, now) {
-      resolveTx.immediate(normalizeHandle(handle), channelId, wanted, now.getTime());
+    resolveSubscribedHandle(handle, channelId, wanted, now, opts = {}) {
+      resolveTx.immediate(normalizeHandle(handle), channelId, wanted, now.getTime(), opts.askedBy ?? null, opts.queueNew === true);
+    },
+
+    queuedImports(keyId, limit) {
+      if (asksNothing(limit)) return [];
+      return sql.queued.all(keyId, limit).map((r) => ({ channelId: r.channel_id, kind: r.queued_kind === 'playlist' ? 'playlist' : 'channel' }));
+    },
+
+    dequeueImports(keyId, channelIds, now) {
+      if (asksNothing(channelIds)) return;
+      dequeueTx.immediate(keyId, channelIds, now.getTime());
+    },
+
+    importQueues(keyId = null) {
+      const rows = sql.queues.all({ keyId }).map((r) => ({ keyId: r.key_id, queued: r.queued, handles: r.handles }));
+      if (keyId !== null && rows.length === 0) return [{ keyId, queued: 0, handles: 0 }];
+      return rows;
     },
   } satisfies Partial<BackendMethods>;
 }

@@ -15,6 +15,37 @@ export type SubscriptionInput =
   | { readonly channelId: string; readonly handle?: undefined; readonly title?: string | null; readonly kind?: WorkKind }
   | { readonly channelId?: undefined; readonly handle: string; readonly title?: string | null; readonly kind?: 'channel' };
 
+/** A channel (or playlist) a key imported that waits in the key's queue for its hourly allowance. */
+export interface QueuedImport {
+  channelId: string;
+  kind: WorkKind;
+}
+
+/** One key's imported work still waiting: channels in its queue and handles not resolved yet. */
+export interface ImportQueue {
+  keyId: string;
+  /** Imported channels (and playlists) with no work item yet, waiting for the key's allowance. */
+  queued: number;
+  /** Imported handles the crawler has not resolved yet (those the platform did not know included). */
+  handles: number;
+}
+
+export interface FollowOptions {
+  /** A channel (playlist) the store does not know waits in the key's import queue instead of getting a work item. */
+  readonly queueNew?: boolean;
+}
+
+export interface ResolveHandleOptions extends FollowOptions {
+  /** The key in whose turn the platform was asked. */
+  readonly askedBy?: string | null;
+}
+
+/** A followed handle to resolve, in the turn of the key that follows it. */
+export interface HandleTurn {
+  keyId: string;
+  handle: string;
+}
+
 export interface SubscriptionRecord {
   /** Null while the subscription names a handle the crawler has not resolved yet; a playlist's id for a playlist. */
   channelId: string | null;
@@ -44,13 +75,14 @@ export interface SubscriptionFeedEntry {
 /** A key's followed channels (keyId is the key's SHA-256 hex digest, never the key). */
 export interface SubscriptionStore {
   /**
-   * Make the key follow these channels (and playlists), all in one batched write: channel ids get a work item
-   * (created with `wanted` and due at `now` when new; marked followed and asked-for when known);
-   * a handle already in the handle cache is followed as its channel id, any other handle waits for
-   * the crawler (subscribedHandlesToResolve). Answers, per input, whether it was newly followed
+   * Make the key follow these channels (and playlists), all in one batched write: a known channel is
+   * marked followed and asked-for; an unknown one gets a work item (created with `wanted` and due at
+   * `now`), or with `queueNew` waits in the key's import queue instead (queuedImports, no work item
+   * yet); a handle already in the handle cache is followed as its channel id, any other handle waits
+   * for the crawler (subscribedHandlesToResolve). Answers, per input, whether it was newly followed
    * (false: the key already followed it, or it repeats an earlier input).
    */
-  follow(keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: Date): Promise<boolean[]>;
+  follow(keyId: string, subs: readonly SubscriptionInput[], source: SubscriptionSource, wanted: number, now: Date, opts?: FollowOptions): Promise<boolean[]>;
   /**
    * Stop following `ref` (a channel or playlist id, or `@handle` for one not resolved yet). False when
    * not followed. When no key follows the channel any more, its push subscription record becomes due
@@ -79,14 +111,28 @@ export interface SubscriptionStore {
    */
   subscriptionFeedVersion(keyId: string): Promise<string>;
   /**
-   * Handles some key follows that no channel id is known for, not tried since `retryBefore`
-   * (never tried first), at most `limit`: the crawler resolves these.
+   * Handles keys follow that no channel id is known for, not tried since `retryBefore`, at most
+   * `limit`, taken round-robin by key: each key's oldest first, one per key and turn, the keys asked
+   * least recently first, and no key past `perKeyHour` asks (resolveSubscribedHandle's `askedBy`) in
+   * the hour up to `now`. One handle followed by several keys comes once per key.
    */
-  subscribedHandlesToResolve(retryBefore: Date, limit: number): Promise<string[]>;
+  subscribedHandlesToResolve(retryBefore: Date, limit: number, perKeyHour: number, now: Date): Promise<HandleTurn[]>;
   /**
    * The crawler's answer for a followed handle: with a channel id, every key following the handle
-   * now follows the channel (and the handle is cached); null = the platform has no such channel,
-   * recorded as tried at `now`, and the subscriptions stay (shown as unresolved).
+   * now follows the channel (and the handle is cached), an unknown channel getting its work item
+   * (or with `queueNew` waiting in each key's import queue); null = the platform has no such
+   * channel, recorded as tried at `now`, and the subscriptions stay (shown as unresolved).
+   * `askedBy`: the key in whose turn the platform was asked (counted into its hourly share by
+   * subscribedHandlesToResolve); left out when no platform request was made.
    */
-  resolveSubscribedHandle(handle: string, channelId: string | null, wanted: number, now: Date): Promise<void>;
+  resolveSubscribedHandle(handle: string, channelId: string | null, wanted: number, now: Date, opts?: ResolveHandleOptions): Promise<void>;
+  /** The key's queued imports, oldest first (then by id), at most `limit`. */
+  queuedImports(keyId: string, limit: number): Promise<QueuedImport[]>;
+  /**
+   * These queued imports of the key leave its queue: followed as a known channel is (a work item
+   * must exist already: import-queue.ts registers a new one first, under the key).
+   */
+  dequeueImports(keyId: string, channelIds: readonly string[], now: Date): Promise<void>;
+  /** Every key with imported work waiting (or only `keyId`, answered even when it has none), by keyId. */
+  importQueues(keyId?: string | null): Promise<ImportQueue[]>;
 }
