@@ -10,7 +10,7 @@ import { readmeTable, writeReadmeTable } from './readme-table';
 import { toMarkdown } from './support';
 import type { Benchmark, BenchSection } from './types';
 
-const END_TO_END = ['first-feed', 'request-counts', 'feed-at-scale', 'crawler-memory', 'subscriptions'] as const;
+const END_TO_END = ['first-feed', 'request-counts', 'feed-at-scale', 'crawler-memory', 'subscriptions', 'import-flood'] as const;
 const ALL = ['store', 'search', 'api', 'platform', 'polling-week', ...END_TO_END, 'container'] as const;
 const GROUPS: Readonly<Record<string, readonly string[]>> = { 'end-to-end': END_TO_END };
 
