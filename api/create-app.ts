@@ -86,6 +86,8 @@ export interface AppDeps {
   newChannelsPerKeyHour?: number;
   /** Searches at once per process and per key, and each one's time budget (API_MAX_SEARCHES, …). */
   search?: SearchLimits;
+  /** New channels one key's imports give the crawler in any hour (CRAWL_IMPORT_CHANNELS_PER_KEY_HOUR); left out: its default. */
+  importChannelsPerKeyHour?: number;
 }
 
 /** The listener `listen` serves, and the Express app behind it. */
@@ -164,7 +166,7 @@ export function createApp(deps: AppDeps): App {
   const playlistHandler = playlistFeed({ store: deps.store, clock, cache, answer, logger: deps.logger, trustProxy, publicBaseUrl, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
   const feedOrPlaylist: Plain = (req, res) => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
-  const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl });
+  const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour });
   const webSub = webSubRoutes({ store: deps.store, logger: deps.logger, clock, renewAt: renewAtMs });
   const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
 
@@ -187,7 +189,7 @@ export function createApp(deps: AppDeps): App {
     { path: '/transcripts/:file', via: 'express', methods: { GET: key(transcriptFile({ store: deps.store, answer })) } },
     // The platform's hub: keyless (its token and HMAC authenticate it), and not named in a 404.
     { path: '/websub/:token', via: 'express', methods: { GET: webSub.verify, POST: webSub.notify }, listed: false },
-    { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock })) } },
+    { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock, labels: (keyId) => deps.keys.keys.find((k) => k.keyId === keyId)?.name ?? null })) } },
     { path: '/admin/crawlers', via: 'express', methods: { GET: op(adminCrawlers({ store: deps.store, clock })) } },
     { path: '/admin/channels', via: 'express', methods: { GET: op(channels.list) } },
     { path: '/admin/channels/:id', via: 'express', methods: { GET: op(channels.one), DELETE: op(channels.remove) } },

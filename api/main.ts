@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   // The API only resolves handles with it: plain HTTP, no browser, no challenge proxy.
   const app = createApp({ store, keys, platform: createPlatformClient(config, logger), logger, trustProxy: config.trustProxy, publicBaseUrl: config.publicBaseUrl, maxRenders: config.apiMaxRenders, renderBytes: config.apiRenderBytes, metricsLoopbackOnly: config.metricsLoopbackOnly, maxAnswersPerKey: config.apiMaxConnectionsPerKey,
     handleLookups: { perKeyPerMinute: config.apiHandleLookupsPerKeyMinute, perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown[0] }, renderCacheBytes: config.apiCacheBytes,
-    newChannelsPerKeyHour: config.crawlNewChannelsPerKeyHour,
+    newChannelsPerKeyHour: config.crawlNewChannelsPerKeyHour, importChannelsPerKeyHour: config.crawlImportChannelsPerKeyHour,
     search: { maxSearches: config.apiMaxSearches, maxSearchesPerKey: config.apiMaxSearchesPerKey, budgetMs: config.apiSearchBudgetMs } });
   let server: Awaited<ReturnType<typeof listen>>;
   try {

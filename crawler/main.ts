@@ -92,6 +92,7 @@ async function main(): Promise<void> {
       push: pushOn ? { safetyPollMs: config.webSubSafetyPoll * 1000 } : undefined,
       // Listings take at most half of the hourly budget, so transcripts always have room.
       listingShare: new ListingShare(listingShareOf(config.crawlRequestsPerHour), () => Date.now()),
+      imports: { channelsPerKeyHour: config.crawlImportChannelsPerKeyHour, handlesPerKeyHour: config.crawlImportHandlesPerKeyHour },
     });
     if (ctx.config.crawlerMetricsPort !== null) {
       try {

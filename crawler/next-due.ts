@@ -13,7 +13,7 @@ export const REFRESH_INTERVAL_MS = 30 * MINUTE;
 export const BLOCKED_BACKOFF = { baseMs: 30 * MINUTE, capMs: 12 * HOUR } as const;
 /** 5xx, timeouts, garbage: usually short-lived. */
 export const ERROR_BACKOFF = { baseMs: 5 * MINUTE, capMs: 6 * HOUR } as const;
-/** The platform says the channel does not exist; check again once a day in case it comes back. */
+/** The platform says a channel it showed before does not exist; check again once a day in case it comes back. */
 export const NOT_FOUND_DELAY_MS = 24 * HOUR;
 /**
  * After this many "does not exist" answers in a row the channel is retired: a junk id costs a few
@@ -31,8 +31,12 @@ export function backoffMs(failures: number, base: number, cap: number): number {
 
 /**
  * @param consecutiveFailures the channel's count after this run (0 after `ok`, ≥ 1 after a failure).
+ * @param neverFound the platform has never shown this channel (no title, no good run): a "does not
+ *   exist" for it is believed at once and the channel retired, so a junk id (an import of thousands
+ *   of them, a typo) costs one listing, not one a day; a channel seen before may be gone for a while
+ *   and is asked again daily up to NOT_FOUND_CONFIRMATIONS times.
  */
-export function nextDueAt(outcome: RunOutcome, consecutiveFailures: number, now: Date): Date {
+export function nextDueAt(outcome: RunOutcome, consecutiveFailures: number, now: Date, neverFound = false): Date {
   const at = (ms: number): Date => new Date(now.getTime() + ms);
   switch (outcome) {
     case 'ok':
@@ -42,7 +46,7 @@ export function nextDueAt(outcome: RunOutcome, consecutiveFailures: number, now:
     case 'error':
       return at(backoffMs(consecutiveFailures, ERROR_BACKOFF.baseMs, ERROR_BACKOFF.capMs));
     case 'not_found':
-      return at(consecutiveFailures >= NOT_FOUND_CONFIRMATIONS ? NOT_FOUND_RETIRED_MS : NOT_FOUND_DELAY_MS);
+      return at(neverFound || consecutiveFailures >= NOT_FOUND_CONFIRMATIONS ? NOT_FOUND_RETIRED_MS : NOT_FOUND_DELAY_MS);
     case 'stopped':
       return at(0);
   }

@@ -13,7 +13,8 @@ import { messageOf } from '../shared/error-text';
 import { StoreUnavailableError, type ChannelRecord, type ChannelRunRecord, type ReleaseInput, type Store } from '../shared/store/types';
 import { newRunResult, runChannel, type ChannelRunDeps, type ChannelRunResult } from './channel-run';
 import { keepLease, type Every } from './lease-keeper';
-import { resolveFollowedHandles } from './handle-resolver';
+import { DEFAULT_HANDLES_PER_KEY_HOUR, FOLLOWED_WANTED, resolveFollowedHandles } from './handle-resolver';
+import { DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR, RELEASE_EVERY_MS, releaseImports } from '../shared/store/import-queue';
 import { crawlerMetrics } from './metrics';
 import { ListingShare } from './listing-share';
 import { runPushedVideo } from './pushed-video';
@@ -41,6 +42,12 @@ export interface SchedulerOptions {
   readonly every?: Every;
   /** Pause after a store outage: base · 2^(n−1), capped. */
   readonly storeBackoff?: { readonly baseMs: number; readonly capMs: number };
+  /**
+   * Imports as work keys ask for: new channels each key's imports give the crawler in any hour (the
+   * rest wait in the key's queue, released here every RELEASE_EVERY_MS), and platform requests for
+   * each key's imported handles in any hour. Left out: the defaults.
+   */
+  readonly imports?: { readonly channelsPerKeyHour: number; readonly handlesPerKeyHour: number };
 }
 
 /** The schedule report: at the top of every hour. */
@@ -196,6 +203,7 @@ export class Scheduler {
           this.log.info({ failures: storeFailures, reclaimed }, 'store is back; resuming');
           storeFailures = 0;
         }
+        if (this.now().getTime() - this.releasedAt >= RELEASE_EVERY_MS) await this.releaseQueues();
         if (this.o.push && (await this.workPushed())) continue;
         const channel = await this.claimNext();
         if (channel) {
@@ -204,7 +212,11 @@ export class Scheduler {
           if (this.now().getTime() - this.handlesAt >= HANDLE_ROUND_EVERY_MS) await this.resolveHandles();
           continue;
         }
-        if ((await this.resolveHandles()) > 0) continue;
+        if ((await this.resolveHandles()) > 0) {
+          // A resolved handle's channel waits in its keys' queues: give it its turn now.
+          await this.releaseQueues();
+          continue;
+        }
       } catch (err) {
         if (err instanceof StoreUnavailableError) {
           storeFailures += 1;
@@ -239,12 +251,27 @@ export class Scheduler {
   }
 
   private handlesAt = Number.NEGATIVE_INFINITY;
+  private releasedAt = Number.NEGATIVE_INFINITY;
+
+  /** Keys' import queues get the room their hour has made; a failure other than a store outage is logged and left for the next pass. */
+  private async releaseQueues(): Promise<void> {
+    this.releasedAt = this.now().getTime();
+    try {
+      const perKeyHour = this.o.imports?.channelsPerKeyHour ?? DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR;
+      const released = await releaseImports(this.store, { perKeyHour, wanted: FOLLOWED_WANTED }, this.now());
+      if (released > 0) this.log.info({ released, perKeyHour }, 'imported channels left their keys\' queues for the crawler');
+    } catch (err) {
+      if (err instanceof StoreUnavailableError) throw err;
+      this.log.warning({ err }, 'releasing imported channels failed; the next pass tries again');
+    }
+  }
 
   /** One round of handles followed by imports; a failure is logged and left for the next round. */
   private async resolveHandles(): Promise<number> {
     this.handlesAt = this.now().getTime();
     try {
-      return await resolveFollowedHandles(this.o.runDeps, this.stopController.signal);
+      const handlesPerKeyHour = this.o.imports?.handlesPerKeyHour ?? DEFAULT_HANDLES_PER_KEY_HOUR;
+      return await resolveFollowedHandles({ ...this.o.runDeps, handlesPerKeyHour }, this.stopController.signal);
     } catch (err) {
       if (err instanceof StoreUnavailableError) throw err;
       if (!this.stopping) this.log.warning({ err }, 'resolving followed handles failed; the next round tries again');
@@ -309,7 +336,7 @@ export class Scheduler {
     const consecutiveFailures = failuresAfter(outcome, channel.consecutiveFailures, channel.lastOutcome);
     const now = this.now();
     const ms = now.getTime() - started;
-    let due = nextDueAt(outcome, consecutiveFailures, now);
+    let due = nextDueAt(outcome, consecutiveFailures, now, channel.title === null && channel.lastOutcome !== 'ok' && result?.title == null);
     const yielded = outcome === 'ok' && result?.yielded === true;
     if (yielded) due = now;
     try {

@@ -20,18 +20,27 @@ export interface StatusData {
   channels: ChannelView[];
   runs: ChannelRunRecord[];
   size: StoreSize;
+  /** Each key's imported work still waiting (its label, never the key), most queued first. */
+  imports: { label: string; queued: number; handles: number }[];
 }
+
+/** Import queues shown at most; the rest are summed up in one line. */
+export const STATUS_IMPORT_KEYS = 20;
 
 export const isDown = (h: CrawlerHeartbeat, now: Date): boolean => now.getTime() - h.at.getTime() > HEARTBEAT_DOWN_MS;
 
-export async function readStatus(store: Store, now: Date, version: string): Promise<StatusData> {
-  const [heartbeats, queue, hourly, failing, runs, size] = await Promise.all([
+/** The label of a configured key by its keyId, or null for a key no longer in the key file. */
+export type KeyLabels = (keyId: string) => string | null;
+
+export async function readStatus(store: Store, now: Date, version: string, labels: KeyLabels = () => null): Promise<StatusData> {
+  const [heartbeats, queue, hourly, failing, runs, size, imports] = await Promise.all([
     store.listHeartbeats(),
     store.queueSummary(now),
     store.hourlyCounts(new Date(hourOf(now) - (CHART_HOURS - 1) * 3_600_000)),
     store.listChannelsByFailures(STATUS_CHANNELS),
     store.listRuns(null, STATUS_RUNS),
     store.storeSize(),
+    store.importQueues(),
   ]);
   return {
     now,
@@ -43,5 +52,8 @@ export async function readStatus(store: Store, now: Date, version: string): Prom
     channels: await channelViews(store, failing, now),
     runs,
     size,
+    imports: imports
+      .sort((a, b) => b.queued - a.queued || b.handles - a.handles)
+      .map((q) => ({ label: labels(q.keyId) ?? 'a key no longer configured', queued: q.queued, handles: q.handles })),
   };
 }

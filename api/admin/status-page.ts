@@ -8,7 +8,7 @@ import { escapeUTF8 } from 'entities';
 import type { CrawlerHeartbeat } from '../../shared/store/types';
 import type { ChannelView } from './channel-view';
 import { hourlyChart } from './status-chart';
-import type { StatusData } from './status-data';
+import { STATUS_IMPORT_KEYS, type StatusData } from './status-data';
 
 export const REFRESH_SECONDS = 15;
 
@@ -92,6 +92,15 @@ function queueSection(d: StatusData): string {
 </dl>`;
 }
 
+/** Imported channels waiting for their key's hourly allowance, and handles waiting to be resolved, by key label. */
+function importsSection(d: StatusData): string {
+  if (d.imports.length === 0) return '<p>No imported channel waits.</p>';
+  const shown = d.imports.slice(0, STATUS_IMPORT_KEYS);
+  const more = d.imports.length > shown.length ? `<p><small>${esc(d.imports.length - shown.length)} more keys not shown.</small></p>` : '';
+  return `<div class="scroll"><table data-figure-rows="imports"><thead><tr><th>key</th><th>imported channels waiting</th><th>handles to resolve</th></tr></thead>
+<tbody>${shown.map((q) => `<tr><td>${esc(q.label)}</td><td>${esc(q.queued)}</td><td>${esc(q.handles)}</td></tr>`).join('\n')}</tbody></table></div>${more}`;
+}
+
 function channelRow(c: ChannelView, now: Date): string {
   const name = c.title ? `${esc(c.title)}<br><small>${esc(c.id)}</small>` : esc(c.id);
   const last = c.last_run === null ? 'never' : `${esc(c.last_run.outcome)} ${esc(relative(new Date(c.last_run.at), now))}${c.last_run.error ? `<br><small>${esc(c.last_run.error)}</small>` : ''}`;
@@ -155,6 +164,8 @@ ${crawlersSection(d)}
 ${leftOutSection(d)}
 <h2>Queue</h2>
 ${queueSection(d)}
+<h2>Imports waiting</h2>
+${importsSection(d)}
 <h2>Last 24 hours</h2>
 ${hourlyChart(d.hourly, d.now)}
 <h2>Channels</h2>

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../../shared/store/types';
-import { readStatus } from '../admin/status-data';
+import { readStatus, type KeyLabels } from '../admin/status-data';
 import { renderStatusPage } from '../admin/status-page';
 import type { Handler } from '../http/keyed';
 import { VERSION } from '../service-info';
@@ -12,9 +12,9 @@ import { VERSION } from '../service-info';
 export const statusCsp = (nonce: string): string =>
   `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-export function adminStatus(deps: { store: Store; clock: () => Date }): Handler {
+export function adminStatus(deps: { store: Store; clock: () => Date; labels?: KeyLabels }): Handler {
   return async (_req, res) => {
-    const data = await readStatus(deps.store, deps.clock(), VERSION);
+    const data = await readStatus(deps.store, deps.clock(), VERSION, deps.labels);
     const nonce = randomBytes(16).toString('base64');
     const html = renderStatusPage(data, nonce);
     res.setHeader('Content-Security-Policy', statusCsp(nonce));

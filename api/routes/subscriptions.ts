@@ -4,7 +4,9 @@
 // /subscriptions/<channel_id, @handle or playlist_id> takes one channel (or playlist) off it. A
 // followed playlist is listed like a channel, with its own feed and page. The key is known to the store
 // only by its keyId. An import is read and checked whole (as it arrives) before one batched store
-// write, so a file refused as a whole stores nothing; handles are followed as they are and resolved by the crawler.
+// write, so a file refused as a whole stores nothing; its channels the store does not know become
+// crawler work within the key's hourly allowance and wait in the key's queue beyond it
+// (shared/store/import-queue.ts), the answer saying how many wait; handles are followed as they are and resolved by the crawler.
 
 import type { ServerResponse } from 'node:http';
 import { CHANNEL_ID } from '../../shared/ids';
@@ -23,11 +25,14 @@ import { readUpload } from '../subscriptions/upload';
 import { ImportFileError, type ImportEntry, type ImportProblem } from '../subscriptions/parsed-import';
 import { linksFor, type LinkDeps } from '../subscriptions/links';
 import { OPML_CONTENT_TYPE, renderOpml } from '../subscriptions/opml-export';
+import { DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR, releaseImports, type ImportQueueStore } from '../../shared/store/import-queue';
 
 export interface SubscriptionDeps extends LinkDeps {
-  store: SubscriptionListStore;
+  store: SubscriptionListStore & ImportQueueStore;
   cache: ApiCache;
   clock: () => Date;
+  /** CRAWL_IMPORT_CHANNELS_PER_KEY_HOUR; left out: its default. */
+  importChannelsPerKeyHour?: number;
 }
 
 const PROBLEMS: Readonly<Record<ImportProblem, ErrorName>> = {
@@ -76,12 +81,21 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
     // A channel named twice (FreeTube repeats channels across profiles) is one channel.
     const seen = new Set<string>();
     const unique = parsed.entries.filter((e) => !seen.has(refKey(e.ref)) && seen.add(refKey(e.ref)));
-    const added = await deps.store.follow(requireKeyId(res), unique.map(toInput), 'import', DEFAULT_MAX_ITEMS, deps.clock());
+    const keyId = requireKeyId(res);
+    const now = deps.clock();
+    const added = await deps.store.follow(keyId, unique.map(toInput), 'import', DEFAULT_MAX_ITEMS, now, { queueNew: true });
+    // The key's allowance of the hour goes to the crawler now; the rest waits in the key's queue.
+    const perKeyHour = deps.importChannelsPerKeyHour ?? DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR;
+    await releaseImports(deps.store, { perKeyHour, wanted: DEFAULT_MAX_ITEMS }, now, keyId);
+    const [waiting] = await deps.store.importQueues(keyId);
     const imported = added.filter(Boolean).length;
     const links = linksFor(req, deps);
     sendJson(res, 200, {
       imported,
       already: unique.length - imported,
+      queued: waiting?.queued ?? 0,
+      handles_to_resolve: waiting?.handles ?? 0,
+      new_channels_per_hour: perKeyHour,
       format: parsed.format,
       channels: unique.map((e) => ({
         ...refFields(e.ref),

@@ -11,6 +11,7 @@ import { createServer, type Server } from 'node:http';
 import path from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { MAX_IMPORT_CHANNELS } from '../../api/subscriptions/import-file';
+import { DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR } from '../../shared/store/import-queue';
 import { CHANNEL, KEY, LIMITED_KEY, startApi, video, type TestApi } from './support';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/subscriptions');
@@ -26,6 +27,9 @@ const keyIdOf = (key: string): string => createHash('sha256').update(key, 'utf8'
 interface ImportAnswer {
   imported: number;
   already: number;
+  queued: number;
+  handles_to_resolve: number;
+  new_channels_per_hour: number;
   format: string;
   channels: { channel_id?: string; handle?: string; title: string | null; feed_url: string }[];
   rejected: { line: number; text: string; reason: string }[];
@@ -92,12 +96,12 @@ describe('subscriptions: import, export, removal', function () {
       });
     }
 
-    it('registers each imported channel as work for the crawler, due now, and leaves handles to the crawler', async function () {
+    it('registers each imported channel as work for the crawler, due now and awaited by the key, and leaves handles to the crawler', async function () {
       await importOk(fixture('channels.txt'));
       const a = await api.store.getChannel(ID.a);
-      expect(a).to.deep.include({ followed: true, wanted: 10, dueAt: api.now });
+      expect(a).to.deep.include({ followed: true, wanted: 10, dueAt: api.now, awaitedBy: keyIdOf(KEY) });
       expect(api.platform.calls, 'no handle resolved while the request waited').to.deep.equal([]);
-      expect(await api.store.subscribedHandlesToResolve(api.now, 10)).to.deep.equal(['3blue1brown', 'computerphile', 'veritasium']);
+      expect((await api.store.subscribedHandlesToResolve(api.now, 10, 10, api.now)).map((t) => t.handle)).to.deep.equal(['3blue1brown', 'computerphile', 'veritasium']);
     });
 
     it('says which entries it rejected and why, and imports the rest', async function () {
@@ -126,7 +130,10 @@ describe('subscriptions: import, export, removal', function () {
       expect(await followed()).to.deep.equal([]);
       const answer = await importOk(ids.slice(0, MAX_IMPORT_CHANNELS).join('\r\n'));
       expect(answer.imported).to.equal(MAX_IMPORT_CHANNELS);
-      expect(await api.store.followedChannels(null, 10_000)).to.have.length(MAX_IMPORT_CHANNELS);
+      expect(await followed()).to.have.length(MAX_IMPORT_CHANNELS);
+      // The key's hourly allowance becomes crawler work now; the rest waits in the key's queue.
+      expect(answer).to.deep.include({ queued: MAX_IMPORT_CHANNELS - DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR, new_channels_per_hour: DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR });
+      expect(await api.store.followedChannels(null, 10_000)).to.have.length(DEFAULT_IMPORT_CHANNELS_PER_KEY_HOUR);
     });
 
     it('needs a key', async function () {

@@ -34,6 +34,8 @@ describe('crawler next due time', () => {
     expect(NOT_FOUND_CONFIRMATIONS).to.equal(3);
     expect(after(nextDueAt('not_found', NOT_FOUND_CONFIRMATIONS, now))).to.equal(NOT_FOUND_RETIRED_MS);
     expect(after(nextDueAt('not_found', 10, now))).to.equal(NOT_FOUND_RETIRED_MS);
+    expect(after(nextDueAt('not_found', 1, now, true)), 'a channel the platform never showed: retired at once').to.equal(NOT_FOUND_RETIRED_MS);
+    expect(after(nextDueAt('error', 1, now, true)), 'only a not-found is believed at once').to.equal(after(nextDueAt('error', 1, now)));
     expect(NOT_FOUND_RETIRED_MS).to.equal(30 * 24 * 60 * MIN);
   });
 

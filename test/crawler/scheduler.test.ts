@@ -194,11 +194,23 @@ describe('crawler scheduler', () => {
     expect(reports()[1]).to.deep.include({ msg: 'listing schedule 90 min behind: 2 channel(s) due', due: 2, behindMinutes: 90 });
   });
 
-  it('keeps backoffs; a channel not found three times in a row is retired', async () => {
+  it('a channel the platform never showed (no title, no good run) is retired at its first "does not exist"', async () => {
+    const platform = new ScriptedPlatform(makeVideos(3), events);
+    platform.listScript = [new PlatformError('not_found', 'This channel does not exist.')];
+    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    start(platform);
+    await timing.until('run 1', async () => (await channel())!.consecutiveFailures === 1 && (await released()));
+    const retired = (await channel())!;
+    expect(retired.lastOutcome).to.equal('not_found');
+    expect(retired.dueAt.getTime() - retired.lastCrawlAt!.getTime(), 'not asked again daily: a month').to.equal(NOT_FOUND_RETIRED_MS);
+    expect(platform.count('deep:'), 'one listing').to.equal(1);
+  });
+
+  it('keeps backoffs; a channel seen before and not found three times in a row is retired', async () => {
     const platform = new ScriptedPlatform(makeVideos(3), events);
     const notFound = () => new PlatformError('not_found', 'This channel does not exist.');
     platform.listScript = [notFound(), notFound(), notFound()];
-    await ts.store.registerChannel({ channelId: CH, wanted: 3 }, timing.now());
+    await ts.store.registerChannel({ channelId: CH, wanted: 3, title: 'A channel once listed' }, timing.now());
     const s = start(platform);
     const runs = async (n: number) => timing.until(`run ${n}`, async () => (await channel())!.consecutiveFailures === n && (await released()));
 

@@ -26,7 +26,7 @@ export interface ApiProcess {
 
 export interface ApiProcessOptions {
   /** Key → { name, rate_limit }. */
-  keys: Record<string, { name: string; rate_limit: number }>;
+  keys: Record<string, { name: string; rate_limit: number; role?: 'admin' }>;
   /** Settings as environment variables. */
   env?: Record<string, string>;
   /** Rows to write before the API starts. */
@@ -38,7 +38,10 @@ export async function startApiProcess(opts: ApiProcessOptions): Promise<ApiProce
   const ts = await tempStore('tf-api-proc-', { file: 'feeds.db' });
   const { dir, store } = ts;
   const lines = ['security:', '  api_keys:'];
-  for (const [k, r] of Object.entries(opts.keys)) lines.push(`    ${k}:`, `      name: ${JSON.stringify(r.name)}`, `      rate_limit: ${r.rate_limit}`, '      enabled: true');
+  for (const [k, r] of Object.entries(opts.keys)) {
+    lines.push(`    ${k}:`, `      name: ${JSON.stringify(r.name)}`, `      rate_limit: ${r.rate_limit}`, '      enabled: true');
+    if (r.role !== undefined) lines.push(`      role: ${r.role}`);
+  }
   writeFileSync(path.join(dir, 'security.yaml'), `${lines.join('\n')}\n`);
   writeFileSync(path.join(dir, 'settings.yaml'), '');
   const databaseUrl = ts.url;
