@@ -35,7 +35,7 @@ import { admin } from './http/admin';
 import { adminChannels } from './routes/admin-channels';
 import { adminCrawlers } from './routes/admin-crawlers';
 import { adminStatus } from './routes/admin-status';
-import { feed } from './routes/feed';
+import { feed, originOf } from './routes/feed';
 import { webSubRoutes } from './routes/websub';
 import { renewAtMs } from '../shared/push-schedule';
 import { search, type SearchLimits } from './routes/search';
@@ -48,6 +48,7 @@ import { transcriptFile } from './routes/transcript-file';
 import { createApiMetrics, type ApiMetrics } from './metrics';
 import { platformCheck } from './routes/admin-platform-check';
 import { loopbackOnly, metricsRoute } from './routes/metrics';
+import { mcpRoute } from './mcp/http';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -169,6 +170,8 @@ export function createApp(deps: AppDeps): App {
   const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour });
   const webSub = webSubRoutes({ store: deps.store, logger: deps.logger, clock, renewAt: renewAtMs });
   const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
+  // MCP (api/mcp/): its own key presentation (a bearer token or X-API-Key), the same rate limit.
+  const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });
 
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
@@ -187,6 +190,7 @@ export function createApp(deps: AppDeps): App {
     { path: '/subscriptions', via: 'express', methods: { GET: key(subscriptions.exportList), POST: key(subscriptions.importList) } },
     { path: '/subscriptions/:ref', via: 'express', methods: { DELETE: key(subscriptions.remove) } },
     { path: '/transcripts/:file', via: 'express', methods: { GET: key(transcriptFile({ store: deps.store, answer })) } },
+    { path: '/mcp', via: 'express', methods: { POST: mcp, GET: mcp, DELETE: mcp } },
     // The platform's hub: keyless (its token and HMAC authenticate it), and not named in a 404.
     { path: '/websub/:token', via: 'express', methods: { GET: webSub.verify, POST: webSub.notify }, listed: false },
     { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock, labels: (keyId) => deps.keys.keys.find((k) => k.keyId === keyId)?.name ?? null })) } },

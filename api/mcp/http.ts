@@ -1,0 +1,103 @@
+// POST/GET/DELETE /mcp: the MCP server over Streamable HTTP, with the SDK's own session handling
+// (one transport and one McpServer per session). Every request presents an API key
+// (`Authorization: Bearer <key>` or `X-API-Key`; never in the URL) and is counted against the
+// key's rate limit in the same count as its feed requests: a tools/call is one request. A session
+// belongs to the key that opened it; another key presenting its id is told it does not exist.
+// Sessions are bounded per key and expire when idle, so a client that never says goodbye costs
+// nothing for long.
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { categoryLogger, type Logger } from '../../shared/logger';
+import { authorizer } from '../http/keyed';
+import type { KeySource } from '../http/key-source';
+import type { HitStore } from '../http/keyed';
+import type { ArchiveStore } from './archive';
+import { createMcpServer } from './tools';
+
+export interface McpRouteDeps {
+  store: ArchiveStore & HitStore;
+  keys: KeySource;
+  clock: () => Date;
+  logger: Logger;
+  /** The service's own origin(s): a browser request from any other Origin is refused (DNS rebinding, CSRF). */
+  sameOrigin: (req: IncomingMessage, origin: string) => boolean;
+}
+
+/** Sessions one key may hold open; the least recently used goes when another opens. */
+export const MAX_SESSIONS_PER_KEY = 8;
+/** A session unused this long is closed at the next request that looks. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  keyId: string;
+  lastUsed: number;
+}
+
+/** The key as MCP clients send it: a bearer token, or the service's X-API-Key header. */
+function mcpKey(req: IncomingMessage): string | null {
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+    if (m) return m[1]!;
+  }
+  const header = req.headers['x-api-key'];
+  return typeof header === 'string' && header !== '' ? header : null;
+}
+
+function rpcError(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const authorize = authorizer(deps.keys, deps.store, deps.clock, { present: mcpKey });
+  const sessions = new Map<string, Session>();
+  const log = categoryLogger(deps.logger, 'api.mcp');
+
+  const sweep = (now: number): void => {
+    for (const s of sessions.values()) if (now - s.lastUsed > SESSION_IDLE_MS) void s.transport.close();
+  };
+  const makeRoom = (keyId: string): void => {
+    const own = [...sessions.values()].filter((s) => s.keyId === keyId).sort((a, b) => a.lastUsed - b.lastUsed);
+    for (const s of own.slice(0, Math.max(0, own.length - MAX_SESSIONS_PER_KEY + 1))) void s.transport.close();
+  };
+
+  return async (req, res) => {
+    const origin = req.headers.origin;
+    if (typeof origin === 'string' && !deps.sameOrigin(req, origin)) return rpcError(res, 403, 'Forbidden: a request from another origin');
+    const key = await authorize(req, res);
+    const now = deps.clock().getTime();
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const s = sessions.get(sessionId);
+      // Another key's session is answered exactly as an unknown one: its id says nothing.
+      if (s === undefined || s.keyId !== key.keyId) return rpcError(res, 404, 'Session not found');
+      s.lastUsed = now;
+      await s.transport.handleRequest(req, res);
+      return;
+    }
+    if (req.method !== 'POST') return rpcError(res, 400, 'Bad Request: no Mcp-Session-Id; initialize with a POST first');
+    sweep(now);
+    makeRoom(key.keyId);
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, keyId: key.keyId, lastUsed: now });
+        log.info({ key: key.name, sessions: sessions.size }, 'MCP session opened');
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    };
+    const server = createMcpServer({ store: deps.store, keyId: key.keyId, clock: deps.clock, logger: deps.logger });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+    // A first request that was not a valid initialize opened no session: nothing to keep.
+    if (transport.sessionId === undefined) await server.close();
+  };
+}
