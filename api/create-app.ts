@@ -171,7 +171,7 @@ export function createApp(deps: AppDeps): App {
   const webSub = webSubRoutes({ store: deps.store, logger: deps.logger, clock, renewAt: renewAtMs });
   const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
   // MCP (api/mcp/): its own key presentation (a bearer token or X-API-Key), the same rate limit.
-  const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });
+  const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, publicBaseUrl, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });
 
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
@@ -190,7 +190,8 @@ export function createApp(deps: AppDeps): App {
     { path: '/subscriptions', via: 'express', methods: { GET: key(subscriptions.exportList), POST: key(subscriptions.importList) } },
     { path: '/subscriptions/:ref', via: 'express', methods: { DELETE: key(subscriptions.remove) } },
     { path: '/transcripts/:file', via: 'express', methods: { GET: key(transcriptFile({ store: deps.store, answer })) } },
-    { path: '/mcp', via: 'express', methods: { POST: mcp, GET: mcp, DELETE: mcp } },
+    // No GET: the server sends nothing unasked, so it offers no standing SSE stream (405, as the transport allows).
+    { path: '/mcp', via: 'express', methods: { POST: mcp, DELETE: mcp } },
     // The platform's hub: keyless (its token and HMAC authenticate it), and not named in a 404.
     { path: '/websub/:token', via: 'express', methods: { GET: webSub.verify, POST: webSub.notify }, listed: false },
     { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock, labels: (keyId) => deps.keys.keys.find((k) => k.keyId === keyId)?.name ?? null })) } },

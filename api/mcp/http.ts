@@ -23,6 +23,24 @@ export interface McpRouteDeps {
   logger: Logger;
   /** The service's own origin(s): a browser request from any other Origin is refused (DNS rebinding, CSRF). */
   sameOrigin: (req: IncomingMessage, origin: string) => boolean;
+  /** PUBLIC_BASE_URL: the one host a browser may name besides loopback's. */
+  publicBaseUrl: string | null;
+}
+
+const LOOPBACK_HOST = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(?::\d+)?$/i;
+
+/**
+ * A browser's request (it carries an Origin) must come from the service's own origin, on a host the
+ * service knows it has: loopback, or PUBLIC_BASE_URL's. A page on another name that resolves here
+ * (DNS rebinding) is refused even though its Origin and Host agree. Clients that are not browsers
+ * send no Origin and reach the service under any name.
+ */
+function browserAllowed(req: IncomingMessage, deps: McpRouteDeps): boolean {
+  const origin = req.headers.origin;
+  if (typeof origin !== 'string') return true;
+  if (!deps.sameOrigin(req, origin)) return false;
+  const host = req.headers.host ?? '';
+  return LOOPBACK_HOST.test(host) || (deps.publicBaseUrl !== null && new URL(deps.publicBaseUrl).host.toLowerCase() === host.toLowerCase());
 }
 
 /** Sessions one key may hold open; the least recently used goes when another opens. */
@@ -67,8 +85,7 @@ export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: Server
   };
 
   return async (req, res) => {
-    const origin = req.headers.origin;
-    if (typeof origin === 'string' && !deps.sameOrigin(req, origin)) return rpcError(res, 403, 'Forbidden: a request from another origin');
+    if (!browserAllowed(req, deps)) return rpcError(res, 403, 'Forbidden: a browser request from another origin or an unknown host name');
     const key = await authorize(req, res);
     const now = deps.clock().getTime();
     const sessionId = req.headers['mcp-session-id'];

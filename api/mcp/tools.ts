@@ -47,6 +47,8 @@ async function answer<T extends Record<string, unknown>>(d: McpDeps, tool: strin
 
 export function createMcpServer(d: McpDeps): McpServer {
   const server = new McpServer({ name: SERVICE_NAME, version: VERSION }, {
+    // logging/setLevel is answered (the SDK's own handler); the server sends no log messages yet.
+    capabilities: { logging: {} },
     instructions: 'An archive of video transcripts (YouTube channels this service follows). Every answer comes from what is stored; nothing is fetched from the platform while you wait. follow_channel queues a channel for the crawler.',
   });
 
