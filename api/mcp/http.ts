@@ -12,7 +12,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { categoryLogger, type Logger } from '../../shared/logger';
 import { authorizer } from '../http/keyed';
 import type { KeySource } from '../http/key-source';
-import type { HitStore } from '../http/keyed';
+import type { RateLimitStore as HitStore } from '../../shared/store/types';
 import type { ArchiveStore } from './archive';
 import { createMcpServer } from './tools';
 
