@@ -1,12 +1,15 @@
 // `npm run bench`: runs every benchmark in one process, one after another (never in parallel, so
 // they do not steal each other's cores), and prints one Markdown table: the README's figures.
 // `npm run bench -- store api` runs only the named ones; `end-to-end` names the five that start the
-// compiled service as processes. A full run (no names) also rewrites the README's benchmark table.
+// compiled service as processes. Each benchmark's figures replace only its own block of
+// bench/RESULTS.md (bench/results-file.ts), so a partial run keeps the others' last figures. A full
+// run (no names) also rewrites the README's benchmark table.
 
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readmeTable, writeReadmeTable } from './readme-table';
+import { mergeResults } from './results-file';
 import { toMarkdown } from './support';
 import type { Benchmark, BenchSection } from './types';
 
@@ -18,6 +21,7 @@ async function main(): Promise<void> {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const names = wanted.length > 0 ? wanted.flatMap((n) => GROUPS[n] ?? [n]) : [...ALL];
   const sections: BenchSection[] = [];
+  const blocks = new Map<string, string>();
   const took: string[] = [];
   const begun = Date.now();
   const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -31,6 +35,7 @@ async function main(): Promise<void> {
     missed += section.rows.filter((r) => r.met === false).length;
     const seconds = (Date.now() - started) / 1000;
     took.push(`${name} ${seconds.toFixed(0)} s`);
+    blocks.set(name, `${toMarkdown([section])}\n_Measured ${new Date().toISOString()} in ${seconds.toFixed(0)} s, load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}._\n`);
     console.error(`bench: ${name} done in ${seconds.toFixed(1)} s`);
   }
   const total = (Date.now() - begun) / 1000;
@@ -40,8 +45,10 @@ async function main(): Promise<void> {
   const md = `${toMarkdown(sections)}\n${summary}\n`;
   console.log(md);
   const file = path.join(__dirname, 'RESULTS.md');
-  writeFileSync(file, `<!-- written by \`npm run bench\` on ${new Date().toISOString()} -->\n\n${md}`);
-  console.error(`bench: table written to ${path.relative(process.cwd(), file)}; ${missed} target(s) missed; ${total.toFixed(0)} s in all`);
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const order = [...new Set([...ALL, ...names])];
+  writeFileSync(file, mergeResults(old, blocks, order, `Last run (${new Date().toISOString()}, ${wanted.length === 0 ? 'all' : names.join(' ')}): ${summary}`));
+  console.error(`bench: blocks of ${names.join(', ')} written to ${path.relative(process.cwd(), file)}; ${missed} target(s) missed; ${total.toFixed(0)} s in all`);
   if (wanted.length === 0) {
     const readme = path.join(__dirname, '..', 'README.md');
     const written = writeReadmeTable(readme, readmeTable(sections, summary));
