@@ -64,7 +64,10 @@ function marked(text: string, spans: readonly { start: number; end: number }[]):
 
 interface ShownParagraph {
   readonly seconds: number | null;
+  /** The stored text, escaped, with <mark> around each hit (for feeds). */
   readonly html: string;
+  /** The stored text as it is (for answers that are not HTML, such as MCP's). */
+  readonly text: string;
 }
 
 /** The first transcript (in show order) with matching paragraphs, and its first few matches. */
@@ -76,7 +79,7 @@ export function matchingParagraphs(q: SearchQuery, v: VideoRecord, rows: readonl
     for (const p of t.paragraphs) {
       const spans = highlightsIn(q, p.text);
       if (spans.length === 0) continue;
-      shown.push({ seconds: timed ? Math.floor(p.startMs / 1000) : null, html: marked(p.text, spans) });
+      shown.push({ seconds: timed ? Math.floor(p.startMs / 1000) : null, html: marked(p.text, spans), text: p.text });
       if (shown.length === MAX_SHOWN_PARAGRAPHS) break;
     }
     if (shown.length > 0) return shown;

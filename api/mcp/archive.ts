@@ -90,13 +90,9 @@ export async function searchTranscripts(store: ArchiveStore, keyId: string, a: S
   const titles = await channelTitles(store, kept.map((h) => h.video.channelId));
   return kept.map(({ video, transcripts }) => ({
     ...videoOf(video, titles),
-    paragraphs: matchingParagraphs(parsed.value, video, transcripts, null).map((p) => ({ start: p.seconds ?? 0, text: plain(p.html) })),
+    // The stored text itself, not the feed's HTML unescaped back: an answer to an agent is not HTML.
+    paragraphs: matchingParagraphs(parsed.value, video, transcripts, null).map((p) => ({ start: p.seconds ?? 0, text: p.text })),
   }));
-}
-
-/** The matching paragraph's HTML (escaped text, <mark> around hits) back to its plain text. */
-function plain(html: string): string {
-  return html.replace(/<\/?mark>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 }
 
 function sinceOf(raw: string | undefined): Date | null {

@@ -64,6 +64,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(hits[0]!.published).to.match(/^\d{4}-\d\d-\d\dT/);
     // Platform text is data: the hostile title comes back as the same text, unchanged.
     expect(hits[1]!.title).to.equal(HOSTILE_TEXT);
+    // and a matching paragraph is the stored text itself (no entity or <mark> left from the feed's HTML).
+    const markup = await call(client, 'search_transcripts', { query: 'onerror' });
+    expect((markup.structuredContent as { hits: { paragraphs: unknown[] }[] }).hits[0]!.paragraphs).to.deep.equal([{ start: 0, text: HOSTILE_TEXT }]);
     const limited = await call(client, 'search_transcripts', { query: 'heat pump', limit: 1, channels: [MCP_CHANNEL] });
     expect((limited.structuredContent as { hits: unknown[] }).hits).to.have.length(1);
     const since = await call(client, 'search_transcripts', { query: 'heat pump', since: new Date(Date.UTC(2025, 0, 1, 10, 30)).toISOString() });
