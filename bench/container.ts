@@ -14,7 +14,7 @@ import type { Benchmark, BenchRow } from './types';
 const ROOT = path.join(__dirname, '..');
 const MB = 1_000_000;
 
-interface Figures { base: number; plain: number; browser: number; firstHealthMs: number }
+interface Figures { base: number; plain: number; browser: number; firstHealthMs: number; stopApiMs: number; stopCrawlerMs: number }
 
 /** Time from spawning `node dist/api/main.js` to its first 200 from /health, in ms. */
 async function bareStartMs(): Promise<number> {
@@ -63,6 +63,9 @@ const bench: Benchmark = async () => {
       { metric: 'plain image, whole (base included)', value: Math.round(f.plain / MB), unit: 'MB', baseline: { label: 'the base image', value: Math.round(f.base / MB) } },
       { metric: 'browser image (--target browser, Debian\'s Chromium), whole', value: Math.round(f.browser / MB), unit: 'MB', baseline: { label: 'the plain image', value: Math.round(f.plain / MB) }, ratio: f.browser / f.plain },
       { metric: 'API start to its first /health, in a container (podman run → 200); lower is better', value: Math.round(f.firstHealthMs), unit: 'ms', baseline: { label: 'the same API as a bare process', value: Math.round(bare) }, ratio: f.firstHealthMs / bare },
+      // podman stop's own wait is the ceiling these stand beside: a process that ignored SIGTERM would take it whole.
+      { metric: 'api container, podman stop (SIGTERM) → exit 0; lower is better', value: f.stopApiMs, unit: 'ms', baseline: { label: 'podman stop -t 10, the kill deadline', value: 10_000 }, ratio: f.stopApiMs / 10_000, target: '< 10 s, exit 0', met: f.stopApiMs < 10_000 },
+      { metric: 'crawler container, podman stop (SIGTERM) → exit 0; lower is better', value: f.stopCrawlerMs, unit: 'ms', baseline: { label: 'podman stop -t 10, the kill deadline', value: 10_000 }, ratio: f.stopCrawlerMs / 10_000, target: '< 10 s, exit 0', met: f.stopCrawlerMs < 10_000 },
     );
     notes.push('sizes as podman reports them (uncompressed); the base is the stand-in for node:20-bookworm-slim that test/container/base.sh builds where no image can be pulled');
   }

@@ -160,6 +160,7 @@ for c in api crawler; do
   line=$([ "$c" = api ] && echo '"shutting down"' || echo '"crawler stopped"')
   podman logs "$run_id-$c" 2>&1 | tail -n 5 | grep -q "$line" || fail "$c: no $line line at the end of its log"
   say "$c: SIGTERM → exit 0 in $ms ms, $line logged"
+  declare "stop_ms_$c=$ms"
 done
 
 # The browser target: Chromium found by the crawler's own detection, as the image's user.
@@ -187,7 +188,8 @@ for layer in "$work"/layers/*/layer.tar "$work"/layers/*.tar; do
 done
 say "no secret in podman inspect, the logs or the image's layers"
 if [ -n "${SMOKE_FIGURES:-}" ]; then
-  # For bench/container.ts: sizes in bytes, the first /health in ms.
-  printf '{"base":%s,"plain":%s,"browser":%s,"firstHealthMs":%s}\n' "$base_size" "$plain_size" "$browser_size" "$first_health_ms" >"$SMOKE_FIGURES"
+  # For bench/container.ts: sizes in bytes, the first /health and each SIGTERM → exit in ms.
+  printf '{"base":%s,"plain":%s,"browser":%s,"firstHealthMs":%s,"stopApiMs":%s,"stopCrawlerMs":%s}\n' \
+    "$base_size" "$plain_size" "$browser_size" "$first_health_ms" "$stop_ms_api" "$stop_ms_crawler" >"$SMOKE_FIGURES"
 fi
 say "passed in $(( $(date +%s) - t0 )) s"
