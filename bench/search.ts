@@ -28,7 +28,7 @@ import type { SearchQuery, Store } from '../shared/store';
 import { openSqliteStore } from '../shared/store/sqlite/sqlite-store';
 import { makeRng } from '../test/support/random';
 import { BATCH, channelIdOf, corpusBatches, VOCABULARY, WORDS, type Corpus } from './search-corpus';
-import { indexFloor } from './search-floor';
+import { indexFloor, sameTextFts } from './search-floor';
 import { median, percentile, round, runStandalone } from './support';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 import { wrk, wrkAvailable, WRK_INSTALL } from './wrk';
@@ -81,7 +81,7 @@ function queriesOf(corpus: Corpus): QueryKind[] {
 // ── measurements ───────────────────────────────────────────────────────────
 
 /** Writes the corpus into both stores, batches alternating (and which store goes first). */
-async function loadBoth(indexed: Store, plain: Store, corpus: Corpus): Promise<{ withIndex: number; without: number; seconds: number }> {
+async function loadBoth(indexed: Store, plain: Store, corpus: Corpus, fts: ReturnType<typeof sameTextFts>): Promise<{ withIndex: number; without: number; ftsAlone: number; seconds: number }> {
   let withMs = 0;
   let withoutMs = 0;
   const begun = process.hrtime.bigint();
@@ -94,8 +94,11 @@ async function loadBoth(indexed: Store, plain: Store, corpus: Corpus): Promise<{
       if (isIndexed) withMs += msSince(start);
       else withoutMs += msSince(start);
     }
+    fts.add(batch);
   }
-  return { withIndex: VIDEOS / (withMs / 1000), without: VIDEOS / (withoutMs / 1000), seconds: msSince(begun) / 1000 };
+  // The rate a store could reach if its index cost FTS5's inserts and nothing more.
+  const ftsAlone = VIDEOS / ((withoutMs + fts.ms) / 1000);
+  return { withIndex: VIDEOS / (withMs / 1000), without: VIDEOS / (withoutMs / 1000), ftsAlone, seconds: msSince(begun) / 1000 };
 }
 
 function indexBytes(file: string): { index: number; transcripts: number } {
@@ -202,10 +205,12 @@ const searchBenchmark: Benchmark = async (): Promise<BenchSection> => {
     const corpus: Corpus = { channels: 0, textBytes: 0, samples: [] };
     const store = openSqliteStore(file, silentLogger());
     const plain = openSqliteStore(plainFile, silentLogger(), { indexSearch: false });
-    let upserts: { withIndex: number; without: number; seconds: number };
+    const fts = sameTextFts(dir);
+    let upserts: Awaited<ReturnType<typeof loadBoth>>;
     try {
-      upserts = await loadBoth(store, plain, corpus);
+      upserts = await loadBoth(store, plain, corpus, fts);
     } finally {
+      fts.close();
       await plain.close();
       fs.rmSync(plainFile, { force: true });
     }
@@ -217,6 +222,16 @@ const searchBenchmark: Benchmark = async (): Promise<BenchSection> => {
       baseline: { label: 'the same writes without the index', value: round(upserts.without, 0) },
       ratio: round(upserts.withIndex / upserts.without, 2),
       target: '>= 0.6x without', met: upserts.withIndex / upserts.without >= 0.6,
+    });
+    // The restated target (what can be met): the store's upkeep of its index beside FTS5's own
+    // inserts of the same folded text in the same batches, plus the same plain write.
+    rows.push({
+      metric: `batch upsert with the search index, against the plain write plus FTS5 alone inserting the same folded text in the same batches (0 to ${VIDEOS / 1000}k videos)`,
+      readme: 'batch upsert with the search index, against plain write + FTS5 alone on the same text',
+      value: round(upserts.withIndex, 0), unit: 'videos/s',
+      baseline: { label: 'plain write + FTS5 alone', value: round(upserts.ftsAlone, 0) },
+      ratio: round(upserts.withIndex / upserts.ftsAlone, 2),
+      target: '>= 0.8x', met: upserts.withIndex / upserts.ftsAlone >= 0.8,
     });
     rows.push(...await indexFloor(dir, corpusBatches(FLOOR_VIDEOS, 'floor', { channels: 0, textBytes: 0, samples: [] })));
     try {
