@@ -1,9 +1,25 @@
 // ESLint flat config: typescript-eslint's recommended type-aware rules over every TypeScript file,
-// and the direction between folders: the platform client (shared/platform) builds on the transcript
-// text code, the settings, the store and the feed rendering, never the other way round. (Import
-// cycles between files, type-only ones included, are `npm run cycles`: madge.)
+// no file over 400 lines, and the direction between folders, each arrow pointing down only:
+//   * shared/ is below api/, crawler/, bench/ and test/ and imports none of them;
+//   * api/http/ (the answer machinery) is below the routes and the apps that mount them;
+//   * the error catalogue (api/errors.ts, api/error-phrasing.ts) is below api/http/, whose error
+//     answer turns its entries into responses;
+//   * api/subscriptions/ (parsing, links) is below the routes that use it;
+//   * the platform client (shared/platform) builds on the transcript text code, the settings, the
+//     store and the feed rendering, never the other way round.
+// (Import cycles between files, type-only ones included, are `npm run cycles`: madge.)
+// Flat config replaces a rule rather than merging it, so each file group below carries every
+// pattern that applies to it.
 const js = require('@eslint/js');
 const tseslint = require('typescript-eslint');
+
+const restricted = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const UPWARD_FROM_SHARED = { group: ['**/api', '**/api/*', '**/crawler', '**/crawler/*', '**/test/*', '**/bench/*'], message: 'shared/ is below api/, crawler/, test/ and bench/: it imports none of them.' };
+const NOT_PLATFORM = { group: ['**/platform', '**/platform/*'], message: 'shared/platform depends on this folder, not the other way round (one direction, no cycle between folders).' };
+const UPWARD_FROM_HTTP = { group: ['../routes', '../routes/*', '../create-app', '../server', '../main', '../mcp', '../mcp/*', '../admin', '../admin/*'], message: 'api/http/ is below the routes and the apps that mount them: they import it, not the other way round.' };
+const CATALOGUE_TO_HTTP = { group: ['./http', './http/*'], message: 'The error catalogue is below api/http/: the error answer (api/http/error-answer.ts) imports it, not the other way round.' };
+const SUBSCRIPTIONS_TO_ROUTES = { group: ['../routes', '../routes/*'], message: 'api/subscriptions/ is below the routes: shared helpers (origins, links) live in api/http/ or here.' };
+const PLATFORM_BELOW = ['shared/transcript/**/*.ts', 'shared/config/**/*.ts', 'shared/store/**/*.ts', 'shared/search/**/*.ts'];
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'coverage/**'] },
@@ -20,14 +36,13 @@ module.exports = tseslint.config(
       'no-console': 'off',
     },
   },
-  {
-    files: ['shared/transcript/**/*.ts', 'shared/config/**/*.ts', 'shared/store/**/*.ts', 'shared/search/**/*.ts', 'api/feed/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [{ group: ['**/platform', '**/platform/*'], message: 'shared/platform depends on this folder, not the other way round (one direction, no cycle between folders).' }],
-      }],
-    },
-  },
+  { files: ['**/*.ts'], rules: { 'max-lines': ['error', { max: 400 }] } },
+  { files: ['shared/**/*.ts'], rules: restricted(UPWARD_FROM_SHARED) },
+  { files: PLATFORM_BELOW, rules: restricted(UPWARD_FROM_SHARED, NOT_PLATFORM) },
+  { files: ['api/feed/**/*.ts'], rules: restricted(NOT_PLATFORM) },
+  { files: ['api/http/**/*.ts'], rules: restricted(UPWARD_FROM_HTTP) },
+  { files: ['api/errors.ts', 'api/error-phrasing.ts'], rules: restricted(CATALOGUE_TO_HTTP) },
+  { files: ['api/subscriptions/**/*.ts'], rules: restricted(SUBSCRIPTIONS_TO_ROUTES) },
   {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },

@@ -11,7 +11,7 @@
 //   methods → JSON 404 naming the table's paths → the same error sender.
 //
 // Both dispatchers run the same handler functions on the same node:http objects (query, key,
-// origin and freshness come from api/http/locals.ts, keyed.ts, routes/feed.ts and
+// origin and freshness come from api/http/locals.ts, keyed.ts, http/origin.ts and
 // http/feed-answer.ts, never from Express), so an answer is byte-for-byte the same whichever gave it
 // (test/api/http.test.ts).
 
@@ -22,7 +22,8 @@ import type { Store } from '../shared/store/types';
 import type { Logger } from '../shared/logger';
 import type { HandleLookupLimits } from './resolve-channel';
 import { ApiCache } from './cache';
-import { ApiError, errorHandler, errorSender, methodsAllowed } from './errors';
+import { ApiError } from './errors';
+import { errorHandler, errorSender, methodsAllowed } from './http/error-answer';
 import { door, frontDoor } from './http/front-door';
 import { writeHead } from './http/answer-head';
 import { keyed, type Handler } from './http/keyed';
@@ -35,7 +36,8 @@ import { admin } from './http/admin';
 import { adminChannels } from './routes/admin-channels';
 import { adminCrawlers } from './routes/admin-crawlers';
 import { adminStatus } from './routes/admin-status';
-import { feed, originOf } from './routes/feed';
+import { feed } from './routes/feed';
+import { originOf } from './http/origin';
 import { webSubRoutes } from './routes/websub';
 import { renewAtMs } from '../shared/push-schedule';
 import { search, type SearchLimits } from './routes/search';

@@ -1,24 +1,14 @@
 // The one catalogue of API errors: each entry is a named condition with its status, Turkish `error`
-// text and body fields. Route code throws ApiError(name, context); the error handler below is the
-// only place that turns one into a response. test/api/errors.test.ts pins the spec's rows.
+// text and body fields. Route code throws ApiError(name, context); the error answer
+// (api/http/error-answer.ts) is the only place that turns one into a response. The catalogue
+// imports nothing from http/ (eslint.config.js); the Turkish sentences that depend on what the
+// crawler knows are api/error-phrasing.ts. test/api/errors.test.ts pins the spec's rows.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { StoreUnavailableError } from '../shared/store/types';
 import { PlatformError } from '../shared/platform/types';
-import { categoryLogger, type Logger } from '../shared/logger';
-import { withoutApiKey } from './http/key-redaction';
-import { channelIdOf, requestUrl } from './http/locals';
-import { settle } from './http/answer-head';
+import type { CrawlView } from './feed/crawl-view';
+import { CHANNEL_NOUN, handleNotReachedMessage, noVideosMessage, PLAYLIST_NOUN } from './error-phrasing';
 import { USAGE, type Usage } from './service-info';
-
-/**
- * What the crawler knows of a channel that has no feed entry yet (api/feed/crawl-view.ts), for the
- * 404's message: not looked at yet, being looked at now, or its last run's outcome and next try.
- */
-export type CrawlView =
-  | { readonly state: 'waiting' | 'running' }
-  | { readonly state: 'not_found' | 'blocked' | 'unreachable' | 'empty'; readonly nextTryAt: Date; readonly now: Date };
 
 export interface ErrorBody {
   error: string;
@@ -70,54 +60,6 @@ interface Entry {
 }
 
 const text = (s: string) => (): string => s;
-
-/** "2026-11-25 16:30 UTC'de", or "birazdan" when the time has come (the crawler is behind). */
-function whenTurkish(at: Date, now: Date): string {
-  if (at.getTime() <= now.getTime()) return 'birazdan';
-  return `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC'de`;
-}
-
-/** The work item in the 404's message, in the Turkish cases the sentences need. */
-interface Noun {
-  /** "bu kanala" */
-  readonly dative: string;
-  /** "bu kanalı" */
-  readonly accusative: string;
-  /** "bu kanalın" */
-  readonly genitive: string;
-}
-const CHANNEL_NOUN: Noun = { dative: 'kanala', accusative: 'kanalı', genitive: 'kanalın' };
-const PLAYLIST_NOUN: Noun = { dative: 'oynatma listesine', accusative: 'oynatma listesini', genitive: 'oynatma listesinin' };
-
-/** The 404's message: what the crawler knows, instead of always "a few minutes". */
-function noVideosMessage(crawl: CrawlView | undefined, n: Noun): string {
-  switch (crawl?.state) {
-    case undefined:
-    case 'waiting':
-      return `Tarayıcı bu ${n.dative} henüz bakmadı; sıraya alındı, lütfen birkaç dakika sonra tekrar deneyin`;
-    case 'running':
-      return `Tarayıcı bu ${n.accusative} şu anda işliyor; ilk videolar kaydedilince akış görünür, lütfen birkaç dakika sonra tekrar deneyin`;
-    case 'not_found':
-      return `Platform bu ${n.genitive} var olmadığını söylüyor; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
-    case 'blocked':
-      return `Platform şu anda istekleri engelliyor; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden deneyecek`;
-    case 'unreachable':
-      return `Platforma ulaşılamadı ya da platform beklenmeyen bir yanıt verdi; tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden deneyecek`;
-    case 'empty':
-      return `Tarayıcı bu ${n.dative} baktı ama henüz gösterilecek transkript yok (altyazısı gelmemiş videolar sonra yeniden denenir); tarayıcı ${whenTurkish(crawl.nextTryAt, crawl.now)} yeniden bakacak`;
-  }
-}
-
-/**
- * The 404's message for a handle the platform could not be asked about: why, that the channel is
- * queued for the crawler, and when its name is asked again.
- */
-function handleNotReachedMessage(c: ErrorContext): string {
-  const view = c.crawl;
-  const why = view?.state === 'blocked' ? 'Platform şu anda istekleri engelliyor' : 'Platforma ulaşılamadı (ağ bağlantısı yok ya da platform yanıt vermiyor)';
-  const when = view !== undefined && 'nextTryAt' in view ? whenTurkish(view.nextTryAt, view.now) : 'birazdan';
-  return `${why}, bu yüzden '@${c.handle ?? ''}' kanal adı çözümlenemedi; kanal tarayıcının sırasına alındı ve adı ${when} yeniden sorulacak, lütfen sonra tekrar deneyin`;
-}
 
 /** Fixed prefix of every 500 body, naming the upstream feed generator (spec, Errors). */
 export const SERVER_ERROR_PREFIX = 'Feed oluşturucu hatası: ';
@@ -189,7 +131,7 @@ export const CATALOGUE = {
   handleNotReached: {
     status: 404,
     error: text('Henüz işlenmiş video yok'),
-    message: handleNotReachedMessage,
+    message: (c) => handleNotReachedMessage(c.handle ?? '', c.crawl),
     channelId: true,
   },
 
@@ -440,15 +382,6 @@ export function errorBody(name: ErrorName, ctx: ErrorContext = {}): ErrorBody {
   return body;
 }
 
-// ── the one error handler ──────────────────────────────────────────────────
-// Catalogue entries as they are; everything else is a 500 whose body says only a safe, fixed
-// detail (plus the channel) while the log gets the error. Also the JSON answers for unknown paths
-// (404) and unsupported methods on known paths (405).
-
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
-/** The challenge of the admin routes: the key is the password, any user name will do. */
-export const BASIC_CHALLENGE = 'Basic realm="transcript-feed admin", charset="UTF-8"';
-
 /** Map anything thrown to a catalogue entry. Unknown errors get a fixed detail, never their message. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
@@ -461,59 +394,3 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError('server', { detail: 'beklenmeyen hata' }, { cause: err });
 }
 
-/** What the error sender knows of the app: the paths a 404 names (its route table). */
-export interface ErrorSenderOptions {
-  paths?: string;
-}
-
-export function errorHandler(root: Logger, opts: ErrorSenderOptions = {}): ErrorRequestHandler {
-  const send = errorSender(root, opts);
-  return (err: unknown, req, res, _next) => send(err, req, res);
-}
-
-/**
- * The error answer on plain node:http objects (Express's error handler and the feed's direct path
- * both use it): the catalogue body as JSON, Retry-After / Allow where the entry says, no-store, and
- * an ERROR line for every 500.
- */
-export function errorSender(root: Logger, opts: ErrorSenderOptions = {}): (err: unknown, req: IncomingMessage, res: ServerResponse) => void {
-  const log = categoryLogger(root, 'api');
-  return (err, req, res) => {
-    const apiError = toApiError(err);
-    const entry = CATALOGUE[apiError.code];
-    const context =
-      entry.status === 500 ? { ...apiError.context, channelId: apiError.context.channelId ?? channelIdOf(res) ?? '' }
-      : apiError.code === 'pathNotFound' ? { ...apiError.context, paths: opts.paths }
-      : apiError.context;
-    if (entry.status === 500) {
-      log.error({ err: apiError.cause ?? apiError, method: req.method, path: withoutApiKey(requestUrl(req)), channelId: context.channelId }, `request failed: ${errorBody('server', context).error}`);
-    }
-    if (res.headersSent) {
-      // Too late for a JSON body: cut the connection so the client sees a failure, not a short feed.
-      res.destroy();
-      return;
-    }
-    settle(res);
-    if ('retryAfter' in entry) res.setHeader('Retry-After', String(apiError.context.retryAfter ?? entry.retryAfter));
-    if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', apiError.context.allow ?? ALLOWED_METHODS);
-    if ('basicChallenge' in entry) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
-    const body = JSON.stringify(errorBody(apiError.code, context));
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.statusCode = entry.status;
-    res.end(body);
-  };
-}
-
-/**
- * 405 on a path served with the methods `allow` (the route table's list, OPTIONS included);
- * `beneath`: the other methods of the paths under it, for the message.
- */
-export const methodsAllowed = (allow: string, beneath = ''): RequestHandler => () => {
-  throw new ApiError('methodNotAllowed', beneath === '' ? { allow } : { allow, beneath });
-};
-
-export const pathNotFound: RequestHandler = () => {
-  throw new ApiError('pathNotFound');
-};

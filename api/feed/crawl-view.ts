@@ -4,7 +4,14 @@
 // tell what happened and when the crawler tries again.
 
 import type { ChannelRecord } from '../../shared/store/types';
-import type { CrawlView } from '../errors';
+
+/**
+ * What the crawler knows of a channel that has no feed entry yet (api/feed/crawl-view.ts), for the
+ * 404's message: not looked at yet, being looked at now, or its last run's outcome and next try.
+ */
+export type CrawlView =
+  | { readonly state: 'waiting' | 'running' }
+  | { readonly state: 'not_found' | 'blocked' | 'unreachable' | 'empty'; readonly nextTryAt: Date; readonly now: Date };
 
 export function crawlViewOf(c: Pick<ChannelRecord, 'leaseOwner' | 'leaseExpiresAt' | 'lastOutcome' | 'dueAt'>, now: Date): CrawlView {
   if (c.leaseOwner !== null && c.leaseExpiresAt !== null && c.leaseExpiresAt.getTime() > now.getTime()) return { state: 'running' };

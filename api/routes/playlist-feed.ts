@@ -11,13 +11,17 @@ import { ApiError } from '../errors';
 import { crawlViewOf } from '../feed/crawl-view';
 import { buildFeedModel, fingerprintOf, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { queryOf, requireKeyId, setChannelId } from '../http/locals';
-import { FollowRecorder } from '../subscriptions/follow-recorder';
+import { FollowRecorder } from '../registration/follow-recorder';
 import { validatePlaylistQuery, type PlaylistFeedQuery } from '../query/playlist-query';
 import type { RawQuery } from '../query/feed-query';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { categoryLogger } from '../../shared/logger';
-import { ChannelRegistrar, RENDERERS, feedQueryTail, linkKeyOf, originOf, transcriptFileUrl, type FeedDeps, type FeedHandler } from './feed';
+import type { FeedDeps, FeedHandler } from './feed';
+import { ChannelRegistrar } from '../registration/channel-registrar';
+import { RENDERERS } from '../feed/renderers';
+import { feedQueryTail, linkKeyOf, transcriptFileUrl } from '../feed/self-links';
+import { originOf } from '../http/origin';
 
 export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl' | 'answer' | 'newChannelsPerKeyHour'> & {
   store: PlaylistFeedStore;

@@ -24,7 +24,9 @@ import { SearchGate } from '../search/search-gate';
 import { SearchResults } from '../search/search-results';
 import { scopeToken } from '../search/search-version';
 import { SingleFlight } from '../single-flight';
-import { INCLUDE_NAMES, linkKeyOf, originOf, RENDERERS } from './feed';
+import { INCLUDE_NAMES, RENDERERS } from '../feed/renderers';
+import { linkKeyOf } from '../feed/self-links';
+import { originOf } from '../http/origin';
 
 /** API_MAX_SEARCHES, API_MAX_SEARCHES_PER_KEY and API_SEARCH_BUDGET_MS's defaults. */
 export const DEFAULT_MAX_SEARCHES = 2;

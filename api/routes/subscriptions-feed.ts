@@ -17,7 +17,8 @@ import { requireKeyId, queryOf } from '../http/locals';
 import { validateCombinedFeedQuery, type FeedOptions } from '../query/feed-query';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
-import { INCLUDE_NAMES, RENDERERS, requestOrigin } from './feed';
+import { INCLUDE_NAMES, RENDERERS } from '../feed/renderers';
+import { requestOrigin } from '../http/origin';
 import type { AnswerFeed } from '../http/feed-answer';
 
 export interface CombinedFeedDeps {

@@ -20,7 +20,7 @@ import type { Handler } from '../http/keyed';
 import { requireKeyId, queryOf } from '../http/locals';
 import { DEFAULT_MAX_ITEMS } from '../query/feed-query';
 import type { FollowRef } from '../subscriptions/channel-refs';
-import { FollowRecorder } from '../subscriptions/follow-recorder';
+import { FollowRecorder } from '../registration/follow-recorder';
 import { readUpload } from '../subscriptions/upload';
 import { ImportFileError, type ImportEntry, type ImportProblem } from '../subscriptions/parsed-import';
 import { linksFor, type LinkDeps } from '../subscriptions/links';

@@ -9,7 +9,7 @@ import express from 'express';
 import { expect } from 'chai';
 import { admin, basicPassword } from '../../api/http/admin';
 import { keyIdOf } from '../../api/http/locals';
-import { errorHandler } from '../../api/errors';
+import { errorHandler } from '../../api/http/error-answer';
 import { door, frontDoor } from '../../api/http/front-door';
 import { KeyRing } from '../../api/key-ring';
 import { parseSecurityConfig, sha256, SecurityConfigError } from '../../shared/config/security';

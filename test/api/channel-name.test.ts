@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import type { Scheduler } from '../../crawler/scheduler';
 import { realTiming } from '../../crawler/timing';
-import { REGISTRATION_TTL_MS } from '../../api/routes/feed';
+import { REGISTRATION_TTL_MS } from '../../api/registration/channel-registrar';
 import { CHANNEL, startApi, video, type TestApi } from './support';
 import { captureLogs } from '../support/logs';
 import { startInProcessCrawler } from '../crawler/support/in-process-crawler';

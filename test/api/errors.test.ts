@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { ApiError, CATALOGUE, errorBody, SERVER_ERROR_PREFIX, toApiError, type CrawlView, type ErrorName } from '../../api/errors';
+import { ApiError, CATALOGUE, errorBody, SERVER_ERROR_PREFIX, toApiError, type ErrorName } from '../../api/errors';
+import type { CrawlView } from '../../api/feed/crawl-view';
 import { USAGE } from '../../api/service-info';
 import { PlatformError } from '../../shared/platform/types';
 import { StoreUnavailableError } from '../../shared/store/types';

@@ -5,7 +5,7 @@ import { FeedStateReader, validatorsFor, type RepresentationKey, type Validators
 import { notModified } from '../../api/http/feed-answer';
 import { withoutApiKey } from '../../api/http/key-redaction';
 import { matchKey, presentedKey } from '../../api/http/keyed';
-import { ChannelRegistrar } from '../../api/routes/feed';
+import { ChannelRegistrar } from '../../api/registration/channel-registrar';
 import { rateLimitId, sha256, type ApiKey } from '../../shared/config/security';
 import type { ChannelRecord, RegisterChannelInput } from '../../shared/store/types';
 import { videoRecord } from '../support/factories';

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { buildFeedModel, type ModelInput } from '../../api/feed/state';
 import { renderInSteps } from '../../api/feed/render-in-steps';
 import { RenderQueue } from '../../api/feed/render-queue';
-import { RENDERERS } from '../../api/routes/feed';
+import { RENDERERS } from '../../api/feed/renderers';
 import { startApiProcess, type ApiProcess } from '../support/api-process';
 import { transcriptRecord, videoFactory } from '../support/factories';
 

@@ -5,7 +5,8 @@
 // runs as the few processes its launch flags leave.
 
 import { expect } from 'chai';
-import { BrowserFallback, createBrowserFallback, findChromium } from '../../crawler/browser-fallback';
+import { BrowserFallback, createBrowserFallback } from '../../crawler/browser-fallback';
+import { findChromium } from '../../crawler/chromium';
 import { crawlerMetrics } from '../../crawler/metrics';
 import { histogramSeries, parseMetrics, sample } from '../support/prometheus';
 import { silentLogger } from '../../shared/logger';

@@ -5,7 +5,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { findChromium } from '../../crawler/browser-fallback';
+import { findChromium } from '../../crawler/chromium';
 
 /**
  * The Chromium the crawler would use with BROWSER_EXECUTABLE_PATH unset (the usual install paths),
