@@ -221,14 +221,14 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
       { metric: 'minimal Express 5, same bytes', value: round(minimal.rps, 0), unit: 'req/s', baseline: rps('bare node:http', bare), ratio: round(minimal.rps / bare.rps) },
       {
         metric: 'real app, 10-item feed (cache-warm) / minimal Express',
-        readme: 'feed, 10 items, cache-warm, key check + store rate limit + all headers (wrk, 50 conn.)',
+        readme: 'feed, 10 items, cache-warm, key check + store rate limit + all headers (wrk, 50 conn.)', headline: true,
         value: round(r10.rps, 0), unit: 'req/s', baseline: rps('minimal Express', minimal),
         ratio: round(r10.rps / minimal.rps), target: '>= 0.8x', met: r10.rps / minimal.rps >= 0.8,
       },
       { metric: 'real app, 10-item feed / bare node:http', readme: 'the same feed against bare `node:http`', value: round(r10.rps, 0), unit: 'req/s', baseline: rps('bare node:http', bare), ratio: round(r10.rps / bare.rps) },
       {
         metric: 'real app, 304 (If-None-Match) / full-body 10-item feed',
-        readme: '304 path (If-None-Match) against the full-body feed',
+        readme: '304 path (If-None-Match) against the full-body feed', headline: true,
         value: round(r304.rps, 0), unit: 'req/s', baseline: rps('real app, full body', r10),
         ratio: round(r304.rps / r10.rps), target: '>= 1.3x', met: r304.rps / r10.rps >= 1.3,
       },

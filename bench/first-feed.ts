@@ -100,7 +100,7 @@ const firstFeedBenchmark: Benchmark = async (): Promise<BenchSection> => {
       title: 'End to end: first feed request → first 200 (api + crawler processes, fake platform)',
       rows: [
         {
-          readme: 'first request → first 200, `fast` profile, default 5 s poll',
+          readme: 'first request → first 200, `fast` profile, default 5 s poll', headline: true,
           metric: `first feed request → first 200, fast profile, CRAWL_POLL_SECONDS=${DEFAULT_POLL_SECONDS} (default), median of ${RUNS}; lower is better`,
           value: round(s, 2),
           unit: 's',

@@ -63,7 +63,7 @@ const requestCountsBenchmark: Benchmark = async (): Promise<BenchSection> => {
       title: 'End to end: platform requests per stored video (api + crawler processes, fake platform)',
       rows: [
         {
-          readme: 'platform requests per new video, steady state, its share of the listing included',
+          readme: 'platform requests per new video, steady state, its share of the listing included', headline: true,
           metric: `platform requests per stored video, steady state (${NEW_UPLOADS} new uploads after a refresh, wanted ${COUNT_CHANNEL_WANTED}, listing included); lower is better`,
           value: round(steadyPer, 2),
           unit: 'requests',

@@ -13,6 +13,9 @@ import { mergeResults } from './results-file';
 import { toMarkdown } from './support';
 import type { Benchmark, BenchSection } from './types';
 
+/** Where bench/RESULTS.md's method begins; everything from it on is kept across runs. */
+export const METHOD_HEADING = '## How these figures are measured';
+
 const END_TO_END = ['first-feed', 'request-counts', 'feed-at-scale', 'crawler-memory', 'subscriptions', 'import-flood'] as const;
 const ALL = ['store', 'search', 'api', 'platform', 'polling-week', ...END_TO_END, 'container'] as const;
 const GROUPS: Readonly<Record<string, readonly string[]>> = { 'end-to-end': END_TO_END };
@@ -45,9 +48,13 @@ async function main(): Promise<void> {
   const md = `${toMarkdown(sections)}\n${summary}\n`;
   console.log(md);
   const file = path.join(__dirname, 'RESULTS.md');
+  // The method (how the figures are measured, which the load generator limits) is prose kept below
+  // the benchmarks' blocks: each run replaces the blocks it measured and keeps it.
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const methodAt = old.indexOf(METHOD_HEADING);
+  const method = methodAt < 0 ? '' : `\n${old.slice(methodAt)}`;
   const order = [...new Set([...ALL, ...names])];
-  writeFileSync(file, mergeResults(old, blocks, order, `Last run (${new Date().toISOString()}, ${wanted.length === 0 ? 'all' : names.join(' ')}): ${summary}`));
+  writeFileSync(file, `${mergeResults(methodAt < 0 ? old : old.slice(0, methodAt), blocks, order, `Last run (${new Date().toISOString()}, ${wanted.length === 0 ? 'all' : names.join(' ')}): ${summary}`)}${method}`);
   console.error(`bench: blocks of ${names.join(', ')} written to ${path.relative(process.cwd(), file)}; ${missed} target(s) missed; ${total.toFixed(0)} s in all`);
   if (wanted.length === 0) {
     const readme = path.join(__dirname, '..', 'README.md');

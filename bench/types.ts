@@ -5,8 +5,10 @@
 export interface BenchRow {
   /** What was measured, e.g. "feed 10 items, req/s". */
   metric: string;
-  /** A short label, which also lists the row in the README's table (rows with a target are listed anyway, under `metric` when no label). */
+  /** A short label: the row's name in the README's table when it is a headline row. */
   readme?: string;
+  /** One of the README's five headline rows; every other row is in bench/RESULTS.md only. */
+  headline?: true;
   /** The measured value, in `unit`. */
   value: number;
   unit: string;

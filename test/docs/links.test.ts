@@ -1,4 +1,4 @@
-// Every relative link in the README and docs/ resolves: the file exists, and a `#fragment` names a
+// Every relative link in the README, docs/ and bench/RESULTS.md resolves: the file exists, and a `#fragment` names a
 // heading of that file as GitHub spells its anchors. Facts moved between pages keep their links.
 
 import { expect } from 'chai';
@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const PAGES = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = ['README.md', 'bench/RESULTS.md', ...readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces to hyphens. */
 const anchorOf = (heading: string): string =>
