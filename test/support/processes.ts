@@ -17,6 +17,16 @@ export interface Started {
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** A process whose stdout this test reads itself (spawnLogged), so it can be told of each line. */
+export interface LoggedProcess extends Started {
+  /**
+   * The first stdout line (as parsed into `logs`, seen already or to come) that `test` accepts, the
+   * moment it is read; rejects if the process exits first. Event-driven: no poll interval or own
+   * deadline that a loaded machine could outrun (the test's timeout bounds a failure).
+   */
+  line(test: (entry: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+}
+
 /** Newest modification time of the TypeScript sources under `dir`. */
 function newestSource(dir: string): number {
   return readdirSync(dir, { withFileTypes: true }).reduce((m, e) => {
@@ -68,7 +78,7 @@ export async function listeningPort(proc: Pick<Started, 'child' | 'logs' | 'stde
 }
 
 /** Spawns `node <args>` with exactly `env` (plus PATH and HOME), collecting its JSON log lines. */
-export function spawnLogged(args: readonly string[], env: Record<string, string>, cwd: string = ROOT): Started {
+export function spawnLogged(args: readonly string[], env: Record<string, string>, cwd: string = ROOT): LoggedProcess {
   const child = spawn(process.execPath, [...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
@@ -76,6 +86,11 @@ export function spawnLogged(args: readonly string[], env: Record<string, string>
   });
   const logs: Record<string, unknown>[] = [];
   const stderr: string[] = [];
+  const watchers = new Set<(entry: Record<string, unknown>) => void>();
+  const logged = (entry: Record<string, unknown>): void => {
+    logs.push(entry);
+    for (const w of [...watchers]) w(entry);
+  };
   let buf = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
     buf += chunk;
@@ -84,11 +99,13 @@ export function spawnLogged(args: readonly string[], env: Record<string, string>
       const line = buf.slice(0, i).trim();
       buf = buf.slice(i + 1);
       if (!line) continue;
+      let entry: Record<string, unknown>;
       try {
-        logs.push(JSON.parse(line) as Record<string, unknown>);
+        entry = JSON.parse(line) as Record<string, unknown>;
       } catch {
-        logs.push({ raw: line });
+        entry = { raw: line };
       }
+      logged(entry);
     }
   });
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
@@ -104,11 +121,27 @@ export function spawnLogged(args: readonly string[], env: Record<string, string>
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
+    line(test) {
+      const seen = logs.find(test);
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const watch = (entry: Record<string, unknown>): void => {
+          if (!test(entry)) return;
+          watchers.delete(watch);
+          resolve(entry);
+        };
+        watchers.add(watch);
+        void exited.then(({ code, signal }) => {
+          if (!watchers.delete(watch)) return;
+          reject(new Error(`the process exited (${signal ?? code}) before the line awaited; stderr: ${stderr.join('').slice(-2000)}`));
+        });
+      });
+    },
   };
 }
 
 /** A compiled entry point (dist/<entry>/main.js), as PM2 starts it; JSON logs by default. */
-export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>, cwd: string = ROOT): Started {
+export function startEntry(entry: 'api' | 'crawler', env: Record<string, string>, cwd: string = ROOT): LoggedProcess {
   return spawnLogged([path.join(ROOT, `dist/${entry}/main.js`)], { LOG_FORMAT: 'json', ...env }, cwd);
 }
 
