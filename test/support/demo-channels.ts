@@ -36,7 +36,8 @@ export function demoFeeds(host: string, key: string, channels: FakeChannelSpec[]
   const [demo, turkish] = channels;
   const q = (query: string) => `${host}/?${query}&api_key=${key}`;
   return [
-    { channel: demo!, label: 'Turkish (machine translation)', url: q('channel=@demo&lang=tr') },
+    // The fake platform does not translate: its "Turkish" is the English text marked [tr] (test/fake-platform/timedtext.ts).
+    { channel: demo!, label: 'lang=tr (the fake\'s stand-in translation: English marked [tr])', url: q('channel=@demo&lang=tr') },
     { channel: demo!, label: 'Atom', url: q('channel=@demo') },
     { channel: demo!, label: 'with Shorts and live', url: q('channel=@demo&include=shorts,live&max_items=20') },
     { channel: demo!, label: 'RSS', url: q('channel=@demo&format=Rss&max_items=20') },

@@ -121,10 +121,14 @@ async function main(): Promise<void> {
     return;
   }
 
-  const lines = [`\nDemo running. Fake platform at ${fake.url}; the processes' logs in ${shownPath(logFile)}\n`];
+  const width = Math.max(...feeds.map((f) => f.label.length)) + 2;
+  const lines = [
+    `\nDemo running against the project's fake video platform at ${fake.url}: made-up channels and captions, nothing asked of the real platform.`,
+    `The processes' logs are in ${shownPath(logFile)}.\n`,
+  ];
   for (const { channel, shows } of shown) {
     lines.push(`  ${channel.title} (@${channel.handle}, ${shows})`);
-    for (const f of feeds.filter((x) => x.channel === channel)) lines.push(`    ${`${f.label}:`.padEnd(31)} ${f.url}`);
+    for (const f of feeds.filter((x) => x.channel === channel)) lines.push(`    ${`${f.label}:`.padEnd(width)} ${f.url}`);
     lines.push('');
   }
   lines.push('Feeds fill within seconds (a 404 until the first videos are stored: reload). Ctrl-C stops.\n');
