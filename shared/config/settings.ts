@@ -6,45 +6,14 @@ import { isLanguageCode } from '../transcript/languages';
 import { isVideoId } from '../ids';
 import { messageOf } from '../error-text';
 
-/** One or more problems with the configuration, each a line naming its variable. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  readonly problems: readonly string[];
-  constructor(problems: string | readonly string[]) {
-    const list = typeof problems === 'string' ? [problems] : problems;
-    super(list.join('\n'));
-    this.problems = list;
-  }
-}
+import { ConfigError, parseInteger, setting, type Setting } from './setting-kit';
+import { SUMMARY_SETTINGS } from './summary-settings';
 
-export interface Setting<T> {
-  /** Environment variable (and key in config/settings.yaml). */
-  readonly name: string;
-  readonly default: string | undefined;
-  readonly secret: boolean;
-  readonly help: string;
-  /** Read from the environment only (CONFIG_FILE: it says where the file is). */
-  readonly envOnly?: boolean;
-  /** Parse a raw string; throw ConfigError with what is wrong (the caller adds the name). */
-  readonly parse: (raw: string) => T;
-}
-
-function setting<T>(s: Setting<T>): Setting<T> {
-  return s;
-}
+export { ConfigError, parseInteger, type Setting };
 
 const fail = (message: string): never => {
   throw new ConfigError(message);
 };
-
-export function parseInteger(min: number, max: number) {
-  return (raw: string): number => {
-    if (!/^-?\d+$/.test(raw.trim())) fail(`must be a whole number, got "${raw}"`);
-    const n = Number(raw.trim());
-    if (n < min || n > max) fail(`must be between ${min} and ${max}, got ${n}`);
-    return n;
-  };
-}
 
 function parseOneOf<T extends string>(...values: T[]) {
   return (raw: string): T => {
@@ -264,6 +233,7 @@ export const SETTINGS = {
   crawlerMetricsPort: setting({ name: 'CRAWLER_METRICS_PORT', default: '', secret: false, help: 'port of the crawler\'s own GET /metrics; empty = off; 0 = a free port the system picks, named by the "crawler metrics at" line', parse: (raw: string) => (raw.trim() === '' ? null : parseInteger(0, 65535)(raw)) }),
   crawlerMetricsHost: setting({ name: 'CRAWLER_METRICS_HOST', default: '127.0.0.1', secret: false, help: 'address the crawler\'s metrics listener binds to (it needs no key: keep it on loopback or a private network)', parse: (raw: string) => (/^[A-Za-z0-9.:-]{1,255}$/.test(raw.trim()) ? raw.trim() : fail(`must be a host name or IP address, got "${raw}"`)) }),
   logLevel: setting({ name: 'LOG_LEVEL', default: 'info', secret: false, help: 'debug, info, warning or error', parse: parseOneOf('debug', 'info', 'warning', 'error') }),
+  ...SUMMARY_SETTINGS,
   logFormat: setting({ name: 'LOG_FORMAT', default: '', secret: false, help: 'pretty or json; empty = pretty on a terminal, else json', parse: (raw: string) => (raw.trim() === '' ? null : parseOneOf('pretty', 'json')(raw)) }),
 } as const;
 
