@@ -7,7 +7,7 @@ import { ModelFault, type ModelEndpoint } from '../../shared/summary/model-clien
 import { checkedPoints } from '../../shared/summary/points';
 import { estimateTokens, type VideoToSummarise } from '../../shared/summary/prompt';
 import { askEndpoint, spansOf, summarise } from '../../shared/summary/summarise';
-import { FakeModelServer } from '../fake-model/server';
+import { defaultScript, FakeModelServer } from '../fake-model/server';
 
 const paragraphs = (count: number, everyMs: number, words = 12) =>
   Array.from({ length: count }, (_, i) => ({ startMs: i * everyMs + 400, text: `Paragraph ${i} ${'word '.repeat(words).trim()}.` }));
@@ -71,7 +71,7 @@ describe('summaries from an OpenAI-compatible model', function () {
       expect(out.points).to.deep.equal([]);
       expect(out.calls).to.equal(2);
     } finally {
-      model.script = (await import('../fake-model/server')).defaultScript;
+      model.script = defaultScript;
     }
   });
 
