@@ -33,6 +33,7 @@ const PAIRS: readonly { sqlite: number; does: string; mongo: readonly string[] |
   { sqlite: 20, does: 'who asked for which language', mongo: [M(8)] },
   { sqlite: 21, does: 'the player clients a crawler left out, in its heartbeat', mongo: { none: 'a field heartbeat documents gain' } },
   { sqlite: 22, does: 'imports queued per key; handle asks per key', mongo: [M(9)] },
+  { sqlite: 23, does: 'summaries and their queue; the daily summary caps', mongo: [M(10)] },
 ];
 
 describe('SQLite migration steps and MongoDB schema steps', function () {

@@ -96,6 +96,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
       await importQueueIndexes(db);
     },
   },
+  {
+    name: 'summaries (issue 31): each summary key\'s ready and failed summaries, for the queue and the status page',
+    run: async (db) => {
+      await db.collection('summaries').createIndexes([{ key: { language: 1, promptVersion: 1, status: 1 }, name: 'summary_status' }]);
+    },
+  },
 ];
 
 /** Thrown at start on a database shaped by a newer release. */

@@ -316,6 +316,34 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   CREATE INDEX subscriptions_queued ON subscriptions (key_id, since, ref) WHERE queued_kind IS NOT NULL;
   CREATE INDEX subscriptions_handle_asks ON subscriptions (key_id, handle_asked_at) WHERE handle_asked_at IS NOT NULL;
   `,
+  // 23: summaries (issue 31), one row per video, summary language and prompt version: the queue's
+  // lease and backoff while none is made, the points once one is; and each UTC day's shared caps.
+  `
+  CREATE TABLE summaries (
+    video_id            TEXT NOT NULL,
+    language            TEXT NOT NULL,
+    prompt_version      INTEGER NOT NULL,
+    status              TEXT NOT NULL,
+    transcript_language TEXT,
+    model               TEXT,
+    points              TEXT,
+    prompt_tokens       INTEGER NOT NULL DEFAULT 0,
+    completion_tokens   INTEGER NOT NULL DEFAULT 0,
+    made_at             INTEGER,
+    lease_owner         TEXT,
+    lease_expires_at    INTEGER,
+    next_attempt_at     INTEGER,
+    attempts            INTEGER NOT NULL DEFAULT 0,
+    last_error          TEXT,
+    PRIMARY KEY (video_id, language, prompt_version)
+  ) WITHOUT ROWID;
+  CREATE INDEX summaries_status ON summaries (language, prompt_version, status);
+  CREATE TABLE summary_days (
+    day    TEXT PRIMARY KEY,
+    videos INTEGER NOT NULL,
+    tokens INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Rows converted per read: the HTML of a whole store is never in memory at once. */
