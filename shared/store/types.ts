@@ -15,6 +15,7 @@ import type { PlaylistStore } from './types/playlists';
 import type { RateLimitStore } from './types/rate-limits';
 import type { SearchStore } from './types/search';
 import type { SubscriptionStore } from './types/subscriptions';
+import type { SummaryStore } from './types/summaries';
 import type { TranscriptStore } from './types/transcripts';
 import type { VideoStore } from './types/videos';
 import type { WebSubStore } from './types/websub';
@@ -28,6 +29,7 @@ export * from './types/rate-limits';
 export * from './types/search';
 export * from './types/slices';
 export * from './types/subscriptions';
+export * from './types/summaries';
 export * from './types/transcripts';
 export * from './types/videos';
 export * from './types/websub';
@@ -42,7 +44,7 @@ export class StoreUnavailableError extends Error {
 
 export interface Store
   extends ChannelStore, VideoStore, TranscriptStore, SearchStore, PlaylistStore, HandleStore, SubscriptionStore,
-    RateLimitStore, PlatformPacingStore, PlatformCheckStore, OperatorStore, WebSubStore {
+    RateLimitStore, PlatformPacingStore, PlatformCheckStore, OperatorStore, WebSubStore, SummaryStore {
   /** `sqlite` or `mongodb`, for logs. */
   readonly kind: 'sqlite' | 'mongodb';
   /**

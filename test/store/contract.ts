@@ -11,6 +11,7 @@ import { operatorContract } from './contract-operators';
 import { workCases } from './contract-work';
 import { videoCases } from './contract-videos';
 import { at, MIN, video } from './contract-support';
+import { summaryContract } from './contract-summaries';
 
 export interface StoreFixture {
   store: Store;
@@ -287,6 +288,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
     subscriptionCases(() => store);
     platformCheckCases(() => store);
     operatorContract(() => store);
+    summaryContract(() => store);
 
     describe('availability', function () {
       it('answers ping while open', async function () {

@@ -129,6 +129,16 @@ export const COPY_TABLES: readonly CopyTable[] = [
       videoId: 'text', channelId: 'text', title: 'text', publishedAt: 'time', dueAt: 'time', attempts: 'int', leaseOwner: 'text', leaseExpiresAt: 'time',
     },
   },
+  {
+    // Summaries are costly to make again (model calls): copied, queue state included.
+    name: 'summaries',
+    key: ['videoId', 'language', 'promptVersion'],
+    fields: {
+      videoId: 'text', language: 'text', promptVersion: 'int', status: 'text', transcriptLanguage: { type: 'text', mongoMissing: null }, model: { type: 'text', mongoMissing: null },
+      points: { type: 'json', mongoMissing: null }, promptTokens: { type: 'int', mongoMissing: 0 }, completionTokens: { type: 'int', mongoMissing: 0 }, madeAt: { type: 'time', mongoMissing: null },
+      leaseOwner: 'text', leaseExpiresAt: 'time', nextAttemptAt: 'time', attempts: 'int', lastError: 'text',
+    },
+  },
 ];
 
 /**
@@ -146,6 +156,7 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   crawler_heartbeats: 'written again within seconds by running crawlers',
   channel_runs: 'the runs history of the operators\' views',
   hourly_counts: 'the status page\'s chart',
+  summary_days: 'the daily summary caps; the day starts afresh',
   schema_version: 'each store has its own',
 };
 

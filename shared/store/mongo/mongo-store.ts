@@ -12,6 +12,7 @@ import { channelAdmin } from './channel-admin';
 import { batchWriter, type BatchWriter } from './batch';
 import { channelsCollection } from './channels';
 import { heartbeatsCollection } from './heartbeats';
+import { summariesCollection } from './summaries';
 import { hourlyCountsCollection } from './hourly-counts';
 import { runsCollection } from './runs';
 import { storeClock, type ClockSource } from './clock';
@@ -97,6 +98,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...heartbeatsCollection(db),
     ...hourlyCountsCollection(db),
     ...webSubCollection(db),
+    ...summariesCollection(db),
     ping: async () => {
       await client.db('admin').command({ ping: 1 });
     },

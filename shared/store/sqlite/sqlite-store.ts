@@ -22,6 +22,7 @@ import { platformPacingTable } from './platform-pacing';
 import { rateLimitsTable } from './rate-limits';
 import { searchTable } from './search';
 import { subscriptionsTable } from './subscriptions';
+import { summariesTable } from './summaries';
 import { transcriptsTable } from './transcripts';
 import { videosTable } from './videos';
 import { webSubTable } from './websub';
@@ -90,6 +91,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...heartbeatsTable(open),
     ...hourlyCountsTable(open),
     ...webSubTable(open),
+    ...summariesTable(open),
     ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
       stopWatch();
