@@ -23,6 +23,7 @@ import type { PlatformCheckReport } from '../shared/platform/platform-check';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
 import { WebSubSubscriber } from './websub-subscriber';
+import { startConfiguredSummaries } from './summaries/start';
 
 /** Extra time beyond one platform request for the drain (storing the batch, releasing the lease). */
 const DRAIN_MARGIN_MS = 10_000;
@@ -111,11 +112,12 @@ async function main(): Promise<void> {
   const checks: Worker = startPlatformCheckWorker({
     store, check: checkPlatform, owner, pollMs: config.crawlPollSeconds * 1000, timing: realTiming, logger: categoryLogger(logger, 'crawler.platform-check'),
   });
+  const summaries = startConfiguredSummaries(config, store, owner, crawlerMetrics.registry, categoryLogger(logger, 'crawler.summaries'));
   const shutdown = handleShutdown({
     logger: log,
     drain: async () => {
       await subscriber?.stop();
-      await Promise.all([scheduler.stop(), checks.stop()]);
+      await Promise.all([scheduler.stop(), checks.stop(), summaries?.stop()]);
       await heartbeat.stop();
     },
     drainTimeoutMs: config.platformTimeoutMs + DRAIN_MARGIN_MS,

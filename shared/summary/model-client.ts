@@ -50,12 +50,13 @@ interface AnswerShape {
 
 const count = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback);
 
-export async function complete(endpoint: ModelEndpoint, messages: readonly ChatMessage[]): Promise<Completion> {
+/** `stop` ends the request early when the crawler stops (it then fails as a timeout, which is harmless). */
+export async function complete(endpoint: ModelEndpoint, messages: readonly ChatMessage[], stop?: AbortSignal): Promise<Completion> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (endpoint.apiKey !== null) headers.authorization = `Bearer ${endpoint.apiKey}`;
   const body = JSON.stringify({ model: endpoint.model, messages, temperature: 0, stream: false });
   // The whole request, answer included: a server that stalls mid-answer is as down as one that never answers.
-  const signal = AbortSignal.timeout(endpoint.timeoutMs);
+  const signal = stop ? AbortSignal.any([AbortSignal.timeout(endpoint.timeoutMs), stop]) : AbortSignal.timeout(endpoint.timeoutMs);
   let res: Response;
   let text: string;
   try {

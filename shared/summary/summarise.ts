@@ -18,7 +18,7 @@ export interface SummaryOutcome {
 
 export type Ask = (messages: readonly ChatMessage[]) => ReturnType<typeof complete>;
 
-export const askEndpoint = (endpoint: ModelEndpoint): Ask => (messages) => complete(endpoint, messages);
+export const askEndpoint = (endpoint: ModelEndpoint, stop?: AbortSignal): Ask => (messages) => complete(endpoint, messages, stop);
 
 export async function summarise(ask: Ask, v: VideoToSummarise, spans: CitableSpans, contextTokens: number): Promise<SummaryOutcome> {
   const budget = contextTokens - answerReserve(contextTokens);
