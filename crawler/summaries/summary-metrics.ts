@@ -17,11 +17,11 @@ export class SummaryMetrics {
     this.failed = new Counter({ name: 'transcript_feed_summaries_failed_total', help: 'videos whose model answers held no valid point twice (marked failed, tried again after a backoff)', registers: [registry] });
     this.faults = new Counter({ name: 'transcript_feed_summary_model_faults_total', help: 'model requests that failed, by kind (refused, timeout, rate-limited, server, garbage)', labelNames: ['kind'] as const, registers: [registry] });
     this.tokens = new Counter({ name: 'transcript_feed_summary_tokens_total', help: 'tokens the model counted, in (prompt) and out (completion)', labelNames: ['direction'] as const, registers: [registry] });
-    const self = this;
+    const read = (): Promise<number | null> => this.waiting().catch(() => null);
     new Gauge({
       name: 'transcript_feed_summary_queue_length', help: 'videos with a transcript waiting for a summary (not backing off)', registers: [registry],
       async collect() {
-        const n = await self.waiting().catch(() => null);
+        const n = await read();
         if (n !== null) this.set(n);
       },
     });
