@@ -1,7 +1,7 @@
 // A fake OpenAI-compatible model server on loopback (issue 31's tests and bench): real HTTP,
 // `POST /v1/chat/completions`, every request recorded, answers scripted. Modes stand for the
 // faults a real server has: down (connections refused), slow (the answer stalls), 429 with
-// Retry-After, 500, and garbage (not JSON). By default it answers points citing the first times
+// Retry-After, 500, garbage (not JSON), and hold (unanswered until the test releases them). By default it answers points citing the first times
 // it finds in the request, which is what a well-behaved model does.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,7 +11,9 @@ export type FakeModelMode =
   | { kind: 'ok' }
   | { kind: 'slow'; ms: number }
   | { kind: 'rate-limited'; retryAfterSeconds: number }
-  | { kind: 'error' }
+  | { kind: 'error'; retryAfterSeconds?: number }
+  /** Requests wait, unanswered, until release(); then they are answered as the mode then says. */
+  | { kind: 'hold' }
   | { kind: 'garbage' };
 
 export interface RecordedRequest {
@@ -35,6 +37,21 @@ export class FakeModelServer {
   private server: Server | null = null;
   private port = 0;
   private readonly open = new Set<ServerResponse>();
+  private held: (() => void)[] = [];
+  /** Completions answered with 200 and a valid body. */
+  answered = 0;
+
+  /** Requests waiting in hold mode. */
+  get holding(): number {
+    return this.held.length;
+  }
+
+  /** Lets every held request go on, answered as the mode now says. */
+  release(): void {
+    const held = this.held;
+    this.held = [];
+    for (const go of held) go();
+  }
 
   /** Base URL as SUMMARY_API_URL takes it. */
   get url(): string {
@@ -53,6 +70,7 @@ export class FakeModelServer {
     const s = this.server;
     if (!s) return;
     this.server = null;
+    this.release();
     for (const res of this.open) res.destroy();
     s.closeAllConnections();
     await new Promise<void>((resolve) => s.close(() => resolve()));
@@ -79,14 +97,16 @@ export class FakeModelServer {
       return send(res, 400, '{"error":"bad json"}');
     }
     this.requests.push({ authorization: req.headers.authorization ?? null, body });
+    if (this.mode.kind === 'hold') await new Promise<void>((resolve) => this.held.push(resolve));
     const mode = this.mode;
     if (mode.kind === 'rate-limited') return send(res, 429, '{"error":"rate limited"}', { 'retry-after': String(mode.retryAfterSeconds) });
-    if (mode.kind === 'error') return send(res, 500, '{"error":"internal"}');
+    if (mode.kind === 'error') return send(res, 500, '{"error":"internal"}', mode.retryAfterSeconds === undefined ? {} : { 'retry-after': String(mode.retryAfterSeconds) });
     if (mode.kind === 'garbage') return send(res, 200, '<html>not a completion');
     if (mode.kind === 'slow') await new Promise((r) => setTimeout(r, mode.ms));
-    if (res.destroyed) return;
+    if (res.destroyed || mode.kind === 'hold') return;
     const content = this.script(body.messages ?? []);
     const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
+    this.answered += 1;
     send(res, 200, JSON.stringify({
       id: `chatcmpl-${this.requests.length}`,
       object: 'chat.completion',
