@@ -12,6 +12,7 @@ import { ensureBuilt } from '../test/support/processes';
 import { Cleanup, describeCounters, getFeed, idleNodeRssKb, logsWith, mb, progressOf, runEnded, splitOf, startPair, tempDir } from './services';
 import { round, runStandalone } from './support';
 import type { Benchmark, BenchRow, BenchSection } from './types';
+import { refreshAll } from '../test/support/refresh';
 
 const MEMORY_CHANNEL_VIDEOS = 100;
 const RSS_SAMPLE_MS = 200;
@@ -74,7 +75,7 @@ async function crawlMemory(withBrowser: boolean): Promise<CrawlMemory> {
       const store = await openStore(`sqlite:${path.join(dir, 'feeds.db')}`, { logger: silentLogger() });
       cleanup.add('bench store handle', () => store.close());
       fake.resetCounters();
-      await store.markAllDue(new Date());
+      await refreshAll(store, new Date());
       await runEnded(crawler, 2, 60_000);
       refresh = fake.counters;
     }

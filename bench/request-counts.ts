@@ -11,6 +11,7 @@ import { ensureBuilt } from '../test/support/processes';
 import { Cleanup, describeCounters, getFeed, perVideo, progressOf, runEnded, startPair, tempDir } from './services';
 import { round, runStandalone } from './support';
 import type { Benchmark, BenchSection } from './types';
+import { refreshAll } from '../test/support/refresh';
 
 const COUNT_CHANNEL_WANTED = 40;
 const NEW_UPLOADS = 5;
@@ -37,17 +38,17 @@ const requestCountsBenchmark: Benchmark = async (): Promise<BenchSection> => {
     const firstStored = Number(first.stored);
     if (first.outcome !== 'ok' || firstStored <= 0) throw new Error(`first crawl: ${JSON.stringify(first)}`);
 
-    // Steady state: new uploads, then the next listing (markAllDue makes it due now, as its rhythm would).
+    // Steady state: new uploads, then the next listing (refreshAll makes it due now, as its rhythm would).
     for (let i = 0; i < NEW_UPLOADS; i++) fake.addUpload(channel.channelId, { title: `Bench upload ${i}` });
     fake.resetCounters();
-    await store.markAllDue(new Date());
+    await refreshAll(store, new Date());
     const second = await runEnded(crawler, 2, 60_000);
     const steadyCounters = fake.counters;
     const steadyStored = Number(second.stored);
 
     // Nothing new.
     fake.resetCounters();
-    await store.markAllDue(new Date());
+    await refreshAll(store, new Date());
     const third = await runEnded(crawler, 3, 60_000);
     const idleCounters = fake.counters;
     progress(`requests: first ${firstCounters.total}/${firstStored}, steady ${steadyCounters.total}/${steadyStored}, unchanged ${idleCounters.total} (stored ${String(third.stored)})`);
@@ -104,7 +105,7 @@ const requestCountsBenchmark: Benchmark = async (): Promise<BenchSection> => {
         },
       ],
       notes: [
-        `requests: fake platform counters over a channel of 60 uploads (default captions mix: some without captions, unavailable, age-restricted), registered with channel_id & max_items=${COUNT_CHANNEL_WANTED} (no handle resolution); crawler with CRAWL_PROFILE=fast as shipped, CRAWL_POLL_SECONDS=1 (timing only); refreshes triggered with store.markAllDue (the channel due now, as its rhythm makes it)`,
+        `requests: fake platform counters over a channel of 60 uploads (default captions mix: some without captions, unavailable, age-restricted), registered with channel_id & max_items=${COUNT_CHANNEL_WANTED} (no handle resolution); crawler with CRAWL_PROFILE=fast as shipped, CRAWL_POLL_SECONDS=1 (timing only); refreshes triggered with refreshAll (test/support/refresh.ts) (the channel due now, as its rhythm makes it)`,
         `first crawl: ${firstCounters.total} requests for ${firstStored} stored videos (${describeCounters(firstCounters)}; per video: ${perVideo(firstCounters, firstStored)})`,
         `steady state: ${steadyCounters.total} requests for ${steadyStored} stored (${describeCounters(steadyCounters)}): ${listingRequests} of them list the channel, so with listing included the floor is 2 + 1/${steadyStored} = ${(2 + 1 / Math.max(1, steadyStored)).toFixed(1)} (one feed request), not 2`,
         `unchanged channel: ${idleCounters.total} requests (${describeCounters(idleCounters)})`,

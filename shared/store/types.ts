@@ -47,15 +47,5 @@ export interface Store
     RateLimitStore, PlatformPacingStore, PlatformCheckStore, OperatorStore, WebSubStore, SummaryStore {
   /** `sqlite` or `mongodb`, for logs. */
   readonly kind: 'sqlite' | 'mongodb';
-  /**
-   * Make every known channel that is not backing off (consecutiveFailures 0) due no later than
-   * `now` (tests and benchmarks use it to make a refresh happen). A channel in a failure backoff
-   * (blocked, error, not found) keeps its later due time, so this never cancels a backoff; a channel no longer refreshed
-   * (rules.ts isRefreshed) is left alone. Returns how many were moved earlier;
-   * channels already due are left as they are and not counted.
-   */
-  markAllDue(now: Date): Promise<number>;
-  /** Cheap liveness probe; throws StoreUnavailableError when the database cannot be reached. */
-  ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ import { AGE_SPELLINGS } from '../fake-platform/player-refusals';
 import { DEFAULT_PLAYER_CLIENTS } from '../../shared/config/client-identities';
 import { crawlerOnFake } from './support/in-process-crawler';
 import { until } from '../support/poll';
+import { refreshAll } from '../support/refresh';
 
 const DEFAULT_CLIENTS = DEFAULT_PLAYER_CLIENTS.split(',').map((c) => c.split(':')[0]!);
 
@@ -31,7 +32,7 @@ describe('crawler and client-level answers of the platform (in process)', functi
   const refresh = async () => {
     const before = runsEnded();
     crawler.fake.resetCounters();
-    await crawler.ts.store.markAllDue(new Date());
+    await refreshAll(crawler.ts.store, new Date());
     crawler.scheduler?.wake();
     await until('the refresh to end', () => runsEnded() > before);
   };

@@ -15,6 +15,7 @@ import { probeStore, type StoreProbe } from './support/store-probe';
 import { crawlerOnFake, endedOutcome } from './support/in-process-crawler';
 import { mainTranscripts, textOf } from '../support/factories';
 import { until } from '../support/poll';
+import { refreshAll } from '../support/refresh';
 
 const READY_KINDS = new Set(['manual', 'automatic', 'both', 'foreign']);
 
@@ -27,7 +28,7 @@ describe('crawler against the fake platform (in process)', function () {
   });
 
   // Real time, moved forward by skewMs to wait out a backoff without waiting (the refresh no longer
-  // cancels backoffs, so a test cannot use markAllDue for it).
+  // cancels backoffs, so a test cannot use refreshAll for it).
   let skewMs = 0;
   const skewedTiming = { ...realTiming, now: () => new Date(Date.now() + skewMs) };
   const waitOutBackoff = async (ch: FakeChannelSpec) => {
@@ -53,7 +54,7 @@ describe('crawler against the fake platform (in process)', function () {
     return crawler.fake.counters;
   }
   /** The scheduled refresh, as the cron makes it. */
-  const refresh = () => costOfRun(async () => void (await crawler.ts.store.markAllDue(new Date())));
+  const refresh = () => costOfRun(async () => void (await refreshAll(crawler.ts.store, new Date())));
   const lastRun = () => crawler.logs.lines.filter((l) => l.msg === 'run ended').at(-1)!;
   const newestIds = (ch: FakeChannelSpec, n: number): string[] => crawler.fake.channel(ch.channelId)!.videos.slice(0, n).map((v) => v.videoId);
 

@@ -18,6 +18,7 @@ import { captureLogs } from '../support/logs';
 import { ScriptedPlatform, blocked, makeVideos } from './support/scripted-platform';
 import { probeStore, type StoreProbe } from './support/store-probe';
 import { tempStore, type TempStore } from '../support/temp-store';
+import { refreshAll } from '../support/refresh';
 
 const CH = 'UCcrawlerschedulertest01';
 const CH2 = 'UCcrawlerschedulertest02';
@@ -161,7 +162,7 @@ describe('crawler scheduler', () => {
     expect(share.usedInLastHour()).to.equal(2);
 
     // Both due again by the rhythm within the hour: no listing until the share has room.
-    await ts.store.markAllDue(timing.now());
+    await refreshAll(ts.store, timing.now());
     const listed = platform.count('list:');
     s.wake();
     await timing.until('the share to be found full', async () => lines.some((l) => l.msg.startsWith('listings used their half of the hourly request budget')));

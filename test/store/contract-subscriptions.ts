@@ -6,6 +6,7 @@ import { KEEP_REFRESHING_MS } from '../../shared/store/rules';
 import type { Store, VideoRecord } from '../../shared/store/types';
 import { releaseImports } from '../../shared/store/import-queue';
 import { videoRecord } from '../support/factories';
+import { refreshAll } from '../support/refresh';
 
 const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 const at = (ms: number): Date => new Date(T0 + ms);
@@ -299,7 +300,7 @@ export function subscriptionCases(current: () => Store): void {
       expect((await store.claimDueChannel('w1', MIN, late))?.channelId, 'followed: still refreshed').to.equal('UC_kept');
       await store.releaseChannel('UC_kept', 'w1', { nextDueAt: at(KEEP_REFRESHING_MS + 2 * DAY), outcome: 'ok', consecutiveFailures: 0 }, late);
       expect(await store.claimDueChannel('w1', MIN, late), 'not followed, not asked for in 30 days').to.equal(null);
-      expect(await store.markAllDue(late), 'the refresh moves only the followed channel').to.equal(1);
+      expect(await refreshAll(store, late), 'the refresh moves only the followed channel').to.equal(1);
       expect((await store.getChannel('UC_quiet'))?.wanted, 'its data stays').to.equal(10);
 
       const asked = await store.registerChannel({ channelId: 'UC_quiet', wanted: 10 }, late);

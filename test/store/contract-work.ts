@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import type { Store } from '../../shared/store';
 import { at, MIN } from './contract-support';
+import { refreshAll } from '../support/refresh';
 
 export function workCases(getStore: () => Store): void {
   let store: Store;
@@ -155,7 +156,7 @@ export function workCases(getStore: () => Store): void {
       expect(await store.reclaimLeases('nobody', at(3000))).to.equal(0);
     });
 
-    it('markAllDue leaves channels in a failure backoff where they are', async function () {
+    it('refreshAll leaves channels in a failure backoff where they are', async function () {
       const plan: Record<string, { outcome: string; failures: number; dueMs: number }> = {
         UC_blocked: { outcome: 'blocked', failures: 2, dueMs: 12 * 60 * MIN },
         UC_gone: { outcome: 'not_found', failures: 1, dueMs: 24 * 60 * MIN },
@@ -167,14 +168,14 @@ export function workCases(getStore: () => Store): void {
         const p = plan[c]!;
         expect(await store.releaseChannel(c, 'w', { nextDueAt: at(p.dueMs), outcome: p.outcome, consecutiveFailures: p.failures }, at(1))).to.equal(true);
       }
-      expect(await store.markAllDue(at(10 * MIN)), 'UC_fine and UC_future move').to.equal(2);
+      expect(await refreshAll(store, at(10 * MIN)), 'UC_fine and UC_future move').to.equal(2);
       expect((await store.getChannel('UC_fine'))?.dueAt).to.deep.equal(at(10 * MIN));
       expect((await store.getChannel('UC_blocked'))?.dueAt, 'blocked backoff kept').to.deep.equal(at(12 * 60 * MIN));
       expect((await store.getChannel('UC_gone'))?.dueAt, 'not-found backoff kept').to.deep.equal(at(24 * 60 * MIN));
     });
 
-    it('markAllDue brings every later schedule forward to now', async function () {
-      expect(await store.markAllDue(at(10 * MIN))).to.equal(1);
+    it('refreshAll brings every later schedule forward to now', async function () {
+      expect(await refreshAll(store, at(10 * MIN))).to.equal(1);
       expect((await store.getChannel('UC_future'))?.dueAt).to.deep.equal(at(10 * MIN));
       expect((await store.getChannel('UC_early'))?.dueAt, 'earlier ones untouched').to.deep.equal(at(1000));
       const claimed: string[] = [];

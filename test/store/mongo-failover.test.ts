@@ -38,11 +38,11 @@ describe('mongodb store through failover and outages', function () {
     await db.drop();
   });
 
-  // One write through findAndModify (registerChannel), one through update (markAllDue), one read
+  // One write through findAndModify (registerChannel), one through update (makeChannelDue), one read
   // (getChannel: the driver retries a read once, so the fail point stays on for both tries).
   const calls: [string, string, () => Promise<unknown>][] = [
     ['findAndModify', 'registerChannel', () => store.registerChannel({ channelId: 'UC_b', wanted: 3 }, NOW)],
-    ['update', 'markAllDue', () => store.markAllDue(NOW)],
+    ['update', 'makeChannelDue', () => store.makeChannelDue('UC_a', NOW)],
     ['find', 'getChannel', () => store.getChannel('UC_a')],
   ];
 

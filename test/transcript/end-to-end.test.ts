@@ -14,6 +14,7 @@ import { startFakePlatform, type FakeChannelSpec, type FakeCue, type FakePlatfor
 import { jsonFeedViolations } from './json-feed-rules';
 import { startInProcessCrawler } from '../crawler/support/in-process-crawler';
 import { until } from '../support/poll';
+import { refreshAll } from '../support/refresh';
 
 const CUES: FakeCue[] = [
   { start: 0.5, dur: 3, text: 'Welcome back.' },
@@ -151,7 +152,7 @@ describe('entries end to end: crawler → store → feeds', function () {
     const runs = (): number => logs.lines.filter((l) => l.msg === 'run ended').length;
     const nextRun = async (): Promise<void> => {
       const before = runs();
-      await api.store.markAllDue(new Date());
+      await refreshAll(api.store, new Date());
       scheduler.wake();
       await until('the next run to end', () => runs() > before, 30_000);
     };

@@ -20,6 +20,7 @@ import { startApi, type TestApi } from '../api/support';
 import { makeChannel, startFakeHub, startFakePlatform, type FakeHub, type FakePlatform } from '../fake-platform';
 import { captureLogs, type LogLine } from '../support/logs';
 import { until } from '../support/poll';
+import { refreshAll } from '../support/refresh';
 
 /** The window the crawler keeps: 10 of the channel's 20 videos. */
 const WANTED = 10;
@@ -104,7 +105,7 @@ describe('push (WebSub) end to end: fake hub → real API → crawler', function
     expect(record).to.deep.include({ status: 'verified', leaseSeconds: 432000, failures: 0, lastError: null });
     // Pushed: the channel's next run schedules only the daily safety listing.
     const before = (await api.store.getChannel(channelId))!.lastCrawlAt!.getTime();
-    await api.store.markAllDue(timing.now());
+    await refreshAll(api.store, timing.now());
     await until('the next run', async () => ((await api.store.getChannel(channelId))!.lastCrawlAt?.getTime() ?? 0) > before && (await api.store.getChannel(channelId))!.leaseOwner === null, 20_000);
     const channel = (await api.store.getChannel(channelId))!;
     expect(channel.dueAt.getTime() - channel.lastCrawlAt!.getTime(), 'WEBSUB_SAFETY_POLL').to.equal(24 * 3_600_000);

@@ -273,13 +273,5 @@ export function channelsCollection(db: Db, clock: StoreClock) {
       ]);
       return res.modifiedCount;
     },
-
-    /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
-    async markAllDue(now) {
-      // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
-      const present = clock.now(now);
-      const res = await col.updateMany({ $expr: { $gt: ['$dueAt', present] }, consecutiveFailures: 0, ...refreshedFilter(now) }, [{ $set: { dueAt: present } }]);
-      return res.modifiedCount;
-    },
   } satisfies Partial<BackendMethods>;
 }

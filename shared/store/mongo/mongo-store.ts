@@ -99,9 +99,6 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...hourlyCountsCollection(db),
     ...webSubCollection(db),
     ...summariesCollection(db),
-    ping: async () => {
-      await client.db('admin').command({ ping: 1 });
-    },
     close: async () => {
       if (closed) return;
       closed = true;

@@ -122,11 +122,6 @@ function prepare(db: Database.Database) {
     UPDATE channels SET lease_owner = NULL, lease_expires_at = NULL, claimed_wanted = NULL, due_at = MIN(due_at, @now)
     WHERE lease_owner = @owner`);
 
-  // A channel backing off after failures keeps its due time: the refresh must not cancel a backoff.
-  const allDue = db.prepare<{ now: number; refreshCutoff: number }>(
-    `UPDATE channels SET due_at = @now WHERE due_at > @now AND consecutive_failures = 0 AND ${REFRESHED_SQL}`,
-  );
-
   // What a reader is waiting for (a new channel, a larger max_items, a language) runs before the
   // rhythm's backlog and whatever the listing share says: round by round (AWAITED_ROUND_SQL), so
   // keys take turns; within a round the one waiting longest first.
@@ -154,7 +149,7 @@ function prepare(db: Database.Database) {
     'SELECT COUNT(*) AS count, MIN(created_at) AS oldest FROM channels WHERE created_by = @keyId AND created_at >= @since',
   );
 
-  return { register, get, name, claimTx, renew, release, reclaim, allDue, claimAwaitedTx, backlog, othersWaiting, createdBy };
+  return { register, get, name, claimTx, renew, release, reclaim, claimAwaitedTx, backlog, othersWaiting, createdBy };
 }
 
 /**
@@ -248,11 +243,6 @@ export function channelsTable(db: Database.Database) {
 
     reclaimLeases(owner, now) {
       return sql.reclaim.run({ owner, now: now.getTime() }).changes;
-    },
-
-    /** Returns how many channels were moved earlier (those already due or backing off are left alone). */
-    markAllDue(now) {
-      return sql.allDue.run({ now: now.getTime(), refreshCutoff: refreshCutoff(now).getTime() }).changes;
     },
   } satisfies Partial<BackendMethods>;
 }

@@ -92,7 +92,6 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...hourlyCountsTable(open),
     ...webSubTable(open),
     ...summariesTable(open),
-    ping: () => void open.prepare('SELECT 1').get(),
     close: () => {
       stopWatch();
       closeSearch();

@@ -1,7 +1,7 @@
 // The crawler in this process against the fake platform, configured through the real loader as an
 // operator would configure it: the fast profile without batch waits, a short blocked wait, no
 // browser, a 50 ms poll; a channel is due again by its rhythm (30 min at least), so tests make
-// refreshes happen (store.markAllDue).
+// refreshes happen (test/support/refresh.ts).
 
 import { Scheduler } from '../../../crawler/scheduler';
 import { realTiming, type Timing } from '../../../crawler/timing';
