@@ -62,6 +62,8 @@ export interface AppDeps {
   /** Root logger. */
   logger: Logger;
   clock?: () => Date;
+  /** The shortest WebSub lease granted (3600 s; the push end-to-end test shortens it to see a renewal). */
+  minLeaseSeconds?: number;
   /** Express `trust proxy` (TRUST_PROXY): behind a TLS proxy the feeds' self links say https. */
   trustProxy?: boolean | number | string;
   /** PUBLIC_BASE_URL: the feeds' self links start with it, whatever Host a client sends. */
@@ -170,7 +172,7 @@ export function createApp(deps: AppDeps): App {
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
   const feedOrPlaylist: Plain = (req, res) => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
   const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour });
-  const webSub = webSubRoutes({ store: deps.store, logger: deps.logger, clock, renewAt: renewAtMs });
+  const webSub = webSubRoutes({ store: deps.store, logger: deps.logger, clock, renewAt: renewAtMs, minLeaseSeconds: deps.minLeaseSeconds });
   const channels = adminChannels({ store: deps.store, clock, logger: deps.logger });
   // MCP (api/mcp/): its own key presentation (a bearer token or X-API-Key), the same rate limit.
   const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, publicBaseUrl, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });

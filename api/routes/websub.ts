@@ -22,6 +22,15 @@ import { ApiError } from '../errors';
 export const NOTIFICATION_LIMIT_BYTES = 1024 * 1024;
 /** What a verification without hub.lease_seconds is taken to grant: what the crawler asks. */
 const DEFAULT_LEASE_SECONDS = 5 * 24 * 3600;
+/** A granted lease is held to this range (docs/api.md): shorter ones would make renewal storms, longer ones overflow dates. */
+export const LEASE_SECONDS_RANGE = { min: 3600, max: 10 * 24 * 3600 } as const;
+
+/** The lease a verification grants: a positive integer clamped to the range, anything else the default. */
+export function grantedLease(asked: string | null, min: number = LEASE_SECONDS_RANGE.min): number {
+  const n = Number(asked);
+  if (asked === null || asked === '' || !Number.isInteger(n) || n <= 0) return DEFAULT_LEASE_SECONDS;
+  return Math.min(LEASE_SECONDS_RANGE.max, Math.max(min, n));
+}
 
 const VIDEO_ID_RE = /^[A-Za-z0-9_-]{11}$/;
 const TOKEN_RE = /^[A-Za-z0-9_-]{16,128}$/;
@@ -32,6 +41,8 @@ export interface WebSubDeps {
   clock: () => Date;
   /** When a verified lease is renewed (the crawler's rule, crawler/push-schedule.ts). */
   renewAt: (verifiedMs: number, leaseSeconds: number) => number;
+  /** The shortest lease granted; LEASE_SECONDS_RANGE.min unless a test shortens it. */
+  minLeaseSeconds?: number;
 }
 
 /** The topic in either form the platform uses (with `/xml` or without), reduced to its channel id. */
@@ -117,8 +128,7 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
       return;
     }
     if (mode !== 'subscribe' || record.status === 'unsubscribing' || !challengeOk) throw notFound();
-    const asked = Number(first(req.query['hub.lease_seconds']));
-    const leaseSeconds = Number.isInteger(asked) && asked > 0 ? asked : DEFAULT_LEASE_SECONDS;
+    const leaseSeconds = grantedLease(first(req.query['hub.lease_seconds']), deps.minLeaseSeconds);
     await deps.store.putWebSub({
       ...record, status: 'verified', verifiedAt: now, leaseSeconds, leaseExpiresAt: new Date(now.getTime() + leaseSeconds * 1000),
       nextActionAt: new Date(deps.renewAt(now.getTime(), leaseSeconds)), failures: 0, lastError: null, updatedAt: now,

@@ -85,6 +85,8 @@ export interface TestApi {
 export const T0 = new Date(Date.UTC(2030, 0, 1, 12, 0, 1));
 
 export interface StartApiOptions {
+  /** The shortest WebSub lease the API grants (createApp minLeaseSeconds). */
+  minLeaseSeconds?: number;
   keys?: Parameters<typeof securityYaml>[0];
   known?: Record<string, string>;
   trustProxy?: boolean | number | string;
@@ -139,7 +141,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       await ts.cleanup();
     },
   };
-  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly, renderCacheBytes: opts.renderCacheBytes });
+  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly, renderCacheBytes: opts.renderCacheBytes, minLeaseSeconds: opts.minLeaseSeconds });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;

@@ -44,7 +44,8 @@ describe('push (WebSub) end to end: fake hub → real API → crawler', function
     fake = await startFakePlatform({ channels: [makeChannel({ handle: 'pushtalks', count: 20, seed: 31, captionsMix: { manual: 1 } })] });
     channelId = fake.channel('pushtalks')!.channelId;
     hub = await startFakeHub();
-    api = await startApi();
+    // A 4-second lease (below the 3600 s the service grants at least) lets a renewal happen within the test.
+    api = await startApi({ minLeaseSeconds: 1 });
     // The API's clock is the real one here: leases are compared with the crawler's.
     Object.defineProperty(api, 'now', { get: () => new Date() });
     dir = mkdtempSync(path.join(tmpdir(), 'tf-push-'));
