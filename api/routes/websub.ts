@@ -7,7 +7,7 @@
 //   we asked for (either form), and mode subscribe after we asked (or unsubscribe while we are ending
 //   the subscription: the record goes); `hub.mode=denied` is recorded (the channel falls back to
 //   polling) and answered 200; anything else is a 404.
-// * POST (notification, Atom, at most 1 MB): a missing or wrong X-Hub-Signature is acknowledged
+// * POST (notification, Atom, at most 1 MB; an unknown token is a 404 before its body is read): a missing or wrong X-Hub-Signature is acknowledged
 //   (2xx, as WebSub requires) and ignored with a WARNING; a valid one is a ping: its videos become
 //   due for the crawler, its at:deleted-entry videos leave the feeds.
 
@@ -142,9 +142,19 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
     const type = (err as { type?: unknown } | null)?.type;
     next(type === 'entity.too.large' ? new ApiError('notificationTooLarge', {}, { cause: err }) : err);
   };
-  const notify: RequestHandler = async (req, res) => {
+  // The token is looked up before the body is read: a post for a token we never gave costs no memory
+  // (it is answered 404 and its body dropped with the connection).
+  const known: RequestHandler = async (req, res, next) => {
     const record = await lookUp(req.params.token);
-    if (record === null) throw notFound();
+    if (record === null) {
+      res.set('connection', 'close');
+      throw notFound();
+    }
+    res.locals.webSub = record;
+    next();
+  };
+  const notify: RequestHandler = async (req, res) => {
+    const record = res.locals.webSub as WebSubRecord;
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     // A bad one is acknowledged like a good one (WebSub): the sender learns nothing from the answer.
     if (!signatureMatches(req.get('x-hub-signature'), record.secret, raw)) {
@@ -170,5 +180,5 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
     res.status(204).end();
     log.info({ channelId: record.channelId, videos: n.videos.map((v) => v.videoId), deleted: n.deleted, removed }, 'push notification');
   };
-  return { verify, notify: [body as RequestHandler, tooLarge as unknown as RequestHandler, notify] };
+  return { verify, notify: [known, body as RequestHandler, tooLarge as unknown as RequestHandler, notify] };
 }
