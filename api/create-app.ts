@@ -51,6 +51,7 @@ import { createApiMetrics, type ApiMetrics } from './metrics';
 import { platformCheck } from './routes/admin-platform-check';
 import { loopbackOnly, metricsRoute } from './routes/metrics';
 import { mcpRoute } from './mcp/http';
+import { webApp } from './webapp/routes';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -177,6 +178,9 @@ export function createApp(deps: AppDeps): App {
   // MCP (api/mcp/): its own key presentation (a bearer token or X-API-Key), the same rate limit.
   const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, publicBaseUrl, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });
 
+  // The reader's web app (api/webapp/): its own sessions; pages, not JSON.
+  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }) });
+
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
   const op = (handler: Handler): RequestHandler => admin(deps.keys, deps.store, clock, handler);
@@ -204,6 +208,10 @@ export function createApp(deps: AppDeps): App {
     { path: '/admin/channels/:id', via: 'express', methods: { GET: op(channels.one), DELETE: op(channels.remove) } },
     { path: '/admin/channels/:id/refresh', via: 'express', methods: { POST: op(channels.refresh) } },
     { path: '/admin/platform-check', via: 'express', methods: { GET: op(platformCheck({ store: deps.store, clock })) } },
+    { path: '/app', via: 'express', methods: { GET: web.home } },
+    { path: '/app/sign-in', via: 'express', methods: { POST: web.signIn }, listed: false },
+    { path: '/app/sign-out', via: 'express', methods: { POST: web.signOut }, listed: false },
+    { path: '/app/assets/:file', via: 'express', methods: { GET: web.asset }, listed: false },
     { path: '/metrics', via: 'express', methods: { GET: deps.metricsLoopbackOnly ? loopbackOnly(metricsRoute(metrics)) : op(metricsRoute(metrics)) } },
   ];
   const paths = routes.filter((r) => r.via === 'direct' || r.listed !== false).map(shownPath).join(', ');

@@ -51,7 +51,7 @@ describe('subscriptions: import, export, removal', function () {
   });
 
   const post = (body: string | Buffer, headers: Record<string, string> = {}, key: string = KEY): Promise<Response> =>
-    api.get('/subscriptions', { method: 'POST', body, headers: { 'Content-Type': 'application/octet-stream', ...headers }, key });
+    api.get('/subscriptions', { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'Content-Type': 'application/octet-stream', ...headers }, key });
   const importOk = async (body: string | Buffer, headers?: Record<string, string>): Promise<ImportAnswer> => {
     const res = await post(body, headers);
     const answer = (await res.json()) as ImportAnswer;

@@ -1,0 +1,149 @@
+// The reader's web app under /app/ (issue 29): sign-in, sign-out, home, and the stylesheet. Every
+// handler here is a row of the one route table (api/create-app.ts). The key goes in a POST body and
+// only its session's random id goes in a cookie; the key is never in an /app/ URL.
+
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { ApiKey } from '../../shared/config/security';
+import { categoryLogger, type Logger } from '../../shared/logger';
+import type { Store } from '../../shared/store/types';
+import type { KeySource } from '../http/key-source';
+import { matchKey } from '../http/keyed';
+import { ICON, ICON_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
+import { localeOf, wordsOf, type Words } from './i18n';
+import { homeBody, renderPage, signInBody, type PageContext } from './pages';
+import { cookie, cookieOf, crossSite, PRE_COOKIE, sameToken, SESSION_COOKIE, setPageHeaders } from './security';
+import { SESSION_IDLE_MS, SessionTable, type Session } from './sessions';
+import { SignInLimiter } from './sign-in-limit';
+
+export interface WebAppDeps {
+  store: Store;
+  keys: KeySource;
+  clock: () => Date;
+  logger: Logger;
+  /** This app's origin as its clients reach it (PUBLIC_BASE_URL, else the request's). */
+  originOf: (req: IncomingMessage) => string;
+}
+
+export interface WebApp {
+  home: RequestHandler;
+  signIn: RequestHandler[];
+  signOut: RequestHandler[];
+  asset: RequestHandler;
+}
+
+/** The app's files by their hashed names: a year's caching, since a change is a new name. */
+const ASSETS = new Map([
+  [STYLESHEET_FILE, { type: 'text/css; charset=utf-8', body: STYLESHEET }],
+  [ICON_FILE, { type: 'image/svg+xml', body: ICON }],
+]);
+
+const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
+
+export function webApp(deps: WebAppDeps): WebApp {
+  const sessions = new SessionTable();
+  const limiter = new SignInLimiter();
+  const log = categoryLogger(deps.logger, 'webapp');
+  const secure = (req: IncomingMessage): boolean => deps.originOf(req).startsWith('https:');
+
+  /** The request's session and its key, when both are still live (a disabled key ends it). */
+  function signedIn(req: IncomingMessage): { id: string; session: Session; key: ApiKey } | null {
+    const id = cookieOf(req, SESSION_COOKIE);
+    if (id === null) return null;
+    const session = sessions.find(id, deps.clock());
+    if (session === null) return null;
+    const key = deps.keys.keys.find((k) => k.keyId === session.keyId && k.enabled) ?? null;
+    if (key === null) {
+      sessions.close(id);
+      return null;
+    }
+    return { id, session, key };
+  }
+
+  function context(req: Request, signed: { session: Session; key: ApiKey } | null): PageContext {
+    const locale = localeOf(req, req.query.lang);
+    return { locale, words: wordsOf(locale), path: req.path, signedIn: signed === null ? null : { csrf: signed.session.csrf, admin: signed.key.role === 'admin' } };
+  }
+
+  function send(res: Response, status: number, html: string): void {
+    setPageHeaders(res);
+    res.status(status).type('text/html; charset=utf-8').send(html);
+  }
+
+  function signInPage(req: Request, res: Response, status: number, error: ((w: Words) => string) | null): void {
+    let pre = cookieOf(req, PRE_COOKIE);
+    if (pre === null || !/^[A-Za-z0-9_-]{32}$/.test(pre)) {
+      pre = randomToken();
+      res.append('Set-Cookie', cookie(PRE_COOKIE, pre, secure(req), 3600));
+    }
+    const ctx = context(req, null);
+    send(res, status, renderPage(ctx, ctx.words.signInTitle, signInBody(ctx.words, pre, error === null ? null : error(ctx.words))));
+  }
+
+  const home: RequestHandler = async (req, res) => {
+    const signed = signedIn(req);
+    if (signed === null) return signInPage(req, res, 200, null);
+    const subs = await deps.store.listSubscriptions(signed.key.keyId);
+    const ctx = context(req, signed);
+    send(res, 200, renderPage(ctx, ctx.words.home, homeBody(ctx.words, subs)));
+  };
+
+  /** Refuses another site's POST before anything reads its body's meaning. */
+  const sameOrigin: RequestHandler = (req, res, next) => {
+    if (!crossSite(req, deps.originOf(req))) return next();
+    log.warning({ event: 'webapp_cross_site_refused', path: req.path }, 'app form from another site refused');
+    const ctx = context(req, null);
+    send(res, 403, renderPage(ctx, ctx.words.signInTitle, ctx.words.refused));
+  };
+
+  const signIn: RequestHandler = (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const pre = cookieOf(req, PRE_COOKIE);
+    const ctx = context(req, null);
+    if (pre === null || !sameToken(body.csrf, pre)) return send(res, 403, renderPage(ctx, ctx.words.signInTitle, ctx.words.refused));
+    const address = req.socket.remoteAddress ?? '';
+    const now = deps.clock();
+    const wait = limiter.waitSeconds(address, now);
+    if (wait > 0) return signInPage(req, res, 429, (w) => w.tooManyAttempts(wait));
+    const key = typeof body.api_key === 'string' && body.api_key !== '' ? matchKey(body.api_key, deps.keys.keys) : null;
+    if (key === null) {
+      limiter.failed(address, now);
+      // Never the attempted text: a mistyped key is most of a real one.
+      log.info({ event: 'webapp_sign_in_failed', address }, 'app sign-in failed');
+      return signInPage(req, res, 401, (w) => w.signInFailed);
+    }
+    const { id } = sessions.open(key.keyId, now);
+    res.append('Set-Cookie', cookie(SESSION_COOKIE, id, secure(req), SESSION_IDLE_MS / 1000));
+    res.append('Set-Cookie', cookie(PRE_COOKIE, '', secure(req), 0));
+    log.info({ event: 'webapp_signed_in', key: key.name }, 'app sign-in');
+    res.redirect(303, '/app/');
+  };
+
+  const signOut: RequestHandler = (req, res) => {
+    const signed = signedIn(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (signed !== null && !sameToken(body.csrf, signed.session.csrf)) {
+      const ctx = context(req, signed);
+      return send(res, 403, renderPage(ctx, ctx.words.home, ctx.words.refused));
+    }
+    if (signed !== null) sessions.close(signed.id);
+    res.append('Set-Cookie', cookie(SESSION_COOKIE, '', secure(req), 0));
+    res.redirect(303, '/app/');
+  };
+
+  const asset: RequestHandler = (req, res) => {
+    const file = ASSETS.get(String(req.params.file));
+    if (file === undefined) {
+      res.status(404).type('text/plain; charset=utf-8').send('not found');
+      return;
+    }
+    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.status(200).type(file.type).send(file.body);
+  };
+
+  return { home, signIn: [sameOrigin, form, signIn], signOut: [sameOrigin, form, signOut], asset };
+}
+
+const randomToken = (): string => randomBytes(24).toString('base64url');

@@ -1,0 +1,198 @@
+// The reader's web app (issue 29) against the real API on port 0: sign-in with the key in a POST
+// body (never a URL, never a log line), the session cookie's flags, home listing what the key
+// follows, sign-out ending the session server-side, a disabled key ending its session, CSRF and
+// Origin refusals, the failed sign-in limit, and each page in Chromium under its strict CSP with no
+// console error, no CSP violation and no axe-core violation.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect } from 'chai';
+import type { Browser, Page } from 'playwright';
+import { APP_CSP } from '../../api/webapp/security';
+import { sha256 } from '../../shared/config/security';
+import { chromiumPath } from '../support/process-tree';
+import { CHANNEL, DEFAULT_KEYS, KEY, ADMIN_KEY, NASTY_TITLE, securityYaml, startApi, T0, type TestApi } from './support';
+
+const CHROMIUM = chromiumPath();
+const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** The sign-in form's token and its cookie, as a browser would have them. */
+async function signInForm(api: TestApi): Promise<{ csrf: string; cookie: string }> {
+  const res = await api.get('/app/', { key: null });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('tf_pre='))!.split(';')[0]!;
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())![1]!;
+  return { csrf, cookie };
+}
+
+async function signIn(api: TestApi, key: string, headers: Record<string, string> = {}): Promise<Response> {
+  const { csrf, cookie } = await signInForm(api);
+  return api.get('/app/sign-in', {
+    key: null, method: 'POST', redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: api.base, ...headers },
+    body: new URLSearchParams({ csrf, api_key: key }).toString(),
+  });
+}
+
+const sessionOf = (res: Response): string => res.headers.getSetCookie().find((c) => c.startsWith('tf_session='))!.split(';')[0]!;
+
+describe('web app /app/', function () {
+  let api: TestApi;
+  beforeEach(async () => {
+    api = await startApi();
+    api.now = T0;
+  });
+  afterEach(async () => api.close());
+
+  it('shows the sign-in form under the strict headers, and signs a key in with a session cookie holding no key', async () => {
+    const form = await api.get('/app/', { key: null });
+    expect(form.status).to.equal(200);
+    expect(form.headers.get('content-security-policy')).to.equal(APP_CSP);
+    expect(form.headers.get('x-frame-options')).to.equal('DENY');
+    expect(form.headers.get('referrer-policy')).to.equal('same-origin');
+    const html = await form.text();
+    expect(html).to.contain('<label for="api-key">API key</label>').and.contain('method="post"').and.not.contain('<script');
+
+    const res = await signIn(api, KEY);
+    expect(res.status).to.equal(303);
+    expect(res.headers.get('location')).to.equal('/app/');
+    const set = res.headers.getSetCookie().find((c) => c.startsWith('tf_session='))!;
+    expect(set).to.contain('HttpOnly').and.contain('SameSite=Lax').and.contain('Path=/app').and.not.contain('Secure');
+    expect(set).not.to.contain(KEY);
+
+    await api.store.follow(keyIdOf(api, KEY), [{ channelId: CHANNEL, title: NASTY_TITLE }], 'feed', 10, T0);
+    const home = await api.get('/app/', { key: null, headers: { Cookie: sessionOf(res) } });
+    expect(home.status).to.equal(200);
+    const page = await home.text();
+    expect(page).to.contain('Sign out').and.contain(`href="/app/channels/${CHANNEL}"`);
+    expect(page).to.contain('Tom &amp; Jerry &lt;live>').and.not.contain('<live>');
+    expect(page).not.to.contain('/status'); // a reader's navigation has no status link
+    expect(api.logs.join('\n')).not.to.contain(KEY);
+  });
+
+  it('sets Secure when PUBLIC_BASE_URL is https, and gives admins a link to /status', async () => {
+    await api.close();
+    api = await startApi({ publicBaseUrl: 'https://feeds.example' });
+    const res = await signIn(api, ADMIN_KEY, { Origin: 'https://feeds.example' });
+    expect(res.status).to.equal(303);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith('tf_session='))).to.contain('Secure');
+    const home = await (await api.get('/app/', { key: null, headers: { Cookie: sessionOf(res) } })).text();
+    expect(home).to.contain('href="/status"');
+  });
+
+  it('refuses a sign-in without its token or from another site, and logs a failed one without its text', async () => {
+    const { cookie } = await signInForm(api);
+    const noToken = await api.get('/app/sign-in', { key: null, method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie }, body: `api_key=${KEY}` });
+    expect(noToken.status).to.equal(403);
+    expect(noToken.headers.getSetCookie().some((c) => c.startsWith('tf_session='))).to.equal(false);
+    const crossSite = await signIn(api, KEY, { Origin: 'https://evil.example' });
+    expect(crossSite.status).to.equal(403);
+    expect(crossSite.headers.getSetCookie().some((c) => c.startsWith('tf_session='))).to.equal(false);
+
+    const wrong = await signIn(api, 'not-a-key-but-secret-text');
+    expect(wrong.status).to.equal(401);
+    expect(await wrong.text()).to.contain('That key is not a valid, enabled key.');
+    expect(api.logs.join('\n')).to.contain('webapp_sign_in_failed').and.not.contain('not-a-key-but-secret-text');
+  });
+
+  it('limits failed sign-ins to 10 a minute per address, with the wait shown', async () => {
+    for (let i = 0; i < 10; i++) expect((await signIn(api, `wrong-${i}`)).status).to.equal(401);
+    const limited = await signIn(api, KEY);
+    expect(limited.status).to.equal(429);
+    expect(await limited.text()).to.contain('try again in 60 seconds');
+    api.now = new Date(T0.getTime() + 60_000);
+    expect((await signIn(api, KEY)).status).to.equal(303);
+  });
+
+  it('signs out server-side only with the session\'s token, and a disabled key ends its session', async () => {
+    const cookie = sessionOf(await signIn(api, KEY));
+    const home = await (await api.get('/app/', { key: null, headers: { Cookie: cookie } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(home)![1]!;
+    const form = { key: null, method: 'POST', redirect: 'manual' as const };
+    const forged = await api.get('/app/sign-out', { ...form, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie }, body: 'csrf=wrong' });
+    expect(forged.status).to.equal(403);
+    const crossSite = await api.get('/app/sign-out', { ...form, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: 'https://evil.example' }, body: `csrf=${csrf}` });
+    expect(crossSite.status).to.equal(403);
+    expect(await (await api.get('/app/', { key: null, headers: { Cookie: cookie } })).text()).to.contain('Sign out');
+    const out = await api.get('/app/sign-out', { ...form, headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: api.base }, body: `csrf=${csrf}` });
+    expect(out.status).to.equal(303);
+    expect(await (await api.get('/app/', { key: null, headers: { Cookie: cookie } })).text()).to.contain('API key');
+
+    const again = sessionOf(await signIn(api, KEY));
+    writeFileSync(api.securityFile, securityYaml({ ...DEFAULT_KEYS, [KEY]: { ...DEFAULT_KEYS[KEY], enabled: false } }));
+    await waitFor(async () => (await (await api.get('/app/', { key: null, headers: { Cookie: again } })).text()).includes('API key'));
+  });
+
+  it('speaks Turkish from Accept-Language, and ?lang= switches', async () => {
+    const tr = await (await api.get('/app/', { key: null, headers: { 'Accept-Language': 'tr-TR,tr;q=0.9,en;q=0.5' } })).text();
+    expect(tr).to.contain('<html lang="tr">').and.contain('API anahtarı');
+    const en = await (await api.get('/app/?lang=en', { key: null, headers: { 'Accept-Language': 'tr' } })).text();
+    expect(en).to.contain('<html lang="en">').and.contain('API key');
+  });
+
+  describe('in Chromium', function () {
+    let browser: Browser;
+    before(async function () {
+      if (CHROMIUM === null) this.skip();
+      const { chromium } = await import('playwright');
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    });
+    after(async () => browser?.close());
+
+    it('signs in through the form, every page passing axe with no console error or CSP violation, the key in no URL', async () => {
+      await api.store.follow(keyIdOf(api, KEY), [{ channelId: CHANNEL, title: NASTY_TITLE }], 'feed', 10, T0);
+      for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          const context = await browser.newContext({ viewport, colorScheme });
+          const page = await context.newPage();
+          const problems = await watch(page);
+          const urls: string[] = [];
+          page.on('request', (r) => void urls.push(r.url()));
+          await page.goto(`${api.base}/app/`);
+          await axeClean(page);
+          await page.getByLabel('API key').fill(KEY);
+          await page.getByRole('button', { name: 'Sign in' }).click();
+          await page.getByRole('button', { name: 'Sign out' }).waitFor();
+          expect(await page.getByRole('link', { name: NASTY_TITLE }).getAttribute('href')).to.equal(`/app/channels/${CHANNEL}`);
+          await axeClean(page);
+          await page.getByRole('button', { name: 'Sign out' }).click();
+          await page.getByLabel('API key').waitFor();
+          expect(problems).to.deep.equal([]);
+          expect(await page.evaluate('window.violations')).to.deep.equal([]);
+          expect(urls.filter((u) => u.includes(KEY))).to.deep.equal([]);
+          await context.close();
+        }
+      }
+      expect(api.logs.join('\n')).not.to.contain(KEY);
+    });
+  });
+});
+
+function keyIdOf(api: TestApi, key: string): string {
+  const digest = sha256(key).toString('hex');
+  return api.ring.keys.find((k) => k.digest.toString('hex') === digest)!.keyId;
+}
+
+/** Console errors, page errors and CSP violations of a page (browser-side code as text: no DOM types here). */
+async function watch(page: Page): Promise<string[]> {
+  const problems: string[] = [];
+  page.on('console', (m) => void (m.type() === 'error' && problems.push(`console: ${m.text()}`)));
+  page.on('pageerror', (e) => void problems.push(`page: ${e.message}`));
+  await page.addInitScript({ content: "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));" });
+  return problems;
+}
+
+/** axe-core's full run on the page as it stands: no violation of any rule. */
+async function axeClean(page: Page): Promise<void> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))')) as string[];
+  expect(violations, page.url()).to.deep.equal([]);
+}
+
+async function waitFor(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition never held');
+}
