@@ -209,6 +209,8 @@ export function createApp(deps: AppDeps): App {
     { path: '/admin/channels/:id/refresh', via: 'express', methods: { POST: op(channels.refresh) } },
     { path: '/admin/platform-check', via: 'express', methods: { GET: op(platformCheck({ store: deps.store, clock })) } },
     { path: '/app', via: 'express', methods: { GET: web.home } },
+    { path: '/app/channels/:id', via: 'express', methods: { GET: web.channel }, listed: false },
+    { path: '/app/videos/:id', via: 'express', methods: { GET: web.video }, listed: false },
     { path: '/app/sign-in', via: 'express', methods: { POST: web.signIn }, listed: false },
     { path: '/app/sign-out', via: 'express', methods: { POST: web.signOut }, listed: false },
     { path: '/app/assets/:file', via: 'express', methods: { GET: web.asset }, listed: false },

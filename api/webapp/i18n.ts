@@ -24,6 +24,14 @@ const EN = {
   playlist: 'playlist',
   channel: 'channel',
   waitingHandle: 'waiting for the handle to be resolved',
+  videos: 'Videos',
+  noVideos: 'The crawler has not stored any video of this channel yet; its first batch is on the way.',
+  state: { ready: 'stored', failed: 'waiting', no_transcript: 'no captions', unavailable: 'unavailable' },
+  transcript: 'Transcript',
+  noTranscript: 'No transcript is stored for this video.',
+  videoNotFound: 'This video is not in the store.',
+  channelLink: 'Channel',
+  watchOnPlatform: 'Watch on YouTube',
 };
 
 type Messages = typeof EN;
@@ -46,6 +54,14 @@ const TR: Messages = {
   playlist: 'oynatma listesi',
   channel: 'kanal',
   waitingHandle: 'kullanıcı adının çözülmesi bekleniyor',
+  videos: 'Videolar',
+  noVideos: 'Tarayıcı bu kanalın henüz hiçbir videosunu saklamadı; ilk parti yolda.',
+  state: { ready: 'saklandı', failed: 'bekliyor', no_transcript: 'altyazı yok', unavailable: 'erişilemez' },
+  transcript: 'Döküm',
+  noTranscript: 'Bu video için saklanmış bir döküm yok.',
+  videoNotFound: 'Bu video depoda yok.',
+  channelLink: 'Kanal',
+  watchOnPlatform: "YouTube'da izle",
 };
 
 export type Words = Messages;

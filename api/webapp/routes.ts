@@ -13,6 +13,7 @@ import { matchKey } from '../http/keyed';
 import { ICON, ICON_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
 import { localeOf, wordsOf, type Words } from './i18n';
 import { homeBody, renderPage, signInBody, type PageContext } from './pages';
+import { channelBody, transcriptBody } from './reading-pages';
 import { cookie, cookieOf, crossSite, PRE_COOKIE, sameToken, SESSION_COOKIE, setPageHeaders } from './security';
 import { SESSION_IDLE_MS, SessionTable, type Session } from './sessions';
 import { SignInLimiter } from './sign-in-limit';
@@ -28,6 +29,8 @@ export interface WebAppDeps {
 
 export interface WebApp {
   home: RequestHandler;
+  channel: RequestHandler;
+  video: RequestHandler;
   signIn: RequestHandler[];
   signOut: RequestHandler[];
   asset: RequestHandler;
@@ -89,6 +92,29 @@ export function webApp(deps: WebAppDeps): WebApp {
     send(res, 200, renderPage(ctx, ctx.words.home, homeBody(ctx.words, subs)));
   };
 
+  /** A page for signed-in readers only: without a session, the sign-in form (its URL unchanged). */
+  const reading = (page: (req: Request, res: Response, signed: { session: Session; key: ApiKey }) => Promise<void>): RequestHandler => async (req, res) => {
+    const signed = signedIn(req);
+    if (signed === null) return signInPage(req, res, 200, null);
+    await page(req, res, signed);
+  };
+
+  const channel = reading(async (req, res, signed) => {
+    const id = String(req.params.id);
+    const [record, videos] = await Promise.all([deps.store.getChannel(id), deps.store.listFeedEntries(id, 50)]);
+    const ctx = context(req, signed);
+    send(res, record === null ? 404 : 200, renderPage(ctx, record?.title ?? id, channelBody(ctx.words, ctx.locale, videos)));
+  });
+
+  const video = reading(async (req, res, signed) => {
+    const id = String(req.params.id);
+    const [[record], transcripts] = await Promise.all([deps.store.getVideos([id]), deps.store.getTranscripts([id])]);
+    const ctx = context(req, signed);
+    if (record === undefined) return send(res, 404, renderPage(ctx, ctx.words.videoNotFound, null));
+    const transcript = transcripts.find((t) => t.language === record.language) ?? transcripts[0] ?? null;
+    send(res, 200, renderPage(ctx, record.title, transcriptBody(ctx.words, ctx.locale, record, transcript)));
+  });
+
   /** Refuses another site's POST before anything reads its body's meaning. */
   const sameOrigin: RequestHandler = (req, res, next) => {
     if (!crossSite(req, deps.originOf(req))) return next();
@@ -143,7 +169,7 @@ export function webApp(deps: WebAppDeps): WebApp {
     res.status(200).type(file.type).send(file.body);
   };
 
-  return { home, signIn: [sameOrigin, form, signIn], signOut: [sameOrigin, form, signOut], asset };
+  return { home, channel, video, signIn: [sameOrigin, form, signIn], signOut: [sameOrigin, form, signOut], asset };
 }
 
 const randomToken = (): string => randomBytes(24).toString('base64url');

@@ -11,7 +11,8 @@ import type { Browser, Page } from 'playwright';
 import { APP_CSP } from '../../api/webapp/security';
 import { sha256 } from '../../shared/config/security';
 import { chromiumPath } from '../support/process-tree';
-import { CHANNEL, DEFAULT_KEYS, KEY, ADMIN_KEY, NASTY_TITLE, securityYaml, startApi, T0, type TestApi } from './support';
+import { transcriptRecord } from '../support/factories';
+import { CHANNEL, DEFAULT_KEYS, KEY, ADMIN_KEY, NASTY_PARAGRAPHS, NASTY_TITLE, securityYaml, startApi, T0, video, type TestApi } from './support';
 
 const CHROMIUM = chromiumPath();
 const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
@@ -122,6 +123,33 @@ describe('web app /app/', function () {
     await waitFor(async () => (await (await api.get('/app/', { key: null, headers: { Cookie: again } })).text()).includes('API key'));
   });
 
+  /** The test channel followed, named, with one stored video whose title and transcript need escaping. */
+  async function fill(): Promise<string> {
+    await api.store.registerChannel({ channelId: CHANNEL, wanted: 10, title: NASTY_TITLE }, T0);
+    await api.store.follow(keyIdOf(api, KEY), [{ channelId: CHANNEL, title: NASTY_TITLE }], 'feed', 10, T0);
+    const v = video(1, { title: `<b>${NASTY_TITLE}</b>`, durationSeconds: 3723, language: 'en' });
+    await api.store.upsertVideos([v], [{ ...transcriptRecord(v, NASTY_PARAGRAPHS), language: 'en' }]);
+    return v.videoId;
+  }
+
+  it('shows a channel\'s videos and a video\'s transcript, every time a link to the player at that second', async () => {
+    const videoId = await fill();
+    const cookie = sessionOf(await signIn(api, KEY));
+    const asked = await api.get(`/app/channels/${CHANNEL}`, { key: null });
+    expect(await asked.text()).to.contain('API key'); // no session: the sign-in form
+    const channel = await api.get(`/app/channels/${CHANNEL}`, { key: null, headers: { Cookie: cookie } });
+    expect(channel.status).to.equal(200);
+    const list = await channel.text();
+    expect(list).to.contain(`href="/app/videos/${videoId}"`).and.contain('&lt;b>Tom &amp; Jerry').and.contain('1:02:03').and.contain('stored');
+    const page = await (await api.get(`/app/videos/${videoId}`, { key: null, headers: { Cookie: cookie } })).text();
+    expect(page).to.contain(`href="https://youtube.com/watch?v=${videoId}&amp;t=65s"`).and.contain('>1:05</a>');
+    expect(page).to.contain('5 &lt; 6 &amp; a ]]> b').and.contain('Türkçe: çğıöşü İĞÜŞÖÇ 🎉').and.contain(`href="/app/channels/${CHANNEL}"`);
+    const unknown = await api.get('/app/videos/AAAAAAAAAAA', { key: null, headers: { Cookie: cookie } });
+    expect(unknown.status).to.equal(404);
+    const empty = await api.get(`/app/channels/${'UC' + 'x'.repeat(22)}`, { key: null, headers: { Cookie: cookie } });
+    expect(await empty.text()).to.contain('first batch is on the way');
+  });
+
   it('speaks Turkish from Accept-Language, and ?lang= switches', async () => {
     const tr = await (await api.get('/app/', { key: null, headers: { 'Accept-Language': 'tr-TR,tr;q=0.9,en;q=0.5' } })).text();
     expect(tr).to.contain('<html lang="tr">').and.contain('API anahtarı');
@@ -139,7 +167,7 @@ describe('web app /app/', function () {
     after(async () => browser?.close());
 
     it('signs in through the form, every page passing axe with no console error or CSP violation, the key in no URL', async () => {
-      await api.store.follow(keyIdOf(api, KEY), [{ channelId: CHANNEL, title: NASTY_TITLE }], 'feed', 10, T0);
+      const videoId = await fill();
       for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
         for (const colorScheme of ['light', 'dark'] as const) {
           const context = await browser.newContext({ viewport, colorScheme });
@@ -153,6 +181,13 @@ describe('web app /app/', function () {
           await page.getByRole('button', { name: 'Sign in' }).click();
           await page.getByRole('button', { name: 'Sign out' }).waitFor();
           expect(await page.getByRole('link', { name: NASTY_TITLE }).getAttribute('href')).to.equal(`/app/channels/${CHANNEL}`);
+          await axeClean(page);
+          await page.getByRole('link', { name: NASTY_TITLE }).click();
+          await page.getByRole('heading', { name: 'Videos' }).waitFor();
+          await axeClean(page);
+          await page.getByRole('link', { name: `<b>${NASTY_TITLE}</b>` }).click();
+          await page.getByRole('heading', { name: 'Transcript' }).waitFor();
+          expect(await page.getByRole('link', { name: '1:05' }).getAttribute('href')).to.equal(`https://youtube.com/watch?v=${videoId}&t=65s`);
           await axeClean(page);
           await page.getByRole('button', { name: 'Sign out' }).click();
           await page.getByLabel('API key').waitFor();
