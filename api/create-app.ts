@@ -211,6 +211,7 @@ export function createApp(deps: AppDeps): App {
     { path: '/app', via: 'express', methods: { GET: web.home } },
     { path: '/app/channels/:id', via: 'express', methods: { GET: web.channel }, listed: false },
     { path: '/app/videos/:id', via: 'express', methods: { GET: web.video }, listed: false },
+    { path: '/app/search', via: 'express', methods: { GET: web.search }, listed: false },
     { path: '/app/sign-in', via: 'express', methods: { POST: web.signIn }, listed: false },
     { path: '/app/sign-out', via: 'express', methods: { POST: web.signOut }, listed: false },
     { path: '/app/assets/:file', via: 'express', methods: { GET: web.asset }, listed: false },

@@ -32,6 +32,10 @@ const EN = {
   videoNotFound: 'This video is not in the store.',
   channelLink: 'Channel',
   watchOnPlatform: 'Watch on YouTube',
+  search: 'Search',
+  searchLabel: 'Search transcripts',
+  noHits: 'Nothing stored matches.',
+  searchFeed: 'Subscribe to this search as a feed',
 };
 
 type Messages = typeof EN;
@@ -62,6 +66,10 @@ const TR: Messages = {
   videoNotFound: 'Bu video depoda yok.',
   channelLink: 'Kanal',
   watchOnPlatform: "YouTube'da izle",
+  search: 'Ara',
+  searchLabel: 'Dökümlerde ara',
+  noHits: 'Saklananlar arasında eşleşen yok.',
+  searchFeed: 'Bu aramaya feed olarak abone ol',
 };
 
 export type Words = Messages;

@@ -4,6 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { h } from 'preact';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { ApiKey } from '../../shared/config/security';
 import { categoryLogger, type Logger } from '../../shared/logger';
@@ -14,6 +15,9 @@ import { ICON, ICON_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
 import { localeOf, wordsOf, type Words } from './i18n';
 import { homeBody, renderPage, signInBody, type PageContext } from './pages';
 import { channelBody, transcriptBody } from './reading-pages';
+import { searchForm, searchResults } from './search-page';
+import { parseSearchText } from '../query/search-query';
+import { errorBody } from '../errors';
 import { cookie, cookieOf, crossSite, PRE_COOKIE, sameToken, SESSION_COOKIE, setPageHeaders } from './security';
 import { SESSION_IDLE_MS, SessionTable, type Session } from './sessions';
 import { SignInLimiter } from './sign-in-limit';
@@ -31,6 +35,7 @@ export interface WebApp {
   home: RequestHandler;
   channel: RequestHandler;
   video: RequestHandler;
+  search: RequestHandler;
   signIn: RequestHandler[];
   signOut: RequestHandler[];
   asset: RequestHandler;
@@ -115,6 +120,20 @@ export function webApp(deps: WebAppDeps): WebApp {
     send(res, 200, renderPage(ctx, record.title, transcriptBody(ctx.words, ctx.locale, record, transcript)));
   });
 
+  // Everything stored, newest first, in the feed's query language; a refused query gets the
+  // feed's refusal in words, never a 500. (Scopes and paging: next step.)
+  const search = reading(async (req, res, signed) => {
+    const q = typeof req.query.q === 'string' ? req.query.q : '';
+    const ctx = context(req, signed);
+    const title = ctx.words.search;
+    if (q.trim() === '') return send(res, 200, renderPage(ctx, title, searchForm(ctx.words, '')));
+    const parsed = parseSearchText(q);
+    if (!parsed.ok) return send(res, 400, renderPage(ctx, title, [searchForm(ctx.words, q), h('p', { class: 'error', role: 'alert' }, errorBody(parsed.error, parsed.context).error)]));
+    const hits = await deps.store.searchVideos(parsed.value, { channelIds: null, kinds: ['regular', 'live'] }, 20, { budgetMs: 5000 });
+    const feedUrl = `/search?${new URLSearchParams({ q }).toString()}`;
+    send(res, 200, renderPage(ctx, title, [searchForm(ctx.words, q), searchResults(ctx.words, ctx.locale, parsed.value, hits, feedUrl)]));
+  });
+
   /** Refuses another site's POST before anything reads its body's meaning. */
   const sameOrigin: RequestHandler = (req, res, next) => {
     if (!crossSite(req, deps.originOf(req))) return next();
@@ -169,7 +188,7 @@ export function webApp(deps: WebAppDeps): WebApp {
     res.status(200).type(file.type).send(file.body);
   };
 
-  return { home, channel, video, signIn: [sameOrigin, form, signIn], signOut: [sameOrigin, form, signOut], asset };
+  return { home, channel, video, search, signIn: [sameOrigin, form, signIn], signOut: [sameOrigin, form, signOut], asset };
 }
 
 const randomToken = (): string => randomBytes(24).toString('base64url');

@@ -150,6 +150,20 @@ describe('web app /app/', function () {
     expect(await empty.text()).to.contain('first batch is on the way');
   });
 
+  it('searches everything stored, marking the hits and linking to the transcript at that second; a refused query gets the refusal in words', async () => {
+    const videoId = await fill();
+    const cookie = sessionOf(await signIn(api, KEY));
+    const res = await api.get(`/app/search?q=${encodeURIComponent('türkçe')}`, { key: null, headers: { Cookie: cookie } });
+    expect(res.status).to.equal(200);
+    const html = await res.text();
+    expect(html).to.contain(`href="/app/videos/${videoId}#t=65"`).and.contain('<mark>Türkçe</mark>: çğıöşü');
+    expect(html).to.contain('href="/search?q=t%C3%BCrk%C3%A7e"');
+    expect(await (await api.get('/app/search?q=nowhere', { key: null, headers: { Cookie: cookie } })).text()).to.contain('Nothing stored matches.');
+    const refused = await api.get(`/app/search?q=${'a'.repeat(201)}`, { key: null, headers: { Cookie: cookie } });
+    expect(refused.status).to.equal(400);
+    expect(await refused.text()).to.contain('role="alert"');
+  });
+
   it('speaks Turkish from Accept-Language, and ?lang= switches', async () => {
     const tr = await (await api.get('/app/', { key: null, headers: { 'Accept-Language': 'tr-TR,tr;q=0.9,en;q=0.5' } })).text();
     expect(tr).to.contain('<html lang="tr">').and.contain('API anahtarı');
@@ -188,6 +202,11 @@ describe('web app /app/', function () {
           await page.getByRole('link', { name: `<b>${NASTY_TITLE}</b>` }).click();
           await page.getByRole('heading', { name: 'Transcript' }).waitFor();
           expect(await page.getByRole('link', { name: '1:05' }).getAttribute('href')).to.equal(`https://youtube.com/watch?v=${videoId}&t=65s`);
+          await axeClean(page);
+          await page.getByRole('link', { name: 'Search' }).click();
+          await page.getByLabel('Search transcripts').fill('türkçe');
+          await page.getByRole('button', { name: 'Search' }).click();
+          await page.locator('mark').first().waitFor();
           await axeClean(page);
           await page.getByRole('button', { name: 'Sign out' }).click();
           await page.getByLabel('API key').waitFor();
