@@ -33,6 +33,7 @@ import { redactKeysOf } from './http/key-redaction';
 import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answers';
 
 import { admin } from './http/admin';
+import { stateChange } from './http/same-origin';
 import { adminChannels } from './routes/admin-channels';
 import { adminCrawlers } from './routes/admin-crawlers';
 import { adminStatus } from './routes/admin-status';
@@ -48,7 +49,7 @@ import { isPlaylistQuery } from './query/playlist-query';
 import { queryOf } from './http/locals';
 import { transcriptFile } from './routes/transcript-file';
 import { createApiMetrics, type ApiMetrics } from './metrics';
-import { platformCheck } from './routes/admin-platform-check';
+import { platformCheckRoutes } from './routes/admin-platform-check';
 import { loopbackOnly, metricsRoute } from './routes/metrics';
 import { mcpRoute } from './mcp/http';
 import { webApp } from './webapp/routes';
@@ -184,6 +185,9 @@ export function createApp(deps: AppDeps): App {
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
   const op = (handler: Handler): RequestHandler => admin(deps.keys, deps.store, clock, handler);
+  // An admin change: only from this service's own pages or a client that is not a browser (403), no form bodies (415).
+  const change = (handler: Handler): RequestHandler => op(stateChange({ trustProxy, publicBaseUrl }, handler));
+  const check = platformCheckRoutes({ store: deps.store, clock });
   const notFound = (): never => {
     throw new ApiError('pathNotFound');
   };
@@ -205,9 +209,9 @@ export function createApp(deps: AppDeps): App {
     { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock, labels: (keyId) => deps.keys.keys.find((k) => k.keyId === keyId)?.name ?? null })) } },
     { path: '/admin/crawlers', via: 'express', methods: { GET: op(adminCrawlers({ store: deps.store, clock })) } },
     { path: '/admin/channels', via: 'express', methods: { GET: op(channels.list) } },
-    { path: '/admin/channels/:id', via: 'express', methods: { GET: op(channels.one), DELETE: op(channels.remove) } },
-    { path: '/admin/channels/:id/refresh', via: 'express', methods: { POST: op(channels.refresh) } },
-    { path: '/admin/platform-check', via: 'express', methods: { GET: op(platformCheck({ store: deps.store, clock })) } },
+    { path: '/admin/channels/:id', via: 'express', methods: { GET: op(channels.one), DELETE: change(channels.remove) } },
+    { path: '/admin/channels/:id/refresh', via: 'express', methods: { POST: change(channels.refresh) } },
+    { path: '/admin/platform-check', via: 'express', methods: { GET: op(check.last), POST: change(check.fresh) } },
     { path: '/app', via: 'express', methods: { GET: web.home } },
     { path: '/app/channels/:id', via: 'express', methods: { GET: web.channel }, listed: false },
     { path: '/app/videos/:id', via: 'express', methods: { GET: web.video }, listed: false },

@@ -47,7 +47,7 @@ export interface ErrorContext {
 }
 
 interface Entry {
-  readonly status: 400 | 401 | 403 | 404 | 405 | 413 | 429 | 500;
+  readonly status: 400 | 401 | 403 | 404 | 405 | 413 | 415 | 429 | 500;
   readonly error: (ctx: ErrorContext) => string;
   readonly message?: (ctx: ErrorContext) => string;
   readonly usage?: true;
@@ -273,6 +273,9 @@ export const CATALOGUE = {
     error: text('Bu işlem için yönetici anahtarı gerekli'),
     message: text("Bu yol yalnızca anahtar dosyasında 'role: admin' olan API anahtarlarıyla kullanılabilir"),
   },
+  // A browser sends the Basic key it keeps after /status with any site's form: api/http/same-origin.ts.
+  crossSiteRefused: { status: 403, error: text('Başka bir siteden gelen yönetici isteği reddedildi'), message: text('Durum değiştiren yönetici yolları yalnızca servisin kendi adresinden (Origin) ya da tarayıcı olmayan istemcilerden kabul edilir; Sec-Fetch-Site: cross-site reddedilir') },
+  unsupportedAdminBody: { status: 415, error: text('Desteklenmeyen içerik türü'), message: text('Bu yönetici yolu gövde almaz: Content-Type olmadan (ya da application/json ile) boş gövdeyle gönderin') },
   invalidAdminLimit: {
     status: 400,
     error: text('Geçersiz limit değeri'),

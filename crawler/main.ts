@@ -18,7 +18,7 @@ import { CrawlerStatus } from './status';
 import { crawlerIdentity } from './identity';
 import { crawlerMetrics } from './metrics';
 import { serveCrawlerMetrics, type MetricsListener } from './metrics-server';
-import { startPlatformCheckWorker, type Worker } from './platform-check-worker';
+import { budgetRefusal, startPlatformCheckWorker, type Worker } from './platform-check-worker';
 import type { PlatformCheckReport } from '../shared/platform/platform-check';
 import { handleShutdown } from './shutdown';
 import { realTiming } from './timing';
@@ -36,6 +36,7 @@ async function main(): Promise<void> {
   let owner: string;
   let metricsListener: MetricsListener | null = null;
   let checkPlatform: () => Promise<PlatformCheckReport>;
+  let checkRefusal: () => string | null;
   let subscriber: WebSubSubscriber | null;
   let browserReady: boolean;
   try {
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
       perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown, timing: realTiming,
       sent: () => platform.requestCount(), logger: categoryLogger(logger, 'crawler.pacing'), shared: store,
     });
+    checkRefusal = () => budgetRefusal(budget);
     crawlerMetrics.watch({
       budgetUsed: () => budget.usedInLastHour(),
       budgetLimit: () => config.crawlRequestsPerHour,
@@ -110,7 +112,7 @@ async function main(): Promise<void> {
   const { config, logger, store } = ctx;
   const log = categoryLogger(logger, 'crawler.scheduler');
   const checks: Worker = startPlatformCheckWorker({
-    store, check: checkPlatform, owner, pollMs: config.crawlPollSeconds * 1000, timing: realTiming, logger: categoryLogger(logger, 'crawler.platform-check'),
+    store, check: checkPlatform, refusal: checkRefusal, owner, pollMs: config.crawlPollSeconds * 1000, timing: realTiming, logger: categoryLogger(logger, 'crawler.platform-check'),
   });
   const summaries = startConfiguredSummaries(config, store, owner, crawlerMetrics.registry, categoryLogger(logger, 'crawler.summaries'));
   const shutdown = handleShutdown({

@@ -1,15 +1,21 @@
-// GET /admin/platform-check: which player clients can fetch transcripts from the crawler's address
-// now. The API never asks the platform: it records the request in the store, a crawler runs the
-// check (crawler/platform-check-worker.ts) and stores the report, and this answer waits for it up to
-// `wait` seconds (default 20, at most 30). A report younger than FRESH_MS is answered at once unless
-// `fresh=1`. Still running after the wait: 202 with what is known, and the caller asks again.
+// /admin/platform-check: which player clients can fetch transcripts from the crawler's address.
+// The API never asks the platform: it records the request in the store, a crawler runs the check
+// (crawler/platform-check-worker.ts, within its hourly budget and cool-downs) and stores the report.
+//   GET  answers what is known — the last report, or a check still running — and never starts one,
+//        so a link or an <img> costs no platform request (`fresh` is ignored; docs/operations.md).
+//   POST asks for a fresh check (admin state change: same-origin only, api/http/same-origin.ts) and
+//        waits for it up to `wait` seconds (default 20, at most 30). At most one is asked for per
+//        MIN_INTERVAL_MS: in between, POST answers as GET does. Every answer says `next_check_at`.
+// Still running after the wait: 202 with what is known, and the caller asks again.
 
-import type { PlatformCheckAskStore } from '../../shared/store/types';
+import type { Request, Response } from 'express';
+import type { PlatformCheckAskStore, PlatformCheckState } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/keyed';
 import { queryOf } from '../http/locals';
 
-export const FRESH_MS = 10 * 60_000;
+/** One fresh check a minute: each costs about a dozen platform requests of the hourly budget. */
+export const MIN_INTERVAL_MS = 60_000;
 const DEFAULT_WAIT_S = 20;
 const MAX_WAIT_S = 30;
 const POLL_MS = 250;
@@ -21,50 +27,64 @@ export interface PlatformCheckRouteDeps {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function parseWait(raw: unknown): number {
-  if (raw === undefined || raw === '') return DEFAULT_WAIT_S;
+function parseWait(raw: unknown, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
   if (typeof raw !== 'string' || !/^\d{1,2}$/.test(raw) || Number(raw) > MAX_WAIT_S) throw new ApiError('invalidWait');
   return Number(raw);
 }
 
-export function platformCheck(deps: PlatformCheckRouteDeps): Handler {
-  return async (req, res) => {
-    const q = queryOf(req);
-    const waitS = parseWait(q.wait);
-    const fresh = q.fresh === '1' || q.fresh === 'true';
-    const now = deps.clock();
-    const answered = (s: { finishedAt: Date | null; report: string | null }, status: 'done'): void => {
-      res.status(200).json({
-        status, checked_at: s.finishedAt!.toISOString(), age_seconds: Math.max(0, Math.round((deps.clock().getTime() - s.finishedAt!.getTime()) / 1000)),
-        report: JSON.parse(s.report!) as unknown,
-      });
-    };
-    const known = await deps.store.getPlatformCheck();
-    const pending = (s: { requestedAt: Date | null; finishedAt: Date | null }): boolean =>
-      s.requestedAt !== null && (s.finishedAt === null || s.finishedAt < s.requestedAt);
-    if (!fresh && known && known.report !== null && !pending(known) && now.getTime() - known.finishedAt!.getTime() < FRESH_MS) {
-      answered(known, 'done');
-      return;
-    }
-    const asked = await deps.store.requestPlatformCheck(now);
+const pending = (s: PlatformCheckState): boolean => s.requestedAt !== null && (s.finishedAt === null || s.finishedAt < s.requestedAt);
+
+/** When the next fresh check may be asked for (now, when none was asked in the last minute). */
+function nextCheckAt(s: PlatformCheckState | null, now: Date): Date {
+  const after = s?.requestedAt ? s.requestedAt.getTime() + MIN_INTERVAL_MS : 0;
+  return new Date(Math.max(after, now.getTime()));
+}
+
+export function platformCheckRoutes(deps: PlatformCheckRouteDeps): { last: Handler; fresh: Handler } {
+  /** Waits up to waitS for a pending check, then answers the state. */
+  const answer = async (req: Request, res: Response, start: PlatformCheckState | null, waitS: number): Promise<void> => {
+    let state = start;
     const deadline = Date.now() + waitS * 1000;
-    let state = asked;
-    while (pending(state) && Date.now() < deadline) {
+    while (state !== null && pending(state) && Date.now() < deadline) {
       await sleep(POLL_MS);
       state = (await deps.store.getPlatformCheck()) ?? state;
     }
+    const now = deps.clock();
+    const next = nextCheckAt(state, now).toISOString();
+    if (state === null || (state.report === null && !pending(state))) {
+      res.status(200).json({ status: 'none', next_check_at: next, message: 'no platform check has run yet: POST /admin/platform-check asks a crawler for one' });
+      return;
+    }
     if (!pending(state)) {
-      answered(state, 'done');
+      res.status(200).json({
+        status: 'done', checked_at: state.finishedAt!.toISOString(), age_seconds: Math.max(0, Math.round((now.getTime() - state.finishedAt!.getTime()) / 1000)),
+        next_check_at: next, report: JSON.parse(state.report!) as unknown,
+      });
       return;
     }
     res.status(202).json({
       status: 'pending',
       requested_at: state.requestedAt!.toISOString(),
       claimed_by: state.claimedBy,
+      next_check_at: next,
       message: state.claimedBy === null
-        ? 'no crawler has taken the check yet: a crawler must be running (it looks every CRAWL_POLL_SECONDS); ask again'
-        : `crawler ${state.claimedBy} is asking every player client; ask again in a few seconds`,
+        ? 'no crawler has taken the check yet: a crawler must be running (it looks every CRAWL_POLL_SECONDS); ask again with GET'
+        : `crawler ${state.claimedBy} is asking every player client; ask again with GET in a few seconds`,
       last: state.report === null ? null : { checked_at: state.finishedAt!.toISOString(), report: JSON.parse(state.report) as unknown },
     });
+  };
+  return {
+    last: async (req, res) => {
+      const waitS = parseWait(queryOf(req).wait, 0);
+      await answer(req, res, await deps.store.getPlatformCheck(), waitS);
+    },
+    fresh: async (req, res) => {
+      const waitS = parseWait(queryOf(req).wait, DEFAULT_WAIT_S);
+      const now = deps.clock();
+      const known = await deps.store.getPlatformCheck();
+      const tooSoon = known !== null && nextCheckAt(known, now).getTime() > now.getTime();
+      await answer(req, res, tooSoon ? known : await deps.store.requestPlatformCheck(now), waitS);
+    },
   };
 }

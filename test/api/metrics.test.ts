@@ -1,8 +1,8 @@
-// GET /metrics and GET /admin/platform-check over real HTTP. /metrics: admin key only (or loopback
+// GET /metrics and /admin/platform-check over real HTTP. /metrics: admin key only (or loopback
 // without a key when METRICS_LOOPBACK_ONLY=true), Prometheus text read back by a real
 // exposition-format parser, and counters that move with the traffic: requests by route and status,
-// feed cache hits and misses, 304s, 429s, with no key or id in any label. /admin/platform-check: the
-// API records the request, an in-process crawler worker answers it through the store.
+// feed cache hits and misses, 304s, 429s, with no key or id in any label. /admin/platform-check: on
+// POST the API records the request, an in-process crawler worker answers it through the store.
 
 import { expect } from 'chai';
 import { startPlatformCheckWorker, type Worker } from '../../crawler/platform-check-worker';
@@ -88,7 +88,7 @@ describe('GET /metrics (API)', function () {
   });
 });
 
-describe('GET /admin/platform-check', function () {
+describe('/admin/platform-check (POST asks, GET answers the last report)', function () {
   this.timeout(30_000);
   let api: TestApi;
   let fake: FakePlatform;
@@ -104,13 +104,13 @@ describe('GET /admin/platform-check', function () {
     await api.close();
   });
 
-  it('asks the crawler through the store and answers its report; a fresh one is reused', async () => {
+  it('POST asks the crawler through the store and answers its report; GET answers it again without a check', async () => {
     const videoId = fake.addChannel(makeChannel({ handle: 'apicheck', count: 1, seed: 4, captionsMix: { manual: 1 } })).videos[0]!.videoId;
     const platform = createPlatformClient(platformConfig(fake.url), silentLogger());
     worker = startPlatformCheckWorker({ store: api.store, check: () => platform.checkPlatform(videoId), owner: 'crawler-test', pollMs: 20, timing: realTiming, logger: silentLogger() });
     // The API's clock is fixed in these tests; the crawler's is real: the report is new either way.
     api.now = new Date();
-    const res = await api.get('/admin/platform-check', { key: ADMIN_KEY });
+    const res = await api.get('/admin/platform-check', { key: ADMIN_KEY, method: 'POST' });
     expect(res.status).to.equal(200);
     const body = (await res.json()) as { status: string; report: { videoId: string; ok: boolean; clients: unknown[] } };
     expect(body.status).to.equal('done');
@@ -118,14 +118,16 @@ describe('GET /admin/platform-check', function () {
     expect(body.report.ok).to.equal(true);
     const players = fake.counters.player;
     expect((await api.get('/admin/platform-check', { key: ADMIN_KEY })).status).to.equal(200);
-    expect(fake.counters.player, 'a fresh report is answered without a new check').to.equal(players);
+    expect(fake.counters.player, 'the last report is answered without a new check').to.equal(players);
   });
 
   it('no crawler: 202 pending with wait=0; bad wait 400; reader key 403', async () => {
-    const res = await api.get('/admin/platform-check?wait=0', { key: ADMIN_KEY });
+    const res = await api.get('/admin/platform-check?wait=0', { key: ADMIN_KEY, method: 'POST' });
     expect(res.status).to.equal(202);
     expect(await res.json()).to.include({ status: 'pending', claimed_by: null });
+    expect((await api.get('/admin/platform-check?wait=99', { key: ADMIN_KEY, method: 'POST' })).status).to.equal(400);
     expect((await api.get('/admin/platform-check?wait=99', { key: ADMIN_KEY })).status).to.equal(400);
     expect((await api.get('/admin/platform-check', { key: KEY })).status).to.equal(403);
+    expect((await api.get('/admin/platform-check', { key: KEY, method: 'POST' })).status).to.equal(403);
   });
 });

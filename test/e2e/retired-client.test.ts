@@ -32,7 +32,7 @@ describe('end to end: a retired player client is left out and shown to the opera
     await fake?.close();
   });
 
-  const get = (path: string) => fetch(`${pair!.base}${path}`, { headers: { 'X-API-Key': KEY } });
+  const get = (path: string, init: RequestInit = {}) => fetch(`${pair!.base}${path}`, { ...init, headers: { 'X-API-Key': KEY } });
 
   it('every video reaches the feed through the next client; ANDROID asked at most twice; one WARNING says what to change', async () => {
     expect((await get('/?channel=@retiredclient&format=json')).status).to.equal(404);
@@ -67,7 +67,7 @@ describe('end to end: a retired player client is left out and shown to the opera
     const metrics = parseMetrics(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
     expect(sample(metrics, 'transcript_feed_player_client_left_out', { client: 'ANDROID', version: '19.44.38', why: 'retired' })).to.equal(1);
     const check = (await waitFor('a platform check report', async () => {
-      const res = await get('/admin/platform-check?wait=30&fresh=1');
+      const res = await get('/admin/platform-check?wait=30', { method: 'POST' });
       return res.status === 200 ? res.json() : undefined;
     }, 90_000, 1000)) as { report: { leftOut: Record<string, unknown>[]; clients: { client: string; verdict: string }[]; verdict: string } };
     expect(check.report.leftOut.map((c) => [c.client, c.version, c.why])).to.deep.equal([['ANDROID', '19.44.38', 'retired']]);
