@@ -1,4 +1,4 @@
-// The crawler's side of GET /admin/platform-check: the API only records the request in the store
+// The crawler's side of POST /admin/platform-check: the API only records the request in the store
 // (it never asks the platform); every poll, a crawler takes a pending request, runs the platform check
 // from its own address and proxies, and stores the report. A crawler that dies while checking leaves
 // a claim another takes over after STALE_CLAIM_MS. A check is platform traffic like any other: with
