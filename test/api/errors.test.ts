@@ -78,12 +78,13 @@ describe('error catalogue (spec, Errors table)', () => {
     expect(body).to.deep.equal({ error: 'Feed oluşturucu hatası: veri deposuna ulaşılamıyor', channel_id: 'UCx' });
   });
 
-  it('uses only the spec status codes (plus 405 for methods the spec does not serve, 413 for an upload over its limit, 403 for a reader key on an admin route)', () => {
+  it('uses only the spec status codes (plus 405 for methods the spec does not serve, 413 for an upload over its limit, 403 for a reader key on an admin route or a cross-site admin change, 415 for a form body on one)', () => {
     const statuses = new Set(Object.values(CATALOGUE).map((e) => e.status));
-    for (const s of statuses) expect([400, 401, 403, 404, 405, 413, 429, 500]).to.include(s);
+    for (const s of statuses) expect([400, 401, 403, 404, 405, 413, 415, 429, 500]).to.include(s);
+    expect(Object.entries(CATALOGUE).filter(([, e]) => e.status === 415).map(([n]) => n)).to.deep.equal(['unsupportedAdminBody']);
     const tooLarge = Object.entries(CATALOGUE).flatMap(([name, e]) => (e.status === 413 ? [name] : []));
     expect(tooLarge).to.have.members(['importTooMany', 'bodyTooLarge', 'notificationTooLarge']);
-    expect(Object.entries(CATALOGUE).filter(([, e]) => e.status === 403).map(([n]) => n)).to.deep.equal(['adminOnly']);
+    expect(Object.entries(CATALOGUE).filter(([, e]) => e.status === 403).map(([n]) => n)).to.deep.equal(['adminOnly', 'crossSiteRefused']);
   });
 
   it('every condition the spec leaves open is a 400 with Turkish error, message and usage', () => {
