@@ -187,7 +187,7 @@ export const SETTINGS = {
   playerClientIdentities: setting({ name: 'PLAYER_CLIENT_IDENTITIES', default: '', secret: false, help: 'JSON overrides of the built-in client identities, e.g. {"ANDROID":{"userAgent":"…/{version} …","context":{"osVersion":"16"}}}; empty = built-in', parse: parseClientIdentities }),
   platformCheckVideo: setting({
     name: 'PLATFORM_CHECK_VIDEO', default: 'M4gD1WSo5mA', secret: false,
-    help: 'the video `npm run doctor` and GET /admin/platform-check ask every player client about: a long-lived public video with manual captions',
+    help: 'the video `npm run doctor` and POST /admin/platform-check ask every player client about: a long-lived public video with manual captions',
     parse: (raw) => (isVideoId(raw) ? raw : fail('must be an 11-character video id')),
   }),
   platformTimeoutMs: setting({ name: 'PLATFORM_TIMEOUT_MS', default: '20000', secret: false, help: 'timeout of one platform request', parse: parseInteger(100, 600000) }),

@@ -2,7 +2,7 @@
 // for with every player client the crawler knows, each in a fresh session exactly as the crawler
 // would ask (visitor_id, the masked player call, the timed text of the track it would choose), so
 // that what this reports is what the crawler would meet. Used by `npm run doctor` and, through the
-// store, by the crawler for GET /admin/platform-check (the API never asks the platform).
+// store, by the crawler for POST /admin/platform-check (the API never asks the platform).
 
 import type { ClientIdentity } from '../config/client-identities';
 import type { PlatformHttp } from './http-client';

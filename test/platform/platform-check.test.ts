@@ -1,4 +1,4 @@
-// The platform check behind `npm run doctor` and GET /admin/platform-check: every known player client
+// The platform check behind `npm run doctor` and POST /admin/platform-check: every known player client
 // asked about one video as the crawler would ask, one row each and a verdict. Against the fake
 // platform's scenarios (all clients fine; strict identity while visitor_id opens no session; every
 // app client refused; every client refused), against the real captured answers, and the compiled

@@ -1,4 +1,4 @@
-// The store contract's platform-check cases (GET /admin/platform-check asks, a crawler answers), run
+// The store contract's platform-check cases (POST /admin/platform-check asks, a crawler answers), run
 // by contract.ts inside each backend's suite.
 
 import { expect } from 'chai';

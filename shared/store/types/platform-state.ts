@@ -35,7 +35,7 @@ export interface PlatformPacingStore {
   platformCoolDown(now: Date): Promise<PlatformCoolDown | null>;
 }
 
-/** The platform check (GET /admin/platform-check): the API asks, a crawler claims and reports. */
+/** The platform check (POST /admin/platform-check): the API asks, a crawler claims and reports. */
 export interface PlatformCheckStore {
   /** Ask the crawlers for a platform check; a request already pending stays as it is. Returns the state after. */
   requestPlatformCheck(now: Date): Promise<PlatformCheckState>;
