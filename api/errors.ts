@@ -172,6 +172,8 @@ export const CATALOGUE = {
     message: text("lang en fazla 5 dil kodu olmalıdır, virgülle ayrılmış (örnek: 'tr' ya da 'tr,en'; 'pt-BR' gibi bölge kodları da olur)"),
     usage: true,
   },
+  invalidSummary: { status: 400, error: text('Geçersiz summary değeri'), usage: true,
+    message: text("summary '1' (özet transkriptin önünde) ya da 'only' (yalnızca özet) olmalıdır") },
   repeatedParameter: {
     status: 400,
     error: text('Parametre birden fazla kez verildi'),

@@ -52,5 +52,6 @@ export function feedQueryTail(q: FeedOptions, raw: RawQuery): string[] {
   if (included.length > 0) params.push(`include=${included.join(',')}`);
   // Each language list is its own feed: its own self link, so its own ETag and render-cache entry.
   if (q.languages !== null) params.push(`lang=${q.languages.join(',')}`);
+  if (q.summary !== 'off') params.push(`summary=${q.summary === 'on' ? '1' : 'only'}`);
   return params;
 }

@@ -24,6 +24,9 @@ import { FEED_TITLE_PREFIX } from '../service-info';
 import { SingleFlight } from '../single-flight';
 import { PUBLIC_VIDEO_HOST, watchUrl } from '../../shared/video-links';
 import { chosenTranscript, entryContent } from './transcript-choice';
+import type { SummaryMode } from '../query/feed-query';
+import { summaryPlainText } from '../../shared/summary/render';
+import { contentWithSummary, type FeedSummaries } from './summaries';
 
 // ── the model ──────────────────────────────────────────────────────────────
 
@@ -97,6 +100,9 @@ export interface ModelInput {
   languages?: readonly string[] | null;
   /** The URL of a video's transcript file (.vtt) for the reader; left out = entries link no file. */
   transcriptFileUrl?: (videoId: string) => string;
+  /** `summary` and the stored summaries (feed/summaries.ts); left out = none shown. */
+  summaryMode?: SummaryMode;
+  summaries?: FeedSummaries;
 }
 
 /** What makes a stored record unrenderable; the record is skipped, the same way in every format. */
@@ -122,16 +128,19 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
     const rows = byVideo.get(v.videoId) ?? [];
     const file = v.state === 'ready' && input.transcriptFileUrl ? chosenTranscript(v, rows, input.languages ?? null) : null;
     const content = entryContent(v, rows, input.languages ?? null);
+    const summary = input.summaryMode === undefined || input.summaryMode === 'off' ? undefined : input.summaries?.byVideo.get(v.videoId);
+    const transcriptLink = input.transcriptFileUrl ? input.transcriptFileUrl(v.videoId) : watchUrl(v.videoId);
     entries.push({
       videoId: v.videoId,
       title: typeof v.title === 'string' ? shownText(v.title) : '',
       link: watchUrl(v.videoId),
-      html: shownText(content?.html ?? NO_TRANSCRIPT_NOTE),
+      // The summary's points were checked and are escaped as built (shared/summary/render.ts).
+      html: contentWithSummary(shownText(content?.html ?? NO_TRANSCRIPT_NOTE), summary === undefined ? undefined : { videoId: v.videoId, points: summary.points.map((p) => ({ seconds: p.seconds, text: shownText(p.text) })) }, input.summaryMode ?? 'off', transcriptLink),
       language: languageTag(content?.language ?? null),
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
-      summary: nullable(summaryOf(v.description)),
+      summary: summary !== undefined && summary.points.length > 0 ? shownText(summaryPlainText(summary)) : nullable(summaryOf(v.description)),
       durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
       transcriptFile: file !== null && file.paragraphs.length > 0 && input.transcriptFileUrl ? { url: input.transcriptFileUrl(v.videoId), language: file.language } : null,
     });
@@ -177,6 +186,8 @@ export interface FeedState {
   readonly count: number;
   /** Digest of the shown entries' ids and write times. */
   readonly fingerprint: string;
+  /** The shown entries' video ids, newest first (what `summary` reads summaries for). */
+  readonly ids: readonly string[];
   /** The entries, when this request had to list them anyway. */
   readonly videos: readonly VideoRecord[] | null;
   /** Their stored transcripts per language, listed with them. */
@@ -187,6 +198,7 @@ interface Remembered {
   version: number;
   count: number;
   fingerprint: string;
+  ids: readonly string[];
   at: number;
 }
 
@@ -254,7 +266,7 @@ export class FeedStateReader {
     const seen = this.known.get(stateKey(channelId, maxItems, kinds));
     const age = now.getTime() - (seen?.at ?? Number.NEGATIVE_INFINITY);
     if (seen && seen.version === version.getTime() && age >= 0 && age < STATE_TTL_MS) {
-      return { version, count: seen.count, fingerprint: seen.fingerprint, videos: null, transcripts: null };
+      return { version, count: seen.count, fingerprint: seen.fingerprint, ids: seen.ids, videos: null, transcripts: null };
     }
     return this.list(channelId, maxItems, version, now, kinds);
   }
@@ -297,8 +309,8 @@ export class FeedStateReader {
     if (videos.length === 0) return null;
     const perEntry = Math.ceil(listedBytes(videos, transcripts) / videos.length);
     if (perEntry > (this.entryBytes.get(channelId) ?? 0)) this.entryBytes.set(channelId, perEntry);
-    const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), videos, transcripts };
-    this.known.set(stateKey(channelId, maxItems, kinds), { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, at: now.getTime() });
+    const state = { version, count: videos.length, fingerprint: fingerprintOf(videos), ids: videos.map((v) => v.videoId), videos, transcripts };
+    this.known.set(stateKey(channelId, maxItems, kinds), { version: version.getTime(), count: state.count, fingerprint: state.fingerprint, ids: state.ids, at: now.getTime() });
     return state;
   }
 }
@@ -326,6 +338,8 @@ export interface RepresentationKey {
   selfUrl: string;
   /** The api_key the entries' file links carry ('' when none). */
   linkKey?: string;
+  /** The shown summaries' digest (feed/summaries.ts): a stored summary makes a new ETag. */
+  summaries?: string;
 }
 
 /**
@@ -333,7 +347,7 @@ export interface RepresentationKey {
  * With `memo`, a cache-warm request computes no digest.
  */
 export function validatorsFor(k: RepresentationKey, memo?: CacheSlot<Validators>): Validators {
-  const input = `${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}\n${k.linkKey ?? ''}`;
+  const input = `${k.channelId}\n${k.format}\n${k.maxItems}\n${k.version.getTime()}\n${k.count}\n${k.fingerprint}\n${k.author}\n${k.selfUrl}\n${k.linkKey ?? ''}\n${k.summaries ?? ''}`;
   let v = memo?.get(input);
   if (v === undefined) {
     const digest = createHash('sha256').update(input).digest('base64url');

@@ -25,11 +25,11 @@ export interface FeedOptions {
   readonly kinds: readonly FeedKind[];
   /** `lang`: the reader's languages in order (lower-cased, each once); null = TRANSCRIPT_LANGUAGES decides. */
   readonly languages: readonly string[] | null;
+  /** `summary` (issue 31): off when not given, `1` = the stored summary opens the content, `only` = the summary alone. */
+  readonly summary: SummaryMode;
 }
 
-export interface FeedQuery extends FeedOptions {
-  readonly channel: ChannelRef;
-}
+export type SummaryMode = 'off' | 'on' | 'only';
 
 export const MAX_LANGUAGES = 5;
 
@@ -41,7 +41,8 @@ export const MAX_ITEMS_LIMIT = 100;
 /** A query as Express's simple parser gives it: strings, or arrays for repeated names. */
 export type RawQuery = Readonly<Record<string, unknown>>;
 
-const OPTION_PARAMS = ['format', 'max_items', 'include', 'lang'] as const;
+const OPTION_PARAMS = ['format', 'max_items', 'include', 'lang', 'summary'] as const;
+type OptionParam = (typeof OPTION_PARAMS)[number];
 const PARAMS = ['channel_id', 'channel', 'channel_url', ...OPTION_PARAMS] as const;
 
 /** `include` values → the kind each adds (Shorts and streams are out unless asked for: most readers follow a channel for its videos). */
@@ -75,14 +76,14 @@ export function validateFeedQuery(query: RawQuery): Checked<FeedQuery> {
 
 /** format, max_items, include and lang as a channel's feed takes them (a playlist's feed: playlist-query.ts). */
 export function validateFeedOptions(query: RawQuery): Checked<FeedOptions> {
-  const values = valuesOf(query, ['format', 'max_items', 'include', 'lang'] as const);
+  const values = valuesOf(query, OPTION_PARAMS);
   if (!values.ok) return values;
   return checkOptions(values.value, DEFAULT_MAX_ITEMS);
 }
 
 /** The combined feed's default max_items (GET /subscriptions/feed). */
 export const DEFAULT_COMBINED_MAX_ITEMS = 50;
-const COMBINED_PARAMS = ['format', 'max_items', 'include', 'lang'] as const;
+const COMBINED_PARAMS = OPTION_PARAMS;
 
 /** GET /subscriptions/feed: the channel feed's options, with max_items 1–100 defaulting to 50. */
 export function validateCombinedFeedQuery(query: RawQuery): Checked<FeedOptions> {
@@ -91,7 +92,7 @@ export function validateCombinedFeedQuery(query: RawQuery): Checked<FeedOptions>
   return checkOptions(values.value, DEFAULT_COMBINED_MAX_ITEMS);
 }
 
-function checkOptions(v: Partial<Record<'format' | 'max_items' | 'include' | 'lang', string>>, defaultMaxItems: number): Checked<FeedOptions> {
+function checkOptions(v: Partial<Record<OptionParam, string>>, defaultMaxItems: number): Checked<FeedOptions> {
   let format: FeedFormat = 'atom';
   if (v.format !== undefined) {
     const f = v.format.toLowerCase();
@@ -113,7 +114,17 @@ function checkOptions(v: Partial<Record<'format' | 'max_items' | 'include' | 'la
   const languages = checkLang(v.lang);
   if (languages === false) return bad('invalidLang');
 
-  return { ok: true, value: { format, maxItems, kinds, languages } };
+  const summary = checkSummary(v.summary);
+  if (summary === null) return bad('invalidSummary');
+
+  return { ok: true, value: { format, maxItems, kinds, languages, summary } };
+}
+
+/** `summary`: `1` or `only` (case-insensitive); off when not given; null for anything else. */
+export function checkSummary(raw: string | undefined): SummaryMode | null {
+  if (raw === undefined) return 'off';
+  const v = raw.toLowerCase();
+  return v === '1' ? 'on' : v === 'only' ? 'only' : null;
 }
 
 /** `lang`: up to MAX_LANGUAGES codes, lower-cased, each once; null when not given; false when bad. */

@@ -22,6 +22,8 @@ import { ChannelRegistrar } from '../registration/channel-registrar';
 import { ChannelTitles } from '../registration/channel-titles';
 import { FollowRecorder } from '../registration/follow-recorder';
 import { validateFeedQuery } from '../query/feed-query';
+import { defaultSummaryKey, readSummaries } from '../feed/summaries';
+import type { SummaryKey } from '../../shared/store/types';
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
 import { normalizeHandle, type ChannelRef } from '../../shared/channel-ref';
 
@@ -48,6 +50,8 @@ export interface FeedDeps {
   publicBaseUrl: string | null;
   /** The shared tail: 304, cached body, content coding (api/http/feed-answer.ts). */
   answer: AnswerFeed;
+  /** Which stored summaries `summary=` shows (SUMMARY_LANGUAGE, the prompt version); left out: the defaults. */
+  summaryKey?: SummaryKey;
 }
 
 /** The feed route on plain node:http objects: Express's GET / and the direct path both run it. */
@@ -76,6 +80,7 @@ export function feed(deps: FeedDeps): FeedHandler {
   const states = new FeedStateReader(deps.store, deps.cache, (work, bytes) => renders.run(bytes, work));
   const etags = deps.cache.slot<Validators>('validators');
   const log = categoryLogger(deps.logger, 'api.feed');
+  const summaryKey = deps.summaryKey ?? defaultSummaryKey();
 
   /**
    * A handle the platform could not be asked about is followed by the key as an import follows it,
@@ -93,7 +98,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     const raw = queryOf(req);
     const checked = validateFeedQuery(raw);
     if (!checked.ok) throw new ApiError(checked.error, checked.context);
-    const { channel: ref, format, maxItems, kinds, languages } = checked.value;
+    const { channel: ref, format, maxItems, kinds, languages, summary: summaryMode } = checked.value;
     const now = deps.clock();
 
     const { channelId, handle } = await resolver.resolve(ref, now, keyIdOf(res)).catch((err: unknown) => queueUnreached(err, ref, requireKeyId(res), maxItems, now));
@@ -111,7 +116,9 @@ export function feed(deps: FeedDeps): FeedHandler {
     const author = channelTitle?.trim() || channelId;
     // The Atom document links no files, so its body (and ETag) is the same for every key.
     const fileLinks = format !== 'atom';
-    const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '' }, etags);
+    // Summaries are read, never made, here: one store read, and their digest is in the ETag.
+    const summaries = await readSummaries(deps.store, summaryMode, state.ids, summaryKey);
+    const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '', summaries: summaries.fingerprint }, etags);
     const weight = RENDER_COPIES * states.estimate(channelId, maxItems);
     // Rows this request listed are used when its render can start at once, or when they are small;
     // large ones are let go while it waits and listed again in its turn, so waiting renders hold
@@ -132,7 +139,7 @@ export function feed(deps: FeedDeps): FeedHandler {
           s = (await states.list(channelId, maxItems, s.version, now, kinds, false)) ?? s;
         }
         const files = fileLinks ? { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) } : {};
-        const out = await renderInSteps(RENDERERS[format], { channelId, channelTitle, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, ...files }, (video, reason) =>
+        const out = await renderInSteps(RENDERERS[format], { channelId, channelTitle, videos: s.videos ?? [], transcripts: s.transcripts ?? [], languages, updated: s.version, selfUrl, summaryMode, summaries, ...files }, (video, reason) =>
           log.warning({ channelId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
         return { body: out, validators: validators(s) };

@@ -10,6 +10,7 @@ import type { PlaylistStore } from './playlists';
 import type { RateLimitStore } from './rate-limits';
 import type { SearchStore } from './search';
 import type { SubscriptionStore } from './subscriptions';
+import type { SummaryStore } from './summaries';
 import type { TranscriptStore } from './transcripts';
 import type { VideoStore } from './videos';
 import type { WebSubStore } from './websub';
@@ -33,7 +34,7 @@ export type RegistrationStore = Pick<ChannelStore, 'registerChannel' | 'getChann
 export type FollowStore = Pick<SubscriptionStore, 'follow'>;
 
 /** GET /: a channel feed. */
-export type FeedStore = RegistrationStore & FeedReadStore & HandleLookupStore & FollowStore;
+export type FeedStore = RegistrationStore & FeedReadStore & HandleLookupStore & FollowStore & Pick<SummaryStore, 'getSummaries'>;
 
 /** GET /playlist: a playlist feed. */
 export type PlaylistFeedStore = RegistrationStore & FollowStore & Pick<PlaylistStore, 'getPlaylist'> & StoredTextStore;

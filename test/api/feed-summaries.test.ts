@@ -1,0 +1,93 @@
+import { expect } from 'chai';
+import { XMLParser } from 'fast-xml-parser';
+import Parser from 'rss-parser';
+import { entryHtmlOf, transcriptRecord } from '../support/factories';
+import { asArray, CHANNEL, startApi, video, type TestApi } from './support';
+import { jsonFeedViolations } from '../transcript/json-feed-rules';
+import { defaultSummaryKey } from '../../api/feed/summaries';
+import type { SummaryRecord } from '../../shared/store/types';
+
+const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
+const HOSTILE = '<script>alert(1)</script> & ]]> "q" çğü 😀';
+type AtomEntry = { id: string; content: { '#text': string }; summary?: { '#text': string } };
+type JsonItem = { id: string; content_html: string; summary?: string };
+
+function summary(videoId: string, points: SummaryRecord['points'], madeAt: Date): SummaryRecord {
+  const key = defaultSummaryKey();
+  return { videoId, language: key.language, promptVersion: key.promptVersion, transcriptLanguage: 'en', model: 'fake', points, promptTokens: 10, completionTokens: 5, madeAt };
+}
+
+describe('feeds with summary=1 and summary=only over HTTP (issue 31)', () => {
+  let api: TestApi;
+  const v1 = video(1);
+  const v2 = video(2);
+  const t1 = transcriptRecord(v1, [{ startMs: 0, text: 'first' }, { startMs: 65_000, text: 'second' }]);
+  const t2 = transcriptRecord(v2);
+  beforeEach(async () => {
+    api = await startApi();
+    await api.store.upsertVideos([v1, v2], [t1, t2]);
+    await api.store.putSummary(summary(v1.videoId, [{ seconds: 0, text: 'Opening' }, { seconds: 65, text: HOSTILE }], api.now), 'test');
+  });
+  afterEach(() => api.close());
+
+  it('Atom summary=1: the summary opens the content before the transcript, escaped; plain text in <summary>; no summary yet = the transcript', async () => {
+    const text = await (await api.get(`/?channel_id=${CHANNEL}&summary=1`)).text();
+    expect(text).not.to.contain('<script>');
+    const entries = asArray((xml.parse(text) as { feed: { entry: AtomEntry[] } }).feed.entry);
+    const byId = new Map(entries.map((e) => [e.id, e]));
+    const first = byId.get(v1.videoId)!;
+    expect(first.content['#text']).to.match(/^<h3>Summary<\/h3>\n<ul>\n<li><a href="[^"]*t=0s?[^"]*">0:00<\/a> Opening<\/li>/);
+    expect(first.content['#text']).to.contain('1:05</a> &lt;script&gt;alert(1)&lt;/script&gt; &amp; ]]&gt; &quot;q&quot; çğü 😀</li>');
+    expect(first.content['#text'].endsWith(entryHtmlOf(v1, t1))).to.equal(true);
+    expect(first.summary!['#text']).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`);
+    expect(byId.get(v2.videoId)!.content['#text']).to.equal(entryHtmlOf(v2, t2));
+    const parsed = await new Parser().parseString(text);
+    expect(parsed.items.find((i) => i.id === v1.videoId)!.content).to.equal(first.content['#text']);
+  });
+
+  it('RSS summary=1 read back by rss-parser: content:encoded opens with the summary, description is its text', async () => {
+    const text = await (await api.get(`/?channel_id=${CHANNEL}&format=rss&summary=1`)).text();
+    const parsed = await new Parser<object, { 'content:encoded': string; description: string }>({ customFields: { item: ['content:encoded', 'description'] } }).parseString(text);
+    const item = parsed.items.find((i) => i.guid === v1.videoId)!;
+    expect(item['content:encoded'].startsWith('<h3>Summary</h3>')).to.equal(true);
+    expect(item['content:encoded']).to.contain('&lt;script&gt;');
+    expect(item['content:encoded'].endsWith(entryHtmlOf(v1, t1))).to.equal(true);
+    expect(item.description).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'));
+  });
+
+  it('JSON Feed summary=only: valid JSON Feed, the summary and a link to the whole transcript, no transcript; the other entry unchanged', async () => {
+    const doc = (await (await api.get(`/?channel_id=${CHANNEL}&format=json&summary=only`)).json()) as { items: JsonItem[] };
+    expect(jsonFeedViolations(doc)).to.deep.equal([]);
+    const first = doc.items.find((i) => i.id === v1.videoId)!;
+    expect(first.content_html).to.match(/^<h3>Summary<\/h3>/);
+    expect(first.content_html).to.match(/<p><a href="[^"]+\/transcripts\/vid00000001\.vtt[^"]*">Whole transcript<\/a><\/p>$/);
+    expect(first.content_html).not.to.contain('first');
+    expect(first.summary).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`);
+    expect(doc.items.find((i) => i.id === v2.videoId)!.content_html).to.equal(entryHtmlOf(v2, t2));
+  });
+
+  it('the ETag differs by summary value and changes when a summary is stored; a cached body is not served after it', async () => {
+    const etag = async (q: string) => (await api.get(`/?channel_id=${CHANNEL}${q}`)).headers.get('etag');
+    const plain = await etag('');
+    const on = await etag('&summary=1');
+    const only = await etag('&summary=only');
+    expect(new Set([plain, on, only]).size).to.equal(3);
+    await api.store.putSummary(summary(v2.videoId, [{ seconds: 0, text: 'Second video' }], api.now), 'test');
+    const res = await api.get(`/?channel_id=${CHANNEL}&summary=1`, { headers: { 'if-none-match': on! } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('etag')).not.to.equal(on);
+    expect(await res.text()).to.contain('Second video');
+    expect(await etag('')).to.equal(plain);
+  });
+
+  it('a bad summary value is a 400 with the clear JSON error', async () => {
+    for (const bad of ['2', 'yes', 'ONLY1']) {
+      const res = await api.get(`/?channel_id=${CHANNEL}&summary=${bad}`);
+      expect(res.status, bad).to.equal(400);
+      const body = (await res.json()) as { error: string; message: string };
+      expect(body.error).to.equal('Geçersiz summary değeri');
+      expect(body.message).to.contain("'only'");
+    }
+    expect((await api.get(`/?channel_id=${CHANNEL}&summary=1&summary=only`)).status).to.equal(400);
+  });
+});
