@@ -28,6 +28,7 @@ import { door, frontDoor } from './http/front-door';
 import { writeHead } from './http/answer-head';
 import { keyed, type Handler } from './http/keyed';
 import type { KeySource } from './http/key-source';
+import { defaultSummaryKey } from './feed/summaries';
 import { feedAnswers } from './http/feed-answer';
 import { redactKeysOf } from './http/key-redaction';
 import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answers';
@@ -57,6 +58,8 @@ import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from '
 
 export interface AppDeps {
   store: Store;
+  /** SUMMARY_LANGUAGE: which stored summaries `summary=` shows; left out: `transcript`. */
+  summaryLanguage?: string;
   /** The live API keys (a KeyRing, or a fixed list in tests). */
   keys: KeySource;
   /** Only handle resolution; the API never fetches transcripts. */
@@ -169,8 +172,9 @@ export function createApp(deps: AppDeps): App {
 
   // The one tail of every feed-like answer: 304, the cached body, its content coding.
   const answer = feedAnswers(cache, clock, recorded);
-  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, answer, logger: deps.logger, maxRenders: deps.maxRenders, renderBytes: deps.renderBytes, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
-  const playlistHandler = playlistFeed({ store: deps.store, clock, cache, answer, logger: deps.logger, trustProxy, publicBaseUrl, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
+  const summaryKey = defaultSummaryKey(deps.summaryLanguage);
+  const channelFeed = feed({ store: deps.store, platform: deps.platform, clock, cache, answer, logger: deps.logger, maxRenders: deps.maxRenders, renderBytes: deps.renderBytes, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour, summaryKey });
+  const playlistHandler = playlistFeed({ store: deps.store, clock, cache, answer, logger: deps.logger, trustProxy, publicBaseUrl, newChannelsPerKeyHour: deps.newChannelsPerKeyHour, summaryKey });
   // GET / is a channel's feed, or a playlist's when it names a playlist and no channel.
   const feedOrPlaylist: Plain = (req, res) => (isPlaylistQuery(queryOf(req)) ? playlistHandler(req, res) : channelFeed(req, res));
   const subscriptions = subscriptionRoutes({ store: deps.store, cache, clock, trustProxy, publicBaseUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour });

@@ -22,8 +22,9 @@ import { ChannelRegistrar } from '../registration/channel-registrar';
 import { RENDERERS } from '../feed/renderers';
 import { feedQueryTail, linkKeyOf, transcriptFileUrl } from '../feed/self-links';
 import { originOf } from '../http/origin';
+import { defaultSummaryKey, readSummaries } from '../feed/summaries';
 
-export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl' | 'answer' | 'newChannelsPerKeyHour'> & {
+export type PlaylistFeedDeps = Pick<FeedDeps, 'clock' | 'cache' | 'logger' | 'trustProxy' | 'publicBaseUrl' | 'answer' | 'newChannelsPerKeyHour' | 'summaryKey'> & {
   store: PlaylistFeedStore;
 };
 
@@ -56,7 +57,7 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     const checked = validatePlaylistQuery(raw);
     if (!checked.ok) throw new ApiError(checked.error, checked.context);
     const q = checked.value;
-    const { playlistId, format, maxItems, languages } = q;
+    const { playlistId, format, maxItems, languages, summary: summaryMode } = q;
     const now = deps.clock();
     setChannelId(res, playlistId);
 
@@ -74,7 +75,9 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     const selfUrl = `${originOf(req, deps)}/?${selfQuery(q, raw)}`;
     const linkKey = format === 'atom' ? '' : linkKeyOf(req, raw);
     const author = playlist.owner?.trim() || playlist.title?.trim() || playlistId;
-    const v = validatorsFor({ channelId: playlistId, format, maxItems, version, count: videos.length, fingerprint: `${fingerprintOf(videos)}:${playlist.title ?? ''}`, author, selfUrl, linkKey }, etags);
+    // Stored summaries only (no model call); their digest is in the ETag.
+    const summaries = await readSummaries(deps.store, summaryMode, videos.map((x) => x.videoId), deps.summaryKey ?? defaultSummaryKey());
+    const v = validatorsFor({ channelId: playlistId, format, maxItems, version, count: videos.length, fingerprint: `${fingerprintOf(videos)}:${playlist.title ?? ''}`, author, selfUrl, linkKey, summaries: summaries.fingerprint }, etags);
     await deps.answer(req, res, {
       route: '/',
       validators: v,
@@ -82,7 +85,7 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
       render: async () => {
         const transcripts = await deps.store.getTranscripts(videos.map((x) => x.videoId));
         const files = format === 'atom' ? {} : { transcriptFileUrl: transcriptFileUrl(originOf(req, deps), languages, linkKey) };
-        const base = buildFeedModel({ channelId: playlistId, channelTitle: author, videos, transcripts, languages, updated: version, selfUrl, ...files }, (video, reason) =>
+        const base = buildFeedModel({ channelId: playlistId, channelTitle: author, videos, transcripts, languages, updated: version, selfUrl, summaryMode, summaries, ...files }, (video, reason) =>
           log.warning({ playlistId, videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
         );
         const name = playlist.title?.trim() || playlistId;

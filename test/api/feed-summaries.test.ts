@@ -80,6 +80,21 @@ describe('feeds with summary=1 and summary=only over HTTP (issue 31)', () => {
     expect(await etag('')).to.equal(plain);
   });
 
+  it('a playlist feed takes summary=1 the same way, and its ETag follows a stored summary', async () => {
+    const PL = 'PL0123456789abcdefghijklmnopqrstuv';
+    await api.store.putPlaylist({ playlistId: PL, title: 'List', owner: 'O', ownerChannelId: CHANNEL, state: 'listed', videoIds: [v2.videoId, v1.videoId] }, api.now);
+    const res = await api.get(`/?playlist_id=${PL}&format=json&summary=1`);
+    const doc = (await res.json()) as { items: JsonItem[] };
+    expect(jsonFeedViolations(doc)).to.deep.equal([]);
+    expect(doc.items.find((i) => i.id === v1.videoId)!.content_html.startsWith('<h3>Summary</h3>')).to.equal(true);
+    expect(doc.items.find((i) => i.id === v2.videoId)!.content_html).to.equal(entryHtmlOf(v2, t2));
+    await api.store.putSummary(summary(v2.videoId, [{ seconds: 0, text: 'Listed <b>' }], api.now), 'test');
+    const again = await api.get(`/?playlist_id=${PL}&format=json&summary=1`);
+    expect(again.headers.get('etag')).not.to.equal(res.headers.get('etag'));
+    expect(((await again.json()) as { items: JsonItem[] }).items.find((i) => i.id === v2.videoId)!.content_html).to.contain('Listed &lt;b&gt;');
+    expect((await api.get(`/?playlist_id=${PL}&summary=no`)).status).to.equal(400);
+  });
+
   it('a bad summary value is a 400 with the clear JSON error', async () => {
     for (const bad of ['2', 'yes', 'ONLY1']) {
       const res = await api.get(`/?channel_id=${CHANNEL}&summary=${bad}`);

@@ -37,7 +37,7 @@ export type FollowStore = Pick<SubscriptionStore, 'follow'>;
 export type FeedStore = RegistrationStore & FeedReadStore & HandleLookupStore & FollowStore & Pick<SummaryStore, 'getSummaries'>;
 
 /** GET /playlist: a playlist feed. */
-export type PlaylistFeedStore = RegistrationStore & FollowStore & Pick<PlaylistStore, 'getPlaylist'> & StoredTextStore;
+export type PlaylistFeedStore = RegistrationStore & FollowStore & Pick<PlaylistStore, 'getPlaylist'> & StoredTextStore & Pick<SummaryStore, 'getSummaries'>;
 
 /** GET /search: a search feed, scoped to a channel or to a key's subscriptions, and its scope's version. */
 export type SearchFeedStore = SearchStore & ChannelLookupStore & Pick<SubscriptionStore, 'listSubscriptions' | 'subscriptionFeedVersion'> & HandleLookupStore & SearchVersionStore;
