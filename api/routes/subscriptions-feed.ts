@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import PQueue from 'p-queue';
 import { categoryLogger, type Logger } from '../../shared/logger';
-import type { SubscriptionFeedEntry, SubscriptionFeedStore } from '../../shared/store/types';
+import type { SubscriptionFeedEntry, SubscriptionFeedStore, SummaryKey } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import { ApiError } from '../errors';
 import { buildFeedModel, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
@@ -19,6 +19,7 @@ import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { INCLUDE_NAMES, RENDERERS } from '../feed/renderers';
 import { requestOrigin } from '../http/origin';
+import { defaultSummaryKey, readSummaries, type FeedSummaries } from '../feed/summaries';
 import type { AnswerFeed } from '../http/feed-answer';
 
 export interface CombinedFeedDeps {
@@ -31,6 +32,8 @@ export interface CombinedFeedDeps {
   maxRenders?: number;
   publicBaseUrl: string | null;
   trustProxy: (address: string, hop: number) => boolean;
+  /** Which stored summaries `summary=` shows; left out: the defaults. */
+  summaryKey?: SummaryKey;
 }
 
 /** The combined feed's id, title and links: the same for every key, its entries are what differ. */
@@ -51,15 +54,32 @@ function selfQuery(o: FeedOptions, raw: Readonly<Record<string, unknown>>): stri
   const included = o.kinds.flatMap((k) => INCLUDE_NAMES[k] ?? []);
   if (included.length > 0) params.push(`include=${included.join(',')}`);
   if (o.languages !== null) params.push(`lang=${o.languages.join(',')}`);
+  if (o.summary !== 'off') params.push(`summary=${o.summary === 'on' ? '1' : 'only'}`);
   return params.length === 0 ? '' : `?${params.join('&')}`;
 }
 
 /** What a listing decided, kept while the store's version token stays the same (and at most STATE_TTL_MS). */
 interface Listed {
   token: string;
-  validators: Validators;
+  shape: Shape;
   at: number;
 }
+
+/** What of a listing enters the validators, and the ids `summary=` reads summaries for. */
+interface Shape {
+  version: Date;
+  count: number;
+  fingerprint: string;
+  ids: readonly string[];
+}
+
+// Nothing stored yet (or nothing followed): an empty feed, last modified at the epoch.
+const shapeOf = (entries: readonly SubscriptionFeedEntry[]): Shape => ({
+  version: new Date(entries.reduce((max, e) => Math.max(max, e.fetchedAt.getTime()), 0)),
+  count: entries.length,
+  fingerprint: fingerprintOf(entries),
+  ids: entries.map((e) => e.videoId),
+});
 
 export type CombinedFeedHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -69,18 +89,16 @@ export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
   const etags = deps.cache.slot<Validators>('validators');
   const log = categoryLogger(deps.logger, 'api.feed');
 
-  const validatorsOf = (entries: readonly SubscriptionFeedEntry[], o: FeedOptions, selfUrl: string): Validators => {
-    // Nothing stored yet (or nothing followed): an empty feed, last modified at the epoch.
-    const version = new Date(entries.reduce((max, e) => Math.max(max, e.fetchedAt.getTime()), 0));
-    return validatorsFor({ channelId: COMBINED_FEED_PATH, format: o.format, maxItems: o.maxItems, version, count: entries.length, fingerprint: fingerprintOf(entries), author: FEED_TITLE_PREFIX, selfUrl }, etags);
-  };
+  const summaryKey = deps.summaryKey ?? defaultSummaryKey();
+  const validatorsOf = (shape: Shape, o: FeedOptions, selfUrl: string, summaries: FeedSummaries): Validators =>
+    validatorsFor({ channelId: COMBINED_FEED_PATH, format: o.format, maxItems: o.maxItems, version: shape.version, count: shape.count, fingerprint: shape.fingerprint, author: FEED_TITLE_PREFIX, selfUrl, summaries: summaries.fingerprint }, etags);
 
   return async (req, res) => {
     const raw = queryOf(req);
     const checked = validateCombinedFeedQuery(raw);
     if (!checked.ok) throw new ApiError(checked.error, checked.context);
     const options = checked.value;
-    const { format, maxItems, kinds, languages } = options;
+    const { format, maxItems, kinds, languages, summary: summaryMode } = options;
 
     const keyId = requireKeyId(res);
     const now = deps.clock().getTime();
@@ -91,14 +109,17 @@ export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
     const stateKey = `${keyId}\n${format}\n${maxItems}\n${kinds.join(',')}\n${selfUrl}`;
     const seen = listings.get(stateKey);
     let entries: readonly SubscriptionFeedEntry[] | null = null;
-    let v: Validators;
+    let shape: Shape;
     if (seen !== undefined && seen.token === token && now - seen.at >= 0 && now - seen.at < STATE_TTL_MS) {
-      v = seen.validators;
+      shape = seen.shape;
     } else {
       entries = await deps.store.subscriptionFeed(keyId, maxItems, kinds);
-      v = validatorsOf(entries, options, selfUrl);
-      listings.set(stateKey, { token, validators: v, at: now });
+      shape = shapeOf(entries);
+      listings.set(stateKey, { token, shape, at: now });
     }
+    // Stored summaries only (no model call): read each request, their digest is in the ETag.
+    const summaries = await readSummaries(deps.store, summaryMode, shape.ids, summaryKey);
+    const v = validatorsOf(shape, options, selfUrl, summaries);
     await deps.answer(req, res, {
       route: COMBINED_FEED_PATH,
       validators: v,
@@ -108,10 +129,10 @@ export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
           // A render needs the entries: listed now when this request reused remembered validators,
           // and the answer then carries the validators of what is rendered.
           const listed = entries ?? (await deps.store.subscriptionFeed(keyId, maxItems, kinds));
-          const rv = entries === null ? validatorsOf(listed, options, selfUrl) : v;
+          const rv = entries === null ? validatorsOf(shapeOf(listed), options, selfUrl, summaries) : v;
           const ids = listed.map((e) => e.videoId);
           const [videos, transcripts] = await Promise.all([deps.store.getVideos(ids), deps.store.getTranscripts(ids)]);
-          const model = buildFeedModel({ channelId: COMBINED_FEED_PATH, channelTitle: null, videos, transcripts, languages, updated: new Date(rv.lastModified), selfUrl }, (video, reason) =>
+          const model = buildFeedModel({ channelId: COMBINED_FEED_PATH, channelTitle: null, videos, transcripts, languages, updated: new Date(rv.lastModified), selfUrl, summaryMode, summaries }, (video, reason) =>
             log.warning({ videoId: String(video.videoId), reason }, `stored video skipped: its ${reason} cannot be rendered`),
           );
           const names = new Map(listed.map((e) => [e.videoId, e.channelTitle?.trim() || e.channelId]));

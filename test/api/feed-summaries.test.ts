@@ -1,13 +1,16 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import Parser from 'rss-parser';
 import { entryHtmlOf, transcriptRecord } from '../support/factories';
-import { asArray, CHANNEL, startApi, video, type TestApi } from './support';
+import { asArray, CHANNEL, KEY, startApi, video, type TestApi } from './support';
 import { jsonFeedViolations } from '../transcript/json-feed-rules';
 import { defaultSummaryKey } from '../../api/feed/summaries';
 import type { SummaryRecord } from '../../shared/store/types';
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
+/** A key's id as the store keeps it (its SHA-256). */
+const keyIdOf = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 const HOSTILE = '<script>alert(1)</script> & ]]> "q" çğü 😀';
 type AtomEntry = { id: string; content: { '#text': string }; summary?: { '#text': string } };
 type JsonItem = { id: string; content_html: string; summary?: string };
@@ -93,6 +96,22 @@ describe('feeds with summary=1 and summary=only over HTTP (issue 31)', () => {
     expect(again.headers.get('etag')).not.to.equal(res.headers.get('etag'));
     expect(((await again.json()) as { items: JsonItem[] }).items.find((i) => i.id === v2.videoId)!.content_html).to.contain('Listed &lt;b&gt;');
     expect((await api.get(`/?playlist_id=${PL}&summary=no`)).status).to.equal(400);
+  });
+
+  it('the combined feed (subscriptions) takes summary=only, read back by rss-parser, and its ETag follows a stored summary', async () => {
+    await api.store.follow(keyIdOf(KEY), [{ channelId: CHANNEL }], 'import', 10, api.now);
+    const res = await api.get('/subscriptions/feed?format=rss&summary=only');
+    expect(res.status).to.equal(200);
+    const parsed = await new Parser<object, { 'content:encoded': string }>({ customFields: { item: ['content:encoded'] } }).parseString(await res.text());
+    const item = parsed.items.find((i) => i.guid === v1.videoId)!;
+    expect(item['content:encoded']).to.match(/^<h3>Summary<\/h3>[\s\S]*Whole transcript<\/a><\/p>$/);
+    expect(item['content:encoded']).not.to.contain('first');
+    expect(parsed.items.find((i) => i.guid === v2.videoId)!['content:encoded']).to.equal(entryHtmlOf(v2, t2));
+    await api.store.putSummary(summary(v2.videoId, [{ seconds: 0, text: 'Combined' }], api.now), 'test');
+    const again = await api.get('/subscriptions/feed?format=rss&summary=only');
+    expect(again.headers.get('etag')).not.to.equal(res.headers.get('etag'));
+    expect(await again.text()).to.contain('Combined');
+    expect((await api.get('/subscriptions/feed?summary=0')).status).to.equal(400);
   });
 
   it('a bad summary value is a 400 with the clear JSON error', async () => {

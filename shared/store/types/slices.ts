@@ -49,7 +49,7 @@ export type SearchVersionStore = Pick<VideoStore, 'newestFeedWrite' | 'feedVersi
 export type SubscriptionListStore = Pick<SubscriptionStore, 'follow' | 'unfollow' | 'listSubscriptions'>;
 
 /** GET /subscriptions/feed: a key's combined feed. */
-export type SubscriptionFeedStore = Pick<SubscriptionStore, 'subscriptionFeed' | 'subscriptionFeedVersion'> & StoredTextStore;
+export type SubscriptionFeedStore = Pick<SubscriptionStore, 'subscriptionFeed' | 'subscriptionFeedVersion'> & StoredTextStore & Pick<SummaryStore, 'getSummaries'>;
 
 /** The crawler's resolution of followed handles. */
 export type HandleResolutionStore = Pick<SubscriptionStore, 'subscribedHandlesToResolve' | 'resolveSubscribedHandle'> & Pick<HandleStore, 'getHandle'>;
