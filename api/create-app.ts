@@ -200,7 +200,7 @@ export function createApp(deps: AppDeps): App {
   const routes: readonly Route[] = [
     { path: '/', via: 'direct', GET: key(feedOrPlaylist) },
     { path: '/health', via: 'direct', GET: health },
-    { path: '/search', via: 'direct', GET: key(search({ store: deps.store, platform: deps.platform, clock, cache, answer, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, limits: deps.search })) },
+    { path: '/search', via: 'direct', GET: key(search({ store: deps.store, platform: deps.platform, clock, cache, answer, trustProxy, publicBaseUrl, handleLookups: deps.handleLookups, limits: deps.search, summaryKey })) },
     { path: '/subscriptions/feed', via: 'direct', GET: key(combinedFeed({ store: deps.store, cache, clock, answer, logger: deps.logger, maxRenders: deps.maxRenders, trustProxy, publicBaseUrl, summaryKey })) },
     { path: '/info', via: 'express', methods: { GET: key(info) } },
     { path: '/subscriptions', via: 'express', methods: { GET: key(subscriptions.exportList), POST: key(subscriptions.importList) } },

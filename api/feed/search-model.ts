@@ -10,6 +10,9 @@ import type { SearchQuery } from '../../shared/search/query';
 import type { SearchHit, TranscriptRecord, VideoRecord } from '../../shared/store/types';
 import { speaks } from '../../shared/transcript/languages';
 import { summaryOf } from '../../shared/transcript/summary';
+import { summaryPlainText } from '../../shared/summary/render';
+import type { SummaryMode } from '../query/feed-query';
+import { contentWithSummary, type FeedSummaries } from './summaries';
 import { deepLink, formatTimestamp } from '../../shared/transcript/timestamps';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST, watchUrl } from '../../shared/video-links';
@@ -18,6 +21,9 @@ import { thumbnailOf, type FeedEntry, type FeedModel } from './state';
 export const MAX_SHOWN_PARAGRAPHS = 5;
 
 export interface SearchModelInput {
+  /** `summary` and the stored summaries of the hits (feed/summaries.ts); left out: none shown. */
+  readonly summaryMode?: SummaryMode;
+  readonly summaries?: FeedSummaries;
   /** The reader's query as given: the feed's title names it. */
   readonly text: string;
   readonly query: SearchQuery;
@@ -96,16 +102,20 @@ export function buildSearchModel(input: SearchModelInput): FeedModel {
       p.seconds === null ? `<p>${p.html}</p>` : `<p><a href="${escapeHtml(deepLink(v.videoId, p.seconds))}">${formatTimestamp(p.seconds)}</a> ${p.html}</p>`,
     );
     if (shown.length === 0) paragraphs.push('<p>The title matches.</p>');
-    paragraphs.push(`<p><a href="${escapeHtml(input.wholeTranscriptUrl(v))}">Whole transcript</a></p>`);
+    const whole = input.wholeTranscriptUrl(v);
+    paragraphs.push(`<p><a href="${escapeHtml(whole)}">Whole transcript</a></p>`);
+    const mode = input.summaryMode ?? 'off';
+    const stored = mode === 'off' ? undefined : input.summaries?.byVideo.get(v.videoId);
     return {
       videoId: v.videoId,
       title: v.title,
       link,
-      html: paragraphs.join('\n'),
+      // `summary=1`: the summary before the matching paragraphs; `only`: it and the whole-transcript link.
+      html: contentWithSummary(paragraphs.join('\n'), stored, mode, whole),
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
-      summary: summaryOf(v.description),
+      summary: stored !== undefined && stored.points.length > 0 ? summaryPlainText(stored) : summaryOf(v.description),
       durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
       author: input.channelNames.get(v.channelId) ?? v.channelId,
     };

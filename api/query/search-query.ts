@@ -16,7 +16,7 @@ import { wordsOf } from '../../shared/search/fold';
 import type { SearchQuery, Term } from '../../shared/search/query';
 import type { FeedKind } from '../../shared/store/types';
 import type { ErrorContext, ErrorName } from '../errors';
-import { checkInclude, checkLang, MAX_ITEMS_LIMIT, type Checked, type FeedFormat, type RawQuery } from './feed-query';
+import { checkInclude, checkLang, checkSummary, MAX_ITEMS_LIMIT, type Checked, type FeedFormat, type RawQuery, type SummaryMode } from './feed-query';
 
 export const MAX_QUERY_CHARS = 200;
 export const MAX_QUERY_TERMS = 10;
@@ -35,9 +35,11 @@ export interface SearchRequest {
   readonly subscriptions: boolean;
   readonly kinds: readonly FeedKind[];
   readonly languages: readonly string[] | null;
+  /** `summary` as feeds take it (feed-query.ts). */
+  readonly summary: SummaryMode;
 }
 
-const SINGLE = ['q', 'format', 'max_items', 'include', 'lang', 'subscriptions'] as const;
+const SINGLE = ['q', 'format', 'max_items', 'include', 'lang', 'subscriptions', 'summary'] as const;
 const CHANNEL_PARAMS = ['channel_id', 'channel', 'channel_url'] as const;
 
 const bad = (error: ErrorName, context?: ErrorContext): Checked<never> => (context ? { ok: false, error, context } : { ok: false, error });
@@ -85,8 +87,10 @@ export function validateSearchQuery(query: RawQuery): Checked<SearchRequest> {
   if (kinds === null) return bad('invalidInclude');
   const languages = checkLang(v.lang);
   if (languages === false) return bad('invalidLang');
+  const summary = checkSummary(v.summary);
+  if (summary === null) return bad('invalidSummary');
 
-  return { ok: true, value: { text, query: parsed.value, format, maxItems, channels: channels.value, subscriptions, kinds, languages } };
+  return { ok: true, value: { text, query: parsed.value, format, maxItems, channels: channels.value, subscriptions, kinds, languages, summary } };
 }
 
 /** Every channel_id, channel and channel_url value (each may repeat), at most MAX_SEARCH_CHANNELS. */

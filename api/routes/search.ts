@@ -10,11 +10,12 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SearchBudgetExceeded, SearchDeadline } from '../../shared/search/budget';
 import type { PlatformClient } from '../../shared/platform/types';
-import type { SearchHit, SearchScope, VideoRecord, SearchFeedStore } from '../../shared/store/types';
+import type { SearchHit, SearchScope, VideoRecord, SearchFeedStore, SummaryKey } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import type { AnswerFeed } from '../http/feed-answer';
 import { ApiError } from '../errors';
 import { buildSearchModel } from '../feed/search-model';
+import { defaultSummaryKey, readSummaries } from '../feed/summaries';
 import type { Validators } from '../feed/state';
 import { keyIdOf, queryOf } from '../http/locals';
 import type { RawQuery } from '../query/feed-query';
@@ -57,6 +58,8 @@ export interface SearchDeps {
   trustProxy: (address: string, hop: number) => boolean;
   publicBaseUrl: string | null;
   limits?: SearchLimits;
+  /** Which stored summaries `summary=` shows; left out: the defaults. */
+  summaryKey?: SummaryKey;
 }
 
 /** The self link's query: the validated parameters in one order and spelling (never api_key). */
@@ -69,6 +72,7 @@ function selfQuery(s: SearchRequest, raw: RawQuery, channelIds: readonly string[
   const included = Object.entries(INCLUDE_NAMES).filter(([kind]) => (s.kinds as readonly string[]).includes(kind)).map(([, name]) => name);
   if (included.length > 0) params.set('include', included.join(','));
   if (s.languages !== null) params.set('lang', s.languages.join(','));
+  if (s.summary !== 'off') params.set('summary', s.summary === 'on' ? '1' : 'only');
   return params.toString();
 }
 
@@ -165,8 +169,11 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
         if (title) channelNames.set(id, title);
       }
       const updated = newestChange(hits);
+      // Stored summaries only (no model call); their digest is in the ETag.
+      const summaries = await readSummaries(deps.store, s.summary, hits.map((h) => h.video.videoId), deps.summaryKey ?? defaultSummaryKey());
       const validators = validatorsOf(
         [
+          summaries.fingerprint,
           s.format,
           selfUrl,
           linkKeyDigest,
@@ -178,7 +185,7 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
       );
       results.set(resultKey, token, now, { validators });
       const body = (): Buffer => {
-        const model = buildSearchModel({ text: s.text, query: s.query, hits, channelNames, languages: s.languages, updated, selfUrl, wholeTranscriptUrl: channelFeedUrl(origin, s, linkKey) });
+        const model = buildSearchModel({ text: s.text, query: s.query, hits, channelNames, languages: s.languages, updated, selfUrl, wholeTranscriptUrl: channelFeedUrl(origin, s, linkKey), summaryMode: s.summary, summaries });
         return Buffer.from(RENDERERS[s.format].render(model), 'utf8');
       };
       return { validators, body };
@@ -199,7 +206,8 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
     try {
       const remembered = results.get(resultKey, token, now);
       if (remembered !== undefined && 'exceededMs' in remembered) throw new SearchBudgetExceeded(remembered.exceededMs);
-      if (remembered !== undefined) return await answer(remembered.validators, null);
+      // With summary=, a remembered answer could hide a summary stored since: the search runs again.
+      if (remembered !== undefined && s.summary === 'off') return await answer(remembered.validators, null);
       const found = await running.run(`${resultKey}\n${token}`, searchNow);
       await answer(found.validators, found);
     } catch (err) {

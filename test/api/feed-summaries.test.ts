@@ -114,6 +114,25 @@ describe('feeds with summary=1 and summary=only over HTTP (issue 31)', () => {
     expect((await api.get('/subscriptions/feed?summary=0')).status).to.equal(400);
   });
 
+  it('the search feed takes summary=1 (before the matching paragraphs) and summary=only, and follows a stored summary', async () => {
+    const on = await api.get('/search?q=second&format=json&summary=1');
+    expect(on.status).to.equal(200);
+    const doc = (await on.json()) as { items: JsonItem[] };
+    expect(jsonFeedViolations(doc)).to.deep.equal([]);
+    const item = doc.items.find((i) => i.id === v1.videoId)!;
+    expect(item.content_html).to.match(/^<h3>Summary<\/h3>[\s\S]*&lt;script&gt;[\s\S]*<mark>second<\/mark>/);
+    expect(item.summary).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`);
+    const only = await api.get('/search?q=second&format=atom&summary=only');
+    const entry = asArray((xml.parse(await only.text()) as { feed: { entry: AtomEntry[] } }).feed.entry)[0]!;
+    expect(entry.content['#text']).to.match(/^<h3>Summary<\/h3>[\s\S]*Whole transcript<\/a><\/p>$/);
+    expect(entry.content['#text']).not.to.contain('<mark>');
+    await api.store.putSummary(summary(v1.videoId, [{ seconds: 0, text: 'Redone' }], new Date(api.now.getTime() + 1000)), 'test');
+    const again = await api.get('/search?q=second&format=json&summary=1');
+    expect(again.headers.get('etag')).not.to.equal(on.headers.get('etag'));
+    expect(await again.text()).to.contain('Redone');
+    expect((await api.get('/search?q=second&summary=x')).status).to.equal(400);
+  });
+
   it('a bad summary value is a 400 with the clear JSON error', async () => {
     for (const bad of ['2', 'yes', 'ONLY1']) {
       const res = await api.get(`/?channel_id=${CHANNEL}&summary=${bad}`);

@@ -40,7 +40,7 @@ export type FeedStore = RegistrationStore & FeedReadStore & HandleLookupStore & 
 export type PlaylistFeedStore = RegistrationStore & FollowStore & Pick<PlaylistStore, 'getPlaylist'> & StoredTextStore & Pick<SummaryStore, 'getSummaries'>;
 
 /** GET /search: a search feed, scoped to a channel or to a key's subscriptions, and its scope's version. */
-export type SearchFeedStore = SearchStore & ChannelLookupStore & Pick<SubscriptionStore, 'listSubscriptions' | 'subscriptionFeedVersion'> & HandleLookupStore & SearchVersionStore;
+export type SearchFeedStore = SearchStore & ChannelLookupStore & Pick<SubscriptionStore, 'listSubscriptions' | 'subscriptionFeedVersion'> & HandleLookupStore & SearchVersionStore & Pick<SummaryStore, 'getSummaries'>;
 
 /** The store's version of a search's scope (api/search/search-version.ts). */
 export type SearchVersionStore = Pick<VideoStore, 'newestFeedWrite' | 'feedVersion'> & Pick<SubscriptionStore, 'subscriptionFeedVersion'>;
