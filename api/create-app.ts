@@ -210,7 +210,7 @@ export function createApp(deps: AppDeps): App {
     { path: '/mcp', via: 'express', methods: { POST: mcp, DELETE: mcp } },
     // The platform's hub: keyless (its token and HMAC authenticate it), and not named in a 404.
     { path: '/websub/:token', via: 'express', methods: { GET: webSub.verify, POST: webSub.notify }, listed: false },
-    { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock, labels: (keyId) => deps.keys.keys.find((k) => k.keyId === keyId)?.name ?? null })) } },
+    { path: '/status', via: 'express', methods: { GET: op(adminStatus({ store: deps.store, clock, labels: (keyId) => deps.keys.keys.find((k) => k.keyId === keyId)?.name ?? null, summaryKey })) } },
     { path: '/admin/crawlers', via: 'express', methods: { GET: op(adminCrawlers({ store: deps.store, clock })) } },
     { path: '/admin/channels', via: 'express', methods: { GET: op(channels.list) } },
     { path: '/admin/channels/:id', via: 'express', methods: { GET: op(channels.one), DELETE: change(channels.remove) } },

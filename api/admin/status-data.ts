@@ -3,7 +3,8 @@
 // channels with the most failures first, the last runs and the store's size.
 
 import { HEARTBEAT_DOWN_MS, hourOf } from '../../shared/store/rules';
-import type { ChannelRunRecord, CrawlerHeartbeat, HourlyCounts, QueueSummary, Store, StoreSize } from '../../shared/store/types';
+import type { ChannelRunRecord, CrawlerHeartbeat, HourlyCounts, QueueSummary, Store, StoreSize, SummaryKey, SummaryQueueCounts } from '../../shared/store/types';
+import { defaultSummaryKey } from '../feed/summaries';
 import { channelViews, type ChannelView } from './channel-view';
 import { CHART_HOURS } from './status-chart';
 
@@ -22,6 +23,8 @@ export interface StatusData {
   size: StoreSize;
   /** Each key's imported work still waiting (its label, never the key), most queued first. */
   imports: { label: string; queued: number; handles: number }[];
+  /** Summaries (issue 31) under the shown key: made, failed (no valid point twice), waiting; left out: no row. */
+  summaries?: SummaryQueueCounts & { key: SummaryKey };
 }
 
 /** Import queues shown at most; the rest are summed up in one line. */
@@ -32,8 +35,8 @@ export const isDown = (h: CrawlerHeartbeat, now: Date): boolean => now.getTime()
 /** The label of a configured key by its keyId, or null for a key no longer in the key file. */
 export type KeyLabels = (keyId: string) => string | null;
 
-export async function readStatus(store: Store, now: Date, version: string, labels: KeyLabels = () => null): Promise<StatusData> {
-  const [heartbeats, queue, hourly, failing, runs, size, imports] = await Promise.all([
+export async function readStatus(store: Store, now: Date, version: string, labels: KeyLabels = () => null, summaryKey: SummaryKey = defaultSummaryKey()): Promise<StatusData> {
+  const [heartbeats, queue, hourly, failing, runs, size, imports, summaries] = await Promise.all([
     store.listHeartbeats(),
     store.queueSummary(now),
     store.hourlyCounts(new Date(hourOf(now) - (CHART_HOURS - 1) * 3_600_000)),
@@ -41,6 +44,7 @@ export async function readStatus(store: Store, now: Date, version: string, label
     store.listRuns(null, STATUS_RUNS),
     store.storeSize(),
     store.importQueues(),
+    store.summaryCounts(summaryKey, now),
   ]);
   return {
     now,
@@ -55,5 +59,6 @@ export async function readStatus(store: Store, now: Date, version: string, label
     imports: imports
       .sort((a, b) => b.queued - a.queued || b.handles - a.handles)
       .map((q) => ({ label: labels(q.keyId) ?? 'a key no longer configured', queued: q.queued, handles: q.handles })),
+    summaries: { ...summaries, key: summaryKey },
   };
 }

@@ -92,6 +92,19 @@ function queueSection(d: StatusData): string {
 </dl>`;
 }
 
+/** The summary queue's counts (issue 31); a failed video is tried again after a day. */
+function summariesSection(d: StatusData): string {
+  const s = d.summaries;
+  if (s === undefined) return '';
+  return `<h2>Summaries</h2>
+<dl class="figures">
+<div><dt>made</dt><dd>${figure('summaries-made', s.ready)}</dd></div>
+<div><dt>failed</dt><dd>${figure('summaries-failed', s.failed)}</dd></div>
+<div><dt>waiting</dt><dd>${figure('summaries-waiting', s.waiting)}</dd></div>
+</dl>
+<p><small>Language ${esc(s.key.language)}, prompt version ${esc(s.key.promptVersion)}. Failed: the model gave no valid point twice; tried again after a day. None made while <code>SUMMARY_API_URL</code> is unset.</small></p>`;
+}
+
 /** Imported channels waiting for their key's hourly allowance, and handles waiting to be resolved, by key label. */
 function importsSection(d: StatusData): string {
   if (d.imports.length === 0) return '<p>No imported channel waits.</p>';
@@ -164,6 +177,7 @@ ${crawlersSection(d)}
 ${leftOutSection(d)}
 <h2>Queue</h2>
 ${queueSection(d)}
+${summariesSection(d)}
 <h2>Imports waiting</h2>
 ${importsSection(d)}
 <h2>Last 24 hours</h2>

@@ -3,7 +3,7 @@
 // script, no image, no frame, no form, nothing from anywhere else.
 
 import { randomBytes } from 'node:crypto';
-import type { Store } from '../../shared/store/types';
+import type { Store, SummaryKey } from '../../shared/store/types';
 import { readStatus, type KeyLabels } from '../admin/status-data';
 import { renderStatusPage } from '../admin/status-page';
 import type { Handler } from '../http/keyed';
@@ -12,9 +12,9 @@ import { VERSION } from '../service-info';
 export const statusCsp = (nonce: string): string =>
   `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
 
-export function adminStatus(deps: { store: Store; clock: () => Date; labels?: KeyLabels }): Handler {
+export function adminStatus(deps: { store: Store; clock: () => Date; labels?: KeyLabels; summaryKey?: SummaryKey }): Handler {
   return async (_req, res) => {
-    const data = await readStatus(deps.store, deps.clock(), VERSION, deps.labels);
+    const data = await readStatus(deps.store, deps.clock(), VERSION, deps.labels, deps.summaryKey);
     const nonce = randomBytes(16).toString('base64');
     const html = renderStatusPage(data, nonce);
     res.setHeader('Content-Security-Policy', statusCsp(nonce));

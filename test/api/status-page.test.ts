@@ -7,6 +7,8 @@ import type { Browser } from 'playwright';
 import { statusCsp } from '../../api/routes/admin-status';
 import { heartbeat } from '../store/contract-operators';
 import { chromiumPath } from '../support/process-tree';
+import { defaultSummaryKey } from '../../api/feed/summaries';
+import { withTranscripts } from '../support/factories';
 import { ADMIN_KEY, CHANNEL, KEY, NASTY_TITLE, OTHER_CHANNEL, startApi, T0, video, type TestApi } from './support';
 
 const CHROMIUM = chromiumPath();
@@ -66,6 +68,21 @@ describe('GET /status', function () {
     expect(html).to.contain('<meta http-equiv="refresh" content="15">');
     expect(html).not.to.contain(ADMIN_KEY);
     expect((await api.get('/status', { key: KEY })).status).to.equal(403);
+  });
+
+  it('shows the summaries made, failed and waiting (issue 31)', async () => {
+    const videos = [video(1), video(2), video(3)];
+    await api.store.upsertVideos(...withTranscripts(videos));
+    const key = defaultSummaryKey();
+    const claimed = await api.store.claimSummaries(key, 'host:crawler-0', api.now, MIN, 2);
+    expect(claimed).to.have.length(2);
+    await api.store.putSummary({ videoId: claimed[0]!, language: key.language, promptVersion: key.promptVersion, transcriptLanguage: 'en', model: 'fake', points: [{ seconds: 0, text: 'x' }], promptTokens: 1, completionTokens: 1, madeAt: api.now }, 'host:crawler-0');
+    await api.store.deferSummary(claimed[1]!, key, 'host:crawler-0', { error: 'no valid point', retryAt: new Date(api.now.getTime() + 24 * HOUR), failed: true });
+    const html = await (await api.get('/status', { key: ADMIN_KEY })).text();
+    expect(html).to.contain('<h2>Summaries</h2>');
+    expect(html).to.contain('<span data-figure="summaries-made">1</span>');
+    expect(html).to.contain('<span data-figure="summaries-failed">1</span>');
+    expect(html).to.contain('<span data-figure="summaries-waiting">1</span>');
   });
 
   describe('in Chromium', function () {
