@@ -30,7 +30,7 @@ async function backup(dir: string, databaseUrl: string, ...args: string[]): Prom
   return { code, stdout: p.logs.map((l) => String(l.raw ?? JSON.stringify(l))).join('\n'), stderr: p.stderr.join('') };
 }
 
-describe('npm run backup (SQLite online backup)', function () {
+describe('npm run backup (SQLite)', function () {
   this.timeout(120_000);
   let ts: TempStore;
   let dir: string;

@@ -1,10 +1,14 @@
-// An online copy of the SQLite store while the API and the crawler keep using it: SQLite's own
-// backup API (better-sqlite3 `backup()`), which copies page by page and restarts a step whenever a
-// writer changed a page already copied, so the result is one consistent snapshot — unlike a file
-// copy, which can catch the main file and its WAL at different moments. The copy is then opened on
-// its own and must pass `PRAGMA integrity_check` before it is reported as good.
+// An online copy of the SQLite store while the API and the crawler keep using it: `VACUUM INTO`,
+// which writes the whole database as one read transaction sees it. In WAL mode that transaction
+// never blocks the writers and they never disturb it, so the copy is one consistent snapshot taken
+// in one pass whatever the write traffic. (SQLite's online backup API restarts whenever another
+// connection writes, and every keyed request writes its rate-limit counter, so under light traffic
+// it never finished — issue 27 item 5.) The copy is written to a temporary name in the destination's
+// folder and only linked to its real name once it is complete and has passed `PRAGMA integrity_check`
+// on its own, so a failure never leaves a file that looks like a backup.
 
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 
 export interface BackupReport {
@@ -15,8 +19,6 @@ export interface BackupReport {
   ms: number;
   /** Rows per table in the copy, for the operator to compare with what they expect. */
   rows: Record<string, number>;
-  /** What integrity_check said ('ok' when sound). */
-  integrity: string;
 }
 
 export class BackupError extends Error {
@@ -33,38 +35,55 @@ function userTables(db: Database.Database): string[] {
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
+/** The temporary name a copy to `target` is written under (fixed, so a later run clears a stale one). */
+export const partialName = (target: string): string => path.join(path.dirname(target), `.${path.basename(target)}.partial`);
+
+const removePartial = (partial: string): void => {
+  for (const f of [partial, `${partial}-journal`]) rmSync(f, { force: true });
+};
+
+/** Opens the finished copy on its own: its integrity check and its row counts. */
+function check(file: string): { pages: number; rows: Record<string, number> } {
+  const copy = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const integrity = (copy.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
+    if (integrity !== 'ok') throw new BackupError(`the copy failed its integrity check: ${integrity}`);
+    const rows: Record<string, number> = {};
+    for (const table of userTables(copy)) rows[table] = (copy.prepare(`SELECT count(*) AS n FROM ${quoted(table)}`).get() as { n: number }).n;
+    return { pages: copy.pragma('page_count', { simple: true }) as number, rows };
+  } finally {
+    copy.close();
+  }
+}
+
 /**
- * Copies `source` to `target` (a new file: an existing one is refused, never overwritten) and checks
- * the copy. Throws BackupError with an operator-readable message when anything fails; a copy that
- * fails its check is removed by the caller's choice (it is left for inspection here).
+ * Copies `source` to `target` (a new file: an existing one is refused, never overwritten; its folder
+ * is created) and checks the copy. Throws BackupError with an operator-readable message when anything
+ * fails, having removed whatever it had written.
  */
-export async function backupSqlite(source: string, target: string, onProgress?: (done: number, total: number) => void): Promise<BackupReport> {
+export function backupSqlite(source: string, target: string): BackupReport {
   if (!existsSync(source)) throw new BackupError(`no SQLite store at ${source}`);
   if (existsSync(target)) throw new BackupError(`${target} already exists; choose a new file (a backup never overwrites one)`);
   const started = performance.now();
-  // Read-only and never migrating: the backup must not change the live store in any way.
-  const live = new Database(source, { readonly: true, fileMustExist: true, timeout: 5000 });
-  let pages = 0;
+  const partial = partialName(target);
   try {
-    await live.backup(target, {
-      progress: ({ totalPages, remainingPages }) => {
-        pages = totalPages;
-        onProgress?.(totalPages - remainingPages, totalPages);
-        return 1000; // pages per step: short steps let the writers in between
-      },
-    });
+    mkdirSync(path.dirname(target), { recursive: true });
+    removePartial(partial); // left by a run that was killed; VACUUM INTO refuses an existing file
+    // Read-only and never migrating: the backup must not change the live store in any way.
+    const live = new Database(source, { readonly: true, fileMustExist: true, timeout: 5000 });
+    try {
+      live.prepare('VACUUM INTO ?').run(partial); // a bound parameter: no quoting of the path
+    } finally {
+      live.close();
+    }
+    const { pages, rows } = check(partial);
+    // link() fails when the name was taken meanwhile, where rename() would overwrite it.
+    linkSync(partial, target);
+    removePartial(partial);
+    return { source, target, pages, bytes: statSync(target).size, ms: Math.round(performance.now() - started), rows };
   } catch (err) {
-    throw new BackupError(`the backup of ${source} failed: ${(err as Error).message}`, { cause: err });
-  } finally {
-    live.close();
-  }
-  const copy = new Database(target, { readonly: true, fileMustExist: true });
-  try {
-    const integrity = (copy.pragma('integrity_check') as Array<{ integrity_check: string }>).map((r) => r.integrity_check).join('; ');
-    const rows: Record<string, number> = {};
-    for (const table of userTables(copy)) rows[table] = (copy.prepare(`SELECT count(*) AS n FROM ${quoted(table)}`).get() as { n: number }).n;
-    return { source, target, pages, bytes: statSync(target).size, ms: Math.round(performance.now() - started), rows, integrity };
-  } finally {
-    copy.close();
+    removePartial(partial);
+    if (err instanceof BackupError) throw err;
+    throw new BackupError(`the backup of ${source} to ${target} failed: ${(err as Error).message}`, { cause: err });
   }
 }
