@@ -34,6 +34,7 @@ const PAIRS: readonly { sqlite: number; does: string; mongo: readonly string[] |
   { sqlite: 21, does: 'the player clients a crawler left out, in its heartbeat', mongo: { none: 'a field heartbeat documents gain' } },
   { sqlite: 22, does: 'imports queued per key; handle asks per key', mongo: [M(9)] },
   { sqlite: 23, does: 'summaries and their queue; the daily summary caps', mongo: [M(10)] },
+  { sqlite: 24, does: 'the web app\'s sessions', mongo: [M(11)] },
 ];
 
 describe('SQLite migration steps and MongoDB schema steps', function () {

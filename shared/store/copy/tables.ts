@@ -157,6 +157,7 @@ export const NOT_COPIED: Readonly<Record<string, string>> = {
   channel_runs: 'the runs history of the operators\' views',
   hourly_counts: 'the status page\'s chart',
   summary_days: 'the daily summary caps; the day starts afresh',
+  web_sessions: 'the web app\'s sign-ins: readers sign in again after a move',
   schema_version: 'each store has its own',
 };
 

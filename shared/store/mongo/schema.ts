@@ -102,6 +102,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
       await db.collection('summaries').createIndexes([{ key: { language: 1, promptVersion: 1, status: 1 }, name: 'summary_status' }]);
     },
   },
+  {
+    name: 'the web app\'s sessions, by the hash of the cookie\'s id, with the idle sweep\'s index',
+    run: async (db) => {
+      await db.collection('web_sessions').createIndexes([{ key: { lastSeenAt: 1 }, name: 'last_seen' }]);
+    },
+  },
 ];
 
 /** Thrown at start on a database shaped by a newer release. */

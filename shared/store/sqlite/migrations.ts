@@ -344,6 +344,18 @@ export const MIGRATIONS: readonly MigrationStep[] = [
     tokens INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 24: the web app's sessions, keyed by the SHA-256 of the cookie's
+  // id (never the id itself), the key's digest, and the last request for the idle expiry.
+  `
+  CREATE TABLE web_sessions (
+    id_hash      TEXT PRIMARY KEY,
+    key_id       TEXT NOT NULL,
+    csrf         TEXT NOT NULL,
+    created_at   INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX web_sessions_idle ON web_sessions (last_seen_at);
+  `,
 ];
 
 /** Rows converted per read: the HTML of a whole store is never in memory at once. */
