@@ -3,7 +3,7 @@
 // Every method takes `now` explicitly so that tests control time without sleeping.
 //
 // The records and methods live by record family in types/ (channels, videos, transcripts, search,
-// playlists, handles, subscriptions, rate limits, platform, operators, WebSub); `Store` is their
+// playlists, handles, subscriptions, rate limits, platform, operators, WebSub, web app sessions); `Store` is their
 // intersection, and the named slices modules ask for are in types/slices.ts. Import from here:
 // this file is the index.
 
@@ -18,6 +18,7 @@ import type { SubscriptionStore } from './types/subscriptions';
 import type { SummaryStore } from './types/summaries';
 import type { TranscriptStore } from './types/transcripts';
 import type { VideoStore } from './types/videos';
+import type { WebSessionStore } from './types/web-sessions';
 import type { WebSubStore } from './types/websub';
 
 export * from './types/channels';
@@ -32,6 +33,7 @@ export * from './types/subscriptions';
 export * from './types/summaries';
 export * from './types/transcripts';
 export * from './types/videos';
+export * from './types/web-sessions';
 export * from './types/websub';
 
 /** A store operation failed because the backing database is closed or unreachable. */
@@ -44,7 +46,8 @@ export class StoreUnavailableError extends Error {
 
 export interface Store
   extends ChannelStore, VideoStore, TranscriptStore, SearchStore, PlaylistStore, HandleStore, SubscriptionStore,
-    RateLimitStore, PlatformPacingStore, PlatformCheckStore, OperatorStore, WebSubStore, SummaryStore {
+    RateLimitStore, PlatformPacingStore, PlatformCheckStore, OperatorStore, WebSubStore, SummaryStore,
+    WebSessionStore {
   /** `sqlite` or `mongodb`, for logs. */
   readonly kind: 'sqlite' | 'mongodb';
   close(): Promise<void>;

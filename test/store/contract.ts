@@ -10,6 +10,7 @@ import { platformCheckCases } from './contract-platform-check';
 import { operatorContract } from './contract-operators';
 import { workCases } from './contract-work';
 import { videoCases } from './contract-videos';
+import { webSessionCases } from './contract-web-sessions';
 import { at, MIN, video } from './contract-support';
 import { summaryContract } from './contract-summaries';
 import { refreshAll } from '../support/refresh';
@@ -288,6 +289,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
 
     subscriptionCases(() => store);
     platformCheckCases(() => store);
+    webSessionCases(() => store);
     operatorContract(() => store);
     summaryContract(() => store);
 

@@ -22,6 +22,7 @@ import { platformCheckCollection } from './platform-check';
 import { playlistsCollection } from './playlists';
 import { platformPacingCollection } from './platform-pacing';
 import { rateLimitsCollection } from './rate-limits';
+import { webSessionsCollection } from './web-sessions';
 import { migrateSchema } from './schema';
 import { subscriptionsCollection } from './subscriptions';
 import { searchCollection } from './search';
@@ -99,6 +100,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...hourlyCountsCollection(db),
     ...webSubCollection(db),
     ...summariesCollection(db),
+    ...webSessionsCollection(db),
     close: async () => {
       if (closed) return;
       closed = true;

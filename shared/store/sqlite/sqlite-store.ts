@@ -20,6 +20,7 @@ import { openDatabase } from './open-database';
 import { playlistsTable } from './playlists';
 import { platformPacingTable } from './platform-pacing';
 import { rateLimitsTable } from './rate-limits';
+import { webSessionsTable } from './web-sessions';
 import { searchTable } from './search';
 import { subscriptionsTable } from './subscriptions';
 import { summariesTable } from './summaries';
@@ -92,6 +93,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...hourlyCountsTable(open),
     ...webSubTable(open),
     ...summariesTable(open),
+    ...webSessionsTable(open),
     close: () => {
       stopWatch();
       closeSearch();
