@@ -50,20 +50,20 @@ const ASSETS = new Map([
 const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
 
 export function webApp(deps: WebAppDeps): WebApp {
-  const sessions = new SessionTable();
-  const limiter = new SignInLimiter();
   const log = categoryLogger(deps.logger, 'webapp');
+  const sessions = new SessionTable(deps.store, (err) => log.warning({ event: 'webapp_session_sweep_failed', err }, 'sweeping idle app sessions failed'));
+  const limiter = new SignInLimiter();
   const secure = (req: IncomingMessage): boolean => deps.originOf(req).startsWith('https:');
 
   /** The request's session and its key, when both are still live (a disabled key ends it). */
-  function signedIn(req: IncomingMessage): { id: string; session: Session; key: ApiKey } | null {
+  async function signedIn(req: IncomingMessage): Promise<{ id: string; session: Session; key: ApiKey } | null> {
     const id = cookieOf(req, SESSION_COOKIE);
     if (id === null) return null;
-    const session = sessions.find(id, deps.clock());
+    const session = await sessions.find(id, deps.clock());
     if (session === null) return null;
     const key = deps.keys.keys.find((k) => k.keyId === session.keyId && k.enabled) ?? null;
     if (key === null) {
-      sessions.close(id);
+      await sessions.close(id);
       return null;
     }
     return { id, session, key };
@@ -90,7 +90,7 @@ export function webApp(deps: WebAppDeps): WebApp {
   }
 
   const home: RequestHandler = async (req, res) => {
-    const signed = signedIn(req);
+    const signed = await signedIn(req);
     if (signed === null) return signInPage(req, res, 200, null);
     const subs = await deps.store.listSubscriptions(signed.key.keyId);
     const ctx = context(req, signed);
@@ -99,7 +99,7 @@ export function webApp(deps: WebAppDeps): WebApp {
 
   /** A page for signed-in readers only: without a session, the sign-in form (its URL unchanged). */
   const reading = (page: (req: Request, res: Response, signed: { session: Session; key: ApiKey }) => Promise<void>): RequestHandler => async (req, res) => {
-    const signed = signedIn(req);
+    const signed = await signedIn(req);
     if (signed === null) return signInPage(req, res, 200, null);
     await page(req, res, signed);
   };
@@ -142,7 +142,7 @@ export function webApp(deps: WebAppDeps): WebApp {
     send(res, 403, renderPage(ctx, ctx.words.signInTitle, ctx.words.refused));
   };
 
-  const signIn: RequestHandler = (req, res) => {
+  const signIn: RequestHandler = async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const pre = cookieOf(req, PRE_COOKIE);
     const ctx = context(req, null);
@@ -158,21 +158,28 @@ export function webApp(deps: WebAppDeps): WebApp {
       log.info({ event: 'webapp_sign_in_failed', address }, 'app sign-in failed');
       return signInPage(req, res, 401, (w) => w.signInFailed);
     }
-    const { id } = sessions.open(key.keyId, now);
+    let id: string;
+    try {
+      ({ id } = await sessions.open(key.keyId, now));
+    } catch (err) {
+      // No cookie for a session the store does not hold: the reader is told, and may try again.
+      log.error({ event: 'webapp_session_write_failed', key: key.name, err }, 'app sign-in: storing the session failed');
+      return signInPage(req, res, 503, (w) => w.signInUnavailable);
+    }
     res.append('Set-Cookie', cookie(SESSION_COOKIE, id, secure(req), SESSION_IDLE_MS / 1000));
     res.append('Set-Cookie', cookie(PRE_COOKIE, '', secure(req), 0));
     log.info({ event: 'webapp_signed_in', key: key.name }, 'app sign-in');
     res.redirect(303, '/app/');
   };
 
-  const signOut: RequestHandler = (req, res) => {
-    const signed = signedIn(req);
+  const signOut: RequestHandler = async (req, res) => {
+    const signed = await signedIn(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (signed !== null && !sameToken(body.csrf, signed.session.csrf)) {
       const ctx = context(req, signed);
       return send(res, 403, renderPage(ctx, ctx.words.home, ctx.words.refused));
     }
-    if (signed !== null) sessions.close(signed.id);
+    if (signed !== null) await sessions.close(signed.id);
     res.append('Set-Cookie', cookie(SESSION_COOKIE, '', secure(req), 0));
     res.redirect(303, '/app/');
   };

@@ -12,29 +12,11 @@ import { APP_CSP } from '../../api/webapp/security';
 import { sha256 } from '../../shared/config/security';
 import { chromiumPath } from '../support/process-tree';
 import { transcriptRecord } from '../support/factories';
+import { sessionOf, signIn, signInForm } from './webapp-support';
 import { CHANNEL, DEFAULT_KEYS, KEY, ADMIN_KEY, NASTY_PARAGRAPHS, NASTY_TITLE, securityYaml, startApi, T0, video, type TestApi } from './support';
 
 const CHROMIUM = chromiumPath();
 const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** The sign-in form's token and its cookie, as a browser would have them. */
-async function signInForm(api: TestApi): Promise<{ csrf: string; cookie: string }> {
-  const res = await api.get('/app/', { key: null });
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('tf_pre='))!.split(';')[0]!;
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await res.text())![1]!;
-  return { csrf, cookie };
-}
-
-async function signIn(api: TestApi, key: string, headers: Record<string, string> = {}): Promise<Response> {
-  const { csrf, cookie } = await signInForm(api);
-  return api.get('/app/sign-in', {
-    key: null, method: 'POST', redirect: 'manual',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: api.base, ...headers },
-    body: new URLSearchParams({ csrf, api_key: key }).toString(),
-  });
-}
-
-const sessionOf = (res: Response): string => res.headers.getSetCookie().find((c) => c.startsWith('tf_session='))!.split(';')[0]!;
 
 describe('web app /app/', function () {
   let api: TestApi;
