@@ -71,6 +71,8 @@ export interface AppDeps {
   minLeaseSeconds?: number;
   /** Express `trust proxy` (TRUST_PROXY): behind a TLS proxy the feeds' self links say https. */
   trustProxy?: boolean | number | string;
+  /** PLAYER_EMBED_URL: the web app's transcript page embeds <it>/<video id> (default the platform's). */
+  playerEmbedUrl?: string;
   /** PUBLIC_BASE_URL: the feeds' self links start with it, whatever Host a client sends. */
   publicBaseUrl?: string | null;
   /** Byte budget of the process's one cache, rendered feeds included (default 32 MiB). */
@@ -184,7 +186,7 @@ export function createApp(deps: AppDeps): App {
   const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, publicBaseUrl, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });
 
   // The reader's web app (api/webapp/): its own sessions; pages, not JSON.
-  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }) });
+  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }) });
 
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     throw err;
   }
   // The API only resolves handles with it: plain HTTP, no browser, no challenge proxy.
-  const app = createApp({ store, keys, summaryLanguage: config.summaryLanguage, platform: createPlatformClient(config, logger), logger, trustProxy: config.trustProxy, publicBaseUrl: config.publicBaseUrl, maxRenders: config.apiMaxRenders, renderBytes: config.apiRenderBytes, metricsLoopbackOnly: config.metricsLoopbackOnly, maxAnswersPerKey: config.apiMaxConnectionsPerKey,
+  const app = createApp({ store, keys, summaryLanguage: config.summaryLanguage, platform: createPlatformClient(config, logger), logger, trustProxy: config.trustProxy, publicBaseUrl: config.publicBaseUrl, playerEmbedUrl: config.playerEmbedUrl, maxRenders: config.apiMaxRenders, renderBytes: config.apiRenderBytes, metricsLoopbackOnly: config.metricsLoopbackOnly, maxAnswersPerKey: config.apiMaxConnectionsPerKey,
     handleLookups: { perKeyPerMinute: config.apiHandleLookupsPerKeyMinute, perHour: config.crawlRequestsPerHour, coolDownMs: config.crawlCoolDown[0] }, renderCacheBytes: config.apiCacheBytes,
     newChannelsPerKeyHour: config.crawlNewChannelsPerKeyHour, importChannelsPerKeyHour: config.crawlImportChannelsPerKeyHour,
     search: { maxSearches: config.apiMaxSearches, maxSearchesPerKey: config.apiMaxSearchesPerKey, budgetMs: config.apiSearchBudgetMs } });

@@ -4,6 +4,7 @@
 
 import { h, type ComponentChildren } from 'preact';
 import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
+import { PLAYER_SCRIPT_URL } from './assets';
 import type { Locale, Words } from './i18n';
 
 const dateOf = (d: Date, locale: Locale): string => d.toLocaleDateString(locale === 'tr' ? 'tr-TR' : 'en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
@@ -33,18 +34,34 @@ export function channelBody(w: Words, locale: Locale, videos: readonly VideoReco
       ])))));
 }
 
-export function transcriptBody(w: Words, locale: Locale, video: VideoRecord, transcript: TranscriptRecord | null): ComponentChildren {
+/** The platform's player for this video, its iframe API on (the time links seek it). */
+export const embedUrl = (embedBase: string, videoId: string): string => `${embedBase}/${encodeURIComponent(videoId)}?enablejsapi=1`;
+
+export function transcriptBody(w: Words, locale: Locale, video: VideoRecord, transcript: TranscriptRecord | null, embedBase: string): ComponentChildren {
   return [
     h('p', { class: 'muted' },
       h('a', { href: `/app/channels/${encodeURIComponent(video.channelId)}` }, w.channelLink), ' · ',
       h('time', { dateTime: video.publishedAt.toISOString() }, dateOf(video.publishedAt, locale)),
       video.durationSeconds === null ? '' : ` · ${clock(video.durationSeconds)}`, ' · ',
       h('a', { href: watchUrl(video.videoId, 0) }, w.watchOnPlatform)),
-    h('section', { 'aria-labelledby': 'transcript', lang: transcript?.language },
+    h('div', { class: 'watch' },
+      h('div', { class: 'player' },
+        h('iframe', {
+          id: 'player', src: embedUrl(embedBase, video.videoId), title: w.player,
+          allow: 'autoplay; encrypted-media; picture-in-picture; fullscreen', allowFullScreen: true,
+          // The page's own policy is same-origin; the platform's player refuses to play without one.
+          referrerpolicy: 'strict-origin-when-cross-origin',
+        })),
+      transcriptSection(w, video, transcript)),
+    h('script', { src: PLAYER_SCRIPT_URL, defer: true }),
+  ];
+}
+
+function transcriptSection(w: Words, video: VideoRecord, transcript: TranscriptRecord | null): ComponentChildren {
+  return h('section', { 'aria-labelledby': 'transcript', lang: transcript?.language },
       h('h2', { id: 'transcript' }, w.transcript),
       transcript === null || transcript.paragraphs.length === 0
         ? h('p', null, w.noTranscript)
         : transcript.paragraphs.map((p) => h('p', { id: `t${Math.floor(p.startMs / 1000)}`, key: p.startMs },
-          h('a', { href: watchUrl(video.videoId, p.startMs / 1000), class: 'time' }, clock(p.startMs / 1000)), ' ', p.text))),
-  ];
+          h('a', { href: watchUrl(video.videoId, p.startMs / 1000), class: 'time', 'data-seconds': Math.floor(p.startMs / 1000) }, clock(p.startMs / 1000)), ' ', p.text)));
 }

@@ -11,7 +11,7 @@ import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/types';
 import type { KeySource } from '../http/key-source';
 import { matchKey } from '../http/keyed';
-import { ICON, ICON_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
+import { ICON, ICON_FILE, PLAYER_SCRIPT, PLAYER_SCRIPT_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
 import { localeOf, wordsOf, type Words } from './i18n';
 import { homeBody, renderPage, signInBody, type PageContext } from './pages';
 import { channelBody, transcriptBody } from './reading-pages';
@@ -29,6 +29,8 @@ export interface WebAppDeps {
   logger: Logger;
   /** This app's origin as its clients reach it (PUBLIC_BASE_URL, else the request's). */
   originOf: (req: IncomingMessage) => string;
+  /** PLAYER_EMBED_URL: the platform's embedded player, <it>/<video id>. */
+  playerEmbedUrl?: string;
 }
 
 export interface WebApp {
@@ -45,12 +47,15 @@ export interface WebApp {
 const ASSETS = new Map([
   [STYLESHEET_FILE, { type: 'text/css; charset=utf-8', body: STYLESHEET }],
   [ICON_FILE, { type: 'image/svg+xml', body: ICON }],
+  [PLAYER_SCRIPT_FILE, { type: 'text/javascript; charset=utf-8', body: PLAYER_SCRIPT }],
 ]);
 
 const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
 
 export function webApp(deps: WebAppDeps): WebApp {
   const log = categoryLogger(deps.logger, 'webapp');
+  const embedBase = deps.playerEmbedUrl ?? DEFAULT_PLAYER_EMBED_URL;
+  const embedOrigin = new URL(embedBase).origin;
   const sessions = new SessionTable(deps.store, (err) => log.warning({ event: 'webapp_session_sweep_failed', err }, 'sweeping idle app sessions failed'));
   const limiter = new SignInLimiter();
   const secure = (req: IncomingMessage): boolean => deps.originOf(req).startsWith('https:');
@@ -74,8 +79,8 @@ export function webApp(deps: WebAppDeps): WebApp {
     return { locale, words: wordsOf(locale), path: req.path, signedIn: signed === null ? null : { csrf: signed.session.csrf, admin: signed.key.role === 'admin' } };
   }
 
-  function send(res: Response, status: number, html: string): void {
-    setPageHeaders(res);
+  function send(res: Response, status: number, html: string, frameOrigin: string | null = null): void {
+    setPageHeaders(res, frameOrigin);
     res.status(status).type('text/html; charset=utf-8').send(html);
   }
 
@@ -117,7 +122,7 @@ export function webApp(deps: WebAppDeps): WebApp {
     const ctx = context(req, signed);
     if (record === undefined) return send(res, 404, renderPage(ctx, ctx.words.videoNotFound, null));
     const transcript = transcripts.find((t) => t.language === record.language) ?? transcripts[0] ?? null;
-    send(res, 200, renderPage(ctx, record.title, transcriptBody(ctx.words, ctx.locale, record, transcript)));
+    send(res, 200, renderPage(ctx, record.title, transcriptBody(ctx.words, ctx.locale, record, transcript, embedBase)), embedOrigin);
   });
 
   // Everything stored, newest first, in the feed's query language; a refused query gets the
@@ -197,5 +202,8 @@ export function webApp(deps: WebAppDeps): WebApp {
 
   return { home, channel, video, search, signIn: [sameOrigin, form, signIn], signOut: [sameOrigin, form, signOut], asset };
 }
+
+/** The platform's embedded player (PLAYER_EMBED_URL's default). */
+const DEFAULT_PLAYER_EMBED_URL = 'https://www.youtube.com/embed';
 
 const randomToken = (): string => randomBytes(24).toString('base64url');

@@ -7,8 +7,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Scripts and styles only from the app itself, no frames of ours anywhere, forms only to us. */
 export const APP_CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-export function setPageHeaders(res: ServerResponse): void {
-  res.setHeader('Content-Security-Policy', APP_CSP);
+/** APP_CSP, and for a page that embeds the platform's player, frame-src that one origin only. */
+export const pageCsp = (frameOrigin: string | null): string => (frameOrigin === null ? APP_CSP : `${APP_CSP}; frame-src ${frameOrigin}`);
+
+export function setPageHeaders(res: ServerResponse, frameOrigin: string | null = null): void {
+  res.setHeader('Content-Security-Policy', pageCsp(frameOrigin));
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -198,6 +198,11 @@ export const SETTINGS = {
     help: 'the address readers use, e.g. https://feeds.example.org: feeds\' self links use it and ignore Host / X-Forwarded-Host; empty = taken from each request',
     parse: parsePublicBaseUrl,
   }),
+  playerEmbedUrl: setting({
+    name: 'PLAYER_EMBED_URL', default: 'https://www.youtube.com/embed', secret: false,
+    help: 'the platform\'s embedded player, <PLAYER_EMBED_URL>/<video id>: the web app\'s transcript page shows it and its time links seek it; the only origin the page may frame',
+    parse: parseUrl(['http:', 'https:']),
+  }),
   webSubHubUrl: setting({
     name: 'WEBSUB_HUB_URL', default: 'https://pubsubhubbub.appspot.com/subscribe', secret: false,
     help: 'the platform\'s WebSub hub; push is on when PUBLIC_BASE_URL is set too (the hub calls <PUBLIC_BASE_URL>/websub/<token>); empty = push off',

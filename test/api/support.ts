@@ -93,6 +93,8 @@ export interface StartApiOptions {
   server?: Omit<ServerOptions, 'logger'>;
   maxRenders?: number;
   publicBaseUrl?: string;
+  /** PLAYER_EMBED_URL (e.g. the fake embed page's). */
+  playerEmbedUrl?: string;
   /** The API's handle-lookup limits (default: the built-in defaults). */
   handleLookups?: HandleLookupLimits;
   /** The SQLite file to use instead of api.db in the temp dir (e.g. one on a fault-injecting mount). */
@@ -141,7 +143,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       await ts.cleanup();
     },
   };
-  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly, renderCacheBytes: opts.renderCacheBytes, minLeaseSeconds: opts.minLeaseSeconds });
+  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, playerEmbedUrl: opts.playerEmbedUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly, renderCacheBytes: opts.renderCacheBytes, minLeaseSeconds: opts.minLeaseSeconds });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright';
 import { APP_CSP } from '../../api/webapp/security';
 import { sha256 } from '../../shared/config/security';
+import { startFakeEmbed, type FakeEmbed } from '../support/fake-embed';
 import { chromiumPath } from '../support/process-tree';
 import { transcriptRecord } from '../support/factories';
 import { sessionOf, signIn, signInForm } from './webapp-support';
@@ -20,8 +21,13 @@ const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'
 
 describe('web app /app/', function () {
   let api: TestApi;
+  let embed: FakeEmbed;
+  before(async () => {
+    embed = await startFakeEmbed();
+  });
+  after(async () => embed.close());
   beforeEach(async () => {
-    api = await startApi();
+    api = await startApi({ playerEmbedUrl: embed.url });
     api.now = T0;
   });
   afterEach(async () => api.close());
@@ -124,7 +130,11 @@ describe('web app /app/', function () {
     const list = await channel.text();
     expect(list).to.contain(`href="/app/videos/${videoId}"`).and.contain('&lt;b>Tom &amp; Jerry').and.contain('1:02:03').and.contain('stored');
     const page = await (await api.get(`/app/videos/${videoId}`, { key: null, headers: { Cookie: cookie } })).text();
-    expect(page).to.contain(`href="https://youtube.com/watch?v=${videoId}&amp;t=65s"`).and.contain('>1:05</a>');
+    expect(page).to.contain(`href="https://youtube.com/watch?v=${videoId}&amp;t=65s"`).and.contain('data-seconds="65">1:05</a>');
+    // The player beside the transcript, and the page may frame the player's origin, nothing else.
+    expect(page).to.contain(`<iframe id="player" src="${embed.url}/${videoId}?enablejsapi=1" title="Video player"`).and.match(/<script src="\/app\/assets\/player\.[0-9a-f]{12}\.js" defer><\/script>/);
+    const shown = await api.get(`/app/videos/${videoId}`, { key: null, headers: { Cookie: cookie } });
+    expect(shown.headers.get('content-security-policy')).to.equal(`${APP_CSP}; frame-src ${new URL(embed.url).origin}`);
     expect(page).to.contain('5 &lt; 6 &amp; a ]]> b').and.contain('Türkçe: çğıöşü İĞÜŞÖÇ 🎉').and.contain(`href="/app/channels/${CHANNEL}"`);
     const unknown = await api.get('/app/videos/AAAAAAAAAAA', { key: null, headers: { Cookie: cookie } });
     expect(unknown.status).to.equal(404);
@@ -185,6 +195,17 @@ describe('web app /app/', function () {
           await page.getByRole('heading', { name: 'Transcript' }).waitFor();
           expect(await page.getByRole('link', { name: '1:05' }).getAttribute('href')).to.equal(`https://youtube.com/watch?v=${videoId}&t=65s`);
           await axeClean(page);
+          // A time link seeks the player beside the transcript (the fake player records the command) and stays on the page.
+          const player = page.frameLocator('#player');
+          await player.getByText('not seeked').waitFor();
+          await page.getByRole('link', { name: '1:05' }).click();
+          await player.getByText('seeked to 65').waitFor();
+          expect(page.url()).to.equal(`${api.base}/app/videos/${videoId}`);
+          const frame = page.frames().find((f) => f.url().startsWith(`${embed.url}/${videoId}`))!;
+          expect(frame.url()).to.contain('#t=65');
+          expect(await frame.evaluate('window.commands')).to.deep.equal([
+            { origin: api.base, func: 'seekTo', args: [65, true] }, { origin: api.base, func: 'playVideo', args: [] },
+          ]);
           await page.getByRole('link', { name: 'Search' }).click();
           await page.getByLabel('Search transcripts').fill('türkçe');
           await page.getByRole('button', { name: 'Search' }).click();
@@ -219,8 +240,9 @@ async function watch(page: Page): Promise<string[]> {
 
 /** axe-core's full run on the page as it stands: no violation of any rule. */
 async function axeClean(page: Page): Promise<void> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE);
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern; in every frame, so
+  // axe tests the embedded player's page too instead of waiting for a frame that cannot answer.
+  for (const frame of page.frames()) await frame.evaluate(AXE);
   const violations = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))')) as string[];
   expect(violations, page.url()).to.deep.equal([]);
 }
