@@ -3,7 +3,8 @@
 // listed window, the ready videos that lack a language still to be backfilled (their own language
 // counts); the run fetches them like any pending video (player + one timed text per language), and
 // marks the languages covered once the run got through, so a language a video simply does not
-// have is not asked for again.
+// have is not asked for again. A video whose stored answer listed what it offers is asked only
+// for a language on that list.
 
 import type { ListedVideo } from '../shared/platform/types';
 import type { StoredTextStore } from '../shared/store/types';
@@ -26,6 +27,10 @@ export async function videosLackingLanguages(
     const v = ready.get(listedVideo.videoId);
     if (v === undefined) return false;
     const has = (lang: string): boolean => (v.language !== null && speaks(v.language, lang)) || rows.some((r) => r.videoId === v.videoId && speaks(r.language, lang));
-    return languages.some((lang) => !has(lang));
+    // The stored answer's own list: a language it did not offer would cost a player call for
+    // nothing (null: stored before the list was kept, so asked once).
+    const offered = v.offeredLanguages ?? null;
+    const mayHave = (lang: string): boolean => offered === null || offered.some((code) => speaks(code, lang));
+    return languages.some((lang) => !has(lang) && mayHave(lang));
   });
 }

@@ -92,6 +92,7 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
     videoKind: short === true ? 'short' : previous?.videoKind === 'upcoming' ? null : (previous?.videoKind ?? null),
     durationSeconds: previous?.durationSeconds ?? null,
     description: previous?.description ?? null,
+    ...(previous?.offeredLanguages != null ? { offeredLanguages: previous.offeredLanguages } : {}),
   } satisfies Partial<VideoRecord>;
   const after = (ms: number | null): Date | null => (ms === null ? null : new Date(now.getTime() + ms));
   if (result.kind === 'transcript') {
@@ -103,6 +104,8 @@ export function videoRecordFor(facts: VideoFacts, given: FetchResult, previous: 
     const videoKind: VideoKind = wasShort ? 'short' : d?.live === true ? 'live' : 'regular';
     return {
       ...base, videoKind, durationSeconds: d?.durationSeconds ?? base.durationSeconds, description: d?.description ?? base.description,
+      // What this player answer offered, for the backfill of a language asked later.
+      ...(t.offered !== undefined ? { offeredLanguages: t.offered } : {}),
       language: t.language, kind: t.kind, state: 'ready', nextAttemptAt: null, lastError: null,
     };
   }

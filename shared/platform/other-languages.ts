@@ -30,6 +30,13 @@ export interface OtherLanguagesInput {
   log: Logger;
 }
 
+/** What a later backfill may ask of this video: its fetchable tracks, and translations when one is translatable. */
+export function offeredLanguages(player: unknown): string[] {
+  const tracks = captionTracks(player).filter((t) => !t.needsToken);
+  const targets = tracks.some((t) => t.translatable) ? translationLanguages(player) : [];
+  return [...new Set([...tracks.map((t) => t.languageCode), ...targets])];
+}
+
 export async function fetchOtherLanguages(http: PlatformHttp, input: OtherLanguagesInput): Promise<LanguageTranscript[]> {
   const { videoId, player, main, log } = input;
   const tracks = captionTracks(player).filter((t) => !t.needsToken);

@@ -20,7 +20,7 @@ import type { ClientExclusions, LeftOutWhy } from './client-exclusions';
 import { fetchEmbedFlags } from './embed-page';
 import { asString, dig } from './page-data';
 import { fetchPlayer } from './player';
-import { fetchOtherLanguages } from './other-languages';
+import { fetchOtherLanguages, offeredLanguages } from './other-languages';
 import { fetchSpokenCues } from './timed-text-fetch';
 import { captionTracks, chooseTrack, plainTimedTextUrl, type CaptionTrack } from './tracks';
 import { AllClientsRefusedError, PlatformError, TokenRequiredError, type BlockKind, type ClientAnswer, type PlatformSignal } from './types';
@@ -169,7 +169,7 @@ async function fetchTrack(http: PlatformHttp, videoId: string, track: CaptionTra
   const others = opts.otherLanguages?.length
     ? await fetchOtherLanguages(http, { videoId, player, main: track, languages: opts.otherLanguages, boundariesMs: chapters.map((c) => c.startSeconds * 1000), log: opts.log })
     : [];
-  return { ...transcript, details, others };
+  return { ...transcript, details, others, offered: offeredLanguages(player) };
 }
 
 export function videoDetailsOf(player: unknown): VideoDetails {

@@ -14,6 +14,11 @@ export interface Transcript {
   paragraphs: TimedParagraph[];
   /** The reader's other languages, fetched from the same player answer as this one. */
   others?: LanguageTranscript[];
+  /**
+   * Every language the player answer offered: its fetchable tracks' codes, and the translation
+   * targets when a track is translatable. Left out where no player answer was read.
+   */
+  offered?: string[];
 }
 
 /** One more language of a video: its own track in that language, or the platform's translation. */

@@ -29,6 +29,8 @@ export interface VideoDoc {
   videoKind?: VideoKind | null;
   durationSeconds?: number | null;
   description?: string | null;
+  /** Missing on documents from before offered languages were recorded. */
+  offeredLanguages?: string[] | null;
   inFeed: boolean;
 }
 
@@ -48,6 +50,7 @@ export function toRecord(d: VideoDoc): VideoRecord {
     videoKind: d.videoKind ?? null,
     durationSeconds: d.durationSeconds ?? null,
     description: d.description ?? null,
+    ...(d.offeredLanguages == null ? {} : { offeredLanguages: d.offeredLanguages }),
   };
 }
 
@@ -66,6 +69,7 @@ function toUpsert(v: VideoRecord): AnyBulkWriteOperation<VideoDoc> {
     videoKind: v.videoKind,
     durationSeconds: v.durationSeconds,
     description: v.description,
+    offeredLanguages: v.offeredLanguages == null ? null : [...v.offeredLanguages],
     inFeed: isFeedEntry(v.state, v.nextAttemptAt),
   };
   return { updateOne: { filter: { _id: v.videoId }, update: { $set: fields }, upsert: true } };

@@ -356,6 +356,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   ) WITHOUT ROWID;
   CREATE INDEX web_sessions_idle ON web_sessions (last_seen_at);
   `,
+  // 25: the languages a video's last player answer offered (JSON), so a language asked later is
+  // fetched again only where offered. Null on rows from before: those are asked once, as before.
+  `
+  ALTER TABLE videos ADD COLUMN offered_languages TEXT;
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

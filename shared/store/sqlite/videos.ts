@@ -25,12 +25,13 @@ interface VideoRow {
   video_kind: string | null;
   duration_seconds: number | null;
   description: string | null;
+  offered_languages: string | null;
 }
 
 type VideoParams = VideoRow;
 
 const COLUMNS = `video_id, channel_id, title, published_at, language, kind, state, attempts, next_attempt_at,
-  last_error, fetched_at, video_kind, duration_seconds, description`;
+  last_error, fetched_at, video_kind, duration_seconds, description, offered_languages`;
 
 function toRecord(r: VideoRow): VideoRecord {
   return {
@@ -48,6 +49,8 @@ function toRecord(r: VideoRow): VideoRecord {
     videoKind: r.video_kind as VideoKind | null,
     durationSeconds: r.duration_seconds,
     description: r.description,
+    // Left out when not known, so a record stored without the list reads back as it was written.
+    ...(r.offered_languages === null ? {} : { offeredLanguages: JSON.parse(r.offered_languages) as string[] }),
   };
 }
 
@@ -67,6 +70,7 @@ function toParams(v: VideoRecord): VideoParams {
     video_kind: v.videoKind,
     duration_seconds: v.durationSeconds,
     description: v.description,
+    offered_languages: v.offeredLanguages == null ? null : JSON.stringify(v.offeredLanguages),
   };
 }
 
@@ -74,14 +78,15 @@ function prepare(db: Database.Database, indexSearch: boolean) {
   const upsert = db.prepare<VideoParams>(`
     INSERT INTO videos (${COLUMNS})
     VALUES (@video_id, @channel_id, @title, @published_at, @language, @kind, @state, @attempts,
-      @next_attempt_at, @last_error, @fetched_at, @video_kind, @duration_seconds, @description)
+      @next_attempt_at, @last_error, @fetched_at, @video_kind, @duration_seconds, @description, @offered_languages)
     ON CONFLICT (video_id) DO UPDATE SET
       channel_id = excluded.channel_id, title = excluded.title, published_at = excluded.published_at,
       language = excluded.language, kind = excluded.kind, state = excluded.state,
       attempts = excluded.attempts, next_attempt_at = excluded.next_attempt_at,
       last_error = excluded.last_error, fetched_at = excluded.fetched_at,
       video_kind = excluded.video_kind,
-      duration_seconds = excluded.duration_seconds, description = excluded.description`);
+      duration_seconds = excluded.duration_seconds, description = excluded.description,
+      offered_languages = excluded.offered_languages`);
   const upsertTranscript = prepareTranscriptUpsert(db);
   const search = prepareSearchIndex(db);
   const upsertAll = db.transaction((rows: readonly VideoParams[], transcripts: readonly TranscriptRecord[]) => {

@@ -47,6 +47,11 @@ export interface VideoRecord {
   durationSeconds: number | null;
   /** `videoDetails.shortDescription` (the source of chapters and the entry summary); null when not known. */
   description: string | null;
+  /**
+   * The languages the last player answer offered (tracks and translation targets), so a language
+   * asked later is fetched again only where it was offered; null on records stored before.
+   */
+  offeredLanguages?: readonly string[] | null;
   state: VideoState;
   /** How many fetch attempts have been made so far (1 after the first). */
   attempts: number;
