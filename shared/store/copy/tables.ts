@@ -66,7 +66,7 @@ export const COPY_TABLES: readonly CopyTable[] = [
     fields: {
       videoId: 'text', channelId: 'text', title: 'text', publishedAt: 'time', language: 'text', kind: 'text', state: 'text',
       attempts: 'int', nextAttemptAt: 'time', lastError: 'text', fetchedAt: 'time', videoKind: 'text', durationSeconds: 'int',
-      description: 'text',
+      description: 'text', offeredLanguages: 'json',
     },
     mongoDerived: (row) => ({ inFeed: isFeedEntry(String(row.state), (row.nextAttemptAt as Date | null) ?? null) }),
     feedsSearch: true,
