@@ -305,10 +305,13 @@ describe('browser fallback (real Chromium)', function () {
         const t = await b.fetchTranscript(videoId, ['en']);
         // The same transcript; the web player's timed-text answer comes without the player's
         // videoDetails (duration, description), which only the app clients' answer carried, and
-        // without other languages (none were asked for: `others` is empty).
-        const { details, others, ...sameText } = plain;
+        // without other languages (none were asked for: `others` is empty), and without the list of
+        // languages the player offered, which only the player's own answer carries (the crawler keeps
+        // the list it stored before).
+        const { details, others, offered, ...sameText } = plain;
         expect(details).to.be.an('object');
         expect(others).to.deep.equal([]);
+        expect(offered).to.include('en');
         expect(t).to.deep.equal(sameText);
         // The embed page and the player's own timed-text request; no app-client player call.
         expect(fake.counters).to.include({ embed: 1, timedtext: 1, player: 0 });
