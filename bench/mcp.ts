@@ -21,7 +21,7 @@ import { openSqliteStore } from '../shared/store/sqlite/sqlite-store';
 import { videoRecord } from '../test/support/factories';
 import { makeRng } from '../test/support/random';
 import { channelIdOf, corpusBatches, VOCABULARY, WORDS, type Corpus } from './search-corpus';
-import { median, percentile, round, runStandalone } from './support';
+import { median, msSince, percentile, round, runStandalone } from './support';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 
 const VIDEOS = Number(process.env.MCP_BENCH_VIDEOS ?? 100_000);
@@ -32,7 +32,6 @@ const TRANSCRIPT_ROUNDS = 20;
 const KEY = 'bench-mcp-key-0123456789abcdef01';
 const LONG_VIDEO = 'mcpLong3hrs';
 
-const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** One- and two-word queries across the frequency range, each used once (no cache answers it). */
 function queries(n: number): string[] {

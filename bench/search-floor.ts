@@ -13,7 +13,7 @@ import { fold } from '../shared/search/fold';
 import type { TranscriptRecord, VideoRecord } from '../shared/store';
 import { openSqliteStore } from '../shared/store/sqlite/sqlite-store';
 import { PARAGRAPH_BREAK } from '../shared/store/sqlite/search';
-import { round } from './support';
+import { msSince, round } from './support';
 import type { BenchRow } from './types';
 
 interface Batch {
@@ -28,7 +28,6 @@ const FORMS = [
   { label: 'detail=none, the cheapest form (no positions)', options: `content = '', detail = none, ${TOKENIZER}` },
 ] as const;
 
-const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** One bare FTS5 table of a form, timed per batch of already folded documents. */
 function ftsEngine(file: string, options: string) {

@@ -29,7 +29,7 @@ import { openSqliteStore } from '../shared/store/sqlite/sqlite-store';
 import { makeRng } from '../test/support/random';
 import { BATCH, channelIdOf, corpusBatches, VOCABULARY, WORDS, type Corpus } from './search-corpus';
 import { indexFloor, sameTextFts } from './search-floor';
-import { median, percentile, round, runStandalone } from './support';
+import { median, msSince, percentile, round, runStandalone } from './support';
 import type { Benchmark, BenchRow, BenchSection } from './types';
 import { wrk, wrkAvailable, WRK_INSTALL } from './wrk';
 
@@ -42,7 +42,6 @@ const HITS = 20;
 const KEY = 'bench-search-key-0123456789abcdef';
 const TITLE = 'Search: 100k stored videos with 10 KB transcripts (SQLite FTS5)';
 
-const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
 // ── the queries ────────────────────────────────────────────────────────────
 

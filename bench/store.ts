@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../shared/logger';
 import { openStore, type Store } from '../shared/store';
-import { BENCH_VIDEOS_PER_CHANNEL, benchChannelId, benchTranscripts, benchVideo, loadBenchVideos, median, round, runStandalone, transcriptOf } from './support';
+import { BENCH_VIDEOS_PER_CHANNEL, benchChannelId, benchTranscripts, benchVideo, loadBenchVideos, median, msSince, round, runStandalone, transcriptOf } from './support';
 import { makeRng } from '../test/support/random';
 import type { Benchmark, BenchSection } from './types';
 
@@ -18,7 +18,6 @@ const UPSERT_VIDEOS = 10_000;
 const RATE_HITS = 5_000;
 const T0 = Date.UTC(2025, 0, 1);
 
-const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
 
 /** Feed reads of channels picked at random (seeded: every run reads the same channels). */
 async function feedSamples(store: Store, channels: number, count: number, out: number[]): Promise<void> {

@@ -19,6 +19,9 @@ export const percentile = (xs: readonly number[], p: number): number => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
 
+/** Milliseconds since a `process.hrtime.bigint()` reading. */
+export const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+
 export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
 
 /** A figure as the tables print it: fewer decimals the larger it is. */
