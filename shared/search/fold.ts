@@ -26,8 +26,11 @@ const BEYOND_DIACRITICS = /[\u0370-\uffff]/;
 const DOTLESS_I = /ı/g;
 const FINAL_SIGMA = /ς/g;
 
-/** The fold of one code point, as written: lower-case, NFKD, marks dropped, ı → i, ς → σ. */
-function foldCodePoint(text: string): string {
+/**
+ * The rule as written, for one code point or a whole text alike (it looks at no neighbour):
+ * lower-case, NFKD, marks dropped, ı → i, ς → σ.
+ */
+function foldByRule(text: string): string {
   let s = text.normalize('NFKD').replace(COMBINING_DIACRITICS, '');
   if (BEYOND_DIACRITICS.test(s)) s = s.replace(MARKS, '');
   s = s.toLowerCase();
@@ -52,7 +55,7 @@ let out = new Uint16Array(4096);
 function unitFold(c: number): number {
   let known = ONE_UNIT[c]!;
   if (known === 0) {
-    const f = foldCodePoint(String.fromCharCode(c));
+    const f = foldByRule(String.fromCharCode(c));
     known = f.length === 1 && f.charCodeAt(0) < MULTI - 1 ? f.charCodeAt(0) + 1 : MULTI;
     if (known === MULTI) MULTI_FOLDS.set(c, f);
     ONE_UNIT[c] = known;
@@ -75,9 +78,9 @@ export function fold(text: string): string {
     } else if (c >= 0xd800 && c <= 0xdfff) {
       // A surrogate pair (or a lone surrogate, which the decoder below would replace): its own fold.
       const w = c <= 0xdbff && i + 1 < n && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
-      if (w === 1) return foldSlowly(text);
-      const f = foldCodePoint(text.slice(i, i + 2));
-      if (o + f.length + (n - i - 2) > out.length) return foldSlowly(text);
+      if (w === 1) return foldByRule(text);
+      const f = foldByRule(text.slice(i, i + 2));
+      if (o + f.length + (n - i - 2) > out.length) return foldByRule(text);
       for (let k = 0; k < f.length; k++) out[o++] = f.charCodeAt(k);
       i += 1;
     } else {
@@ -86,7 +89,7 @@ export function fold(text: string): string {
         out[o++] = known - 1;
       } else {
         const f = MULTI_FOLDS.get(c)!;
-        if (o + f.length + (n - i - 1) > out.length) return foldSlowly(text);
+        if (o + f.length + (n - i - 1) > out.length) return foldByRule(text);
         for (let k = 0; k < f.length; k++) out[o++] = f.charCodeAt(k);
       }
     }
@@ -94,10 +97,6 @@ export function fold(text: string): string {
   return UTF16.decode(out.subarray(0, o));
 }
 
-/** The whole text through foldCodePoint at once: the same result, for the rare text fold() passes on. */
-function foldSlowly(text: string): string {
-  return foldCodePoint(text);
-}
 
 /** The searchable words of `text`. */
 export function wordsOf(text: string): string[] {
