@@ -166,7 +166,7 @@ done
 # The browser target: Chromium found by the crawler's own detection, as the image's user.
 podman run --name "$run_id-browser" --no-healthcheck --network host -v "$run_id-data:/app/data" -e "PLATFORM_BASE_URL=$platform" \
   -e CRAWLER_ID=smoke-browser --entrypoint node "$browser_image" -e '
-    const { findChromium } = require("./dist/crawler/browser-fallback.js");
+    const { findChromium } = require("./dist/crawler/chromium.js");
     const found = findChromium(null);
     if (!("path" in found)) { console.error(found.why); process.exit(1); }
     console.log(found.path);' >"$work/browser.out" 2>"$work/browser.err" || { cat "$work/browser.out" "$work/browser.err"; fail "the browser image has no Chromium the crawler finds"; }
