@@ -42,6 +42,11 @@ let ending = false;
 function end(code: number): void {
   if (ending) return;
   ending = true;
+  // PM2's in-process daemon may itself call process.exit(0) while it is killed, before the callback
+  // below runs; the 'exit' listener keeps the code this start ends with whichever exit comes first.
+  process.on('exit', () => {
+    process.exitCode = code;
+  });
   pm2.killDaemon(() => process.exit(code));
 }
 
