@@ -1,0 +1,72 @@
+// Signing in and out, and the home page. The key goes in a POST body and only its session's random
+// id goes in a cookie; the key is never in an /app/ URL, and a failed attempt's text is never logged.
+
+import type { RequestHandler } from 'express';
+import { matchKey } from '../http/keyed';
+import type { AppKit } from './kit';
+import { homeBody, renderPage } from './pages';
+import { cookie, cookieOf, PRE_COOKIE, sameToken, SESSION_COOKIE } from './security';
+import { SESSION_IDLE_MS } from './sessions';
+import { SignInLimiter } from './sign-in-limit';
+
+export interface AccountRoutes {
+  home: RequestHandler;
+  signIn: RequestHandler[];
+  signOut: RequestHandler[];
+}
+
+export function accountRoutes(kit: AppKit): AccountRoutes {
+  const { deps, log, sessions } = kit;
+  const limiter = new SignInLimiter();
+
+  const home = kit.reading(async (req, res, signed) => {
+    const subs = await deps.store.listSubscriptions(signed.key.keyId);
+    const ctx = kit.context(req, signed);
+    kit.send(res, 200, renderPage(ctx, ctx.words.home, homeBody(ctx.words, subs)));
+  });
+
+  const signIn: RequestHandler = async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const pre = cookieOf(req, PRE_COOKIE);
+    const ctx = kit.context(req, null);
+    if (pre === null || !sameToken(body.csrf, pre)) return kit.send(res, 403, renderPage(ctx, ctx.words.signInTitle, ctx.words.refused));
+    const address = req.socket.remoteAddress ?? '';
+    const now = deps.clock();
+    const wait = limiter.waitSeconds(address, now);
+    if (wait > 0) return kit.signInPage(req, res, 429, (w) => w.tooManyAttempts(wait));
+    const key = typeof body.api_key === 'string' && body.api_key !== '' ? matchKey(body.api_key, deps.keys.keys) : null;
+    if (key === null) {
+      limiter.failed(address, now);
+      // Never the attempted text: a mistyped key is most of a real one.
+      log.info({ event: 'webapp_sign_in_failed', address }, 'app sign-in failed');
+      return kit.signInPage(req, res, 401, (w) => w.signInFailed);
+    }
+    let id: string;
+    try {
+      ({ id } = await sessions.open(key.keyId, now));
+    } catch (err) {
+      // No cookie for a session the store does not hold: the reader is told, and may try again.
+      log.error({ event: 'webapp_session_write_failed', key: key.name, err }, 'app sign-in: storing the session failed');
+      return kit.signInPage(req, res, 503, (w) => w.signInUnavailable);
+    }
+    res.append('Set-Cookie', cookie(SESSION_COOKIE, id, kit.secure(req), SESSION_IDLE_MS / 1000));
+    res.append('Set-Cookie', cookie(PRE_COOKIE, '', kit.secure(req), 0));
+    log.info({ event: 'webapp_signed_in', key: key.name }, 'app sign-in');
+    res.redirect(303, '/app/');
+  };
+
+  // Not `kit.posting`: signing out without a live session still clears the cookie, and is no error.
+  const signOut: RequestHandler = async (req, res) => {
+    const signed = await kit.signedIn(req);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (signed !== null && !sameToken(body.csrf, signed.session.csrf)) {
+      const ctx = kit.context(req, signed);
+      return kit.send(res, 403, renderPage(ctx, ctx.words.home, ctx.words.refused));
+    }
+    if (signed !== null) await sessions.close(signed.id);
+    res.append('Set-Cookie', cookie(SESSION_COOKIE, '', kit.secure(req), 0));
+    res.redirect(303, '/app/');
+  };
+
+  return { home, signIn: [kit.sameOrigin, kit.form, signIn], signOut: [kit.sameOrigin, kit.form, signOut] };
+}

@@ -1,0 +1,132 @@
+// What every page and form of the web app shares: who is signed in, the page's words, writing a
+// page with the app's strict headers, and refusing another site's form. Each group of pages
+// (account-routes.ts, reading-routes.ts, search-routes.ts, …) takes this kit, so a new page is a
+// new file and a row in the one route table (api/create-app.ts), not an edit of a shared handler.
+
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { ApiKey } from '../../shared/config/security';
+import { categoryLogger, type Logger } from '../../shared/logger';
+import type { Store } from '../../shared/store/types';
+import type { KeySource } from '../http/key-source';
+import { localeOf, wordsOf, type Words } from './i18n';
+import { renderPage, signInBody, type PageContext } from './pages';
+import { cookie, cookieOf, crossSite, PRE_COOKIE, sameToken, SESSION_COOKIE, setPageHeaders } from './security';
+import { SessionTable, type Session } from './sessions';
+
+export interface WebAppDeps {
+  store: Store;
+  keys: KeySource;
+  clock: () => Date;
+  logger: Logger;
+  /** This app's origin as its clients reach it (PUBLIC_BASE_URL, else the request's). */
+  originOf: (req: IncomingMessage) => string;
+  /** PLAYER_EMBED_URL: the platform's embedded player, <it>/<video id>. */
+  playerEmbedUrl?: string;
+}
+
+/** A live session and the key it stands for. */
+export interface SignedIn {
+  readonly id: string;
+  readonly session: Session;
+  readonly key: ApiKey;
+}
+
+export interface AppKit {
+  readonly deps: WebAppDeps;
+  readonly log: Logger;
+  readonly sessions: SessionTable;
+  /** PLAYER_EMBED_URL (or the platform's default) and its origin, the one frame the CSP allows. */
+  readonly embedBase: string;
+  readonly embedOrigin: string;
+  /** Whether the app is reached over HTTPS (cookies then get `Secure`). */
+  secure(req: IncomingMessage): boolean;
+  signedIn(req: IncomingMessage): Promise<SignedIn | null>;
+  context(req: Request, signed: SignedIn | null): PageContext;
+  /** A page with the app's headers; `frameOrigin` only for a page that embeds the player. */
+  send(res: Response, status: number, html: string, frameOrigin?: string | null): void;
+  signInPage(req: Request, res: Response, status: number, error: ((w: Words) => string) | null): void;
+  /** A page for signed-in readers only: without a session, the sign-in form (its URL unchanged). */
+  reading(page: (req: Request, res: Response, signed: SignedIn) => Promise<void>): RequestHandler;
+  /** A form post of a signed-in reader: another site's post and one without the session's CSRF token are refused (403). */
+  posting(action: (req: Request, res: Response, signed: SignedIn, body: Record<string, unknown>) => Promise<void>): RequestHandler[];
+  /** Refuses another site's POST before anything reads its body's meaning. */
+  readonly sameOrigin: RequestHandler;
+  /** application/x-www-form-urlencoded bodies, small. */
+  readonly form: RequestHandler;
+}
+
+/** The platform's embedded player (PLAYER_EMBED_URL's default). */
+const DEFAULT_PLAYER_EMBED_URL = 'https://www.youtube.com/embed';
+
+export const randomToken = (): string => randomBytes(24).toString('base64url');
+
+export function appKit(deps: WebAppDeps): AppKit {
+  const log = categoryLogger(deps.logger, 'webapp');
+  const embedBase = deps.playerEmbedUrl ?? DEFAULT_PLAYER_EMBED_URL;
+  const sessions = new SessionTable(deps.store, (err) => log.warning({ event: 'webapp_session_sweep_failed', err }, 'sweeping idle app sessions failed'));
+  const secure = (req: IncomingMessage): boolean => deps.originOf(req).startsWith('https:');
+  const form = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
+
+  async function signedIn(req: IncomingMessage): Promise<SignedIn | null> {
+    const id = cookieOf(req, SESSION_COOKIE);
+    if (id === null) return null;
+    const session = await sessions.find(id, deps.clock());
+    if (session === null) return null;
+    // A disabled or removed key ends its sessions at the next request.
+    const key = deps.keys.keys.find((k) => k.keyId === session.keyId && k.enabled) ?? null;
+    if (key === null) {
+      await sessions.close(id);
+      return null;
+    }
+    return { id, session, key };
+  }
+
+  function context(req: Request, signed: SignedIn | null): PageContext {
+    const locale = localeOf(req, req.query.lang);
+    return { locale, words: wordsOf(locale), path: req.path, signedIn: signed === null ? null : { csrf: signed.session.csrf, admin: signed.key.role === 'admin' } };
+  }
+
+  function send(res: Response, status: number, html: string, frameOrigin: string | null = null): void {
+    setPageHeaders(res, frameOrigin);
+    res.status(status).type('text/html; charset=utf-8').send(html);
+  }
+
+  function signInPage(req: Request, res: Response, status: number, error: ((w: Words) => string) | null): void {
+    let pre = cookieOf(req, PRE_COOKIE);
+    if (pre === null || !/^[A-Za-z0-9_-]{32}$/.test(pre)) {
+      pre = randomToken();
+      res.append('Set-Cookie', cookie(PRE_COOKIE, pre, secure(req), 3600));
+    }
+    const ctx = context(req, null);
+    send(res, status, renderPage(ctx, ctx.words.signInTitle, signInBody(ctx.words, pre, error === null ? null : error(ctx.words))));
+  }
+
+  const reading: AppKit['reading'] = (page) => async (req, res) => {
+    const signed = await signedIn(req);
+    if (signed === null) return signInPage(req, res, 200, null);
+    await page(req, res, signed);
+  };
+
+  const sameOrigin: RequestHandler = (req, res, next) => {
+    if (!crossSite(req, deps.originOf(req))) return next();
+    log.warning({ event: 'webapp_cross_site_refused', path: req.path }, 'app form from another site refused');
+    const ctx = context(req, null);
+    send(res, 403, renderPage(ctx, ctx.words.signInTitle, ctx.words.refused));
+  };
+
+  const posting: AppKit['posting'] = (action) => [sameOrigin, form, async (req, res) => {
+    const signed = await signedIn(req);
+    if (signed === null) return signInPage(req, res, 401, null);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (!sameToken(body.csrf, signed.session.csrf)) {
+      log.warning({ event: 'webapp_csrf_refused', path: req.path }, 'app form without its session token refused');
+      const ctx = context(req, signed);
+      return send(res, 403, renderPage(ctx, ctx.words.home, ctx.words.refused));
+    }
+    await action(req, res, signed, body);
+  }];
+
+  return { deps, log, sessions, embedBase, embedOrigin: new URL(embedBase).origin, secure, signedIn, context, send, signInPage, reading, posting, sameOrigin, form };
+}
