@@ -6,6 +6,7 @@
 
 import { escapeUTF8 } from 'entities';
 import type { CrawlerHeartbeat } from '../../shared/store/types';
+import { shownText } from '../../shared/transcript/shown-text';
 import type { ChannelView } from './channel-view';
 import { hourlyChart } from './status-chart';
 import { STATUS_IMPORT_KEYS, type StatusData } from './status-data';
@@ -161,8 +162,12 @@ svg{max-width:100%;height:auto}.bar-v{fill:#3b7dd8}.bar-r{fill:#d8893b}.axis{str
 @media (prefers-color-scheme:dark){body{background:#111;color:#ddd}th{background:#222}th,td{border-color:#333}tr.bad td{background:#3a1d1d}.label{fill:#aaa}}
 `;
 
+/**
+ * The page, without what no text may show (shownText): dropped from the finished page, which is safe
+ * because every text in it was escaped (`&`, `<`, `>`, quotes), so dropping a character joins no markup.
+ */
 export function renderStatusPage(d: StatusData, nonce: string): string {
-  return `<!doctype html>
+  return shownText(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="${REFRESH_SECONDS}">
@@ -189,5 +194,5 @@ ${runsSection(d)}
 <h2>Store</h2>
 ${storeSection(d)}
 </body></html>
-`;
+`);
 }

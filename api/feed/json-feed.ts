@@ -1,8 +1,9 @@
 // JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/) from the same feed model as Atom and RSS:
 // `format=Json`. Items carry the transcript as `content_html` with the same extras (thumbnail as
 // `image`, summary, dates, the transcript file as an attachment; the duration under the `_transcript_feed` extension, since JSON Feed names
-// no field for it); JSON.stringify does all escaping.
+// no field for it); JSON.stringify does all escaping, after shownJson dropped what no text may show.
 
+import { shownJson } from '../../shared/transcript/shown-text';
 import { atomDate, WEBVTT_TYPE } from './render';
 import type { FeedModel } from './state';
 
@@ -64,5 +65,5 @@ export function jsonFeedOf(feed: FeedModel): JsonFeed {
 }
 
 export function renderJsonFeed(feed: FeedModel): string {
-  return JSON.stringify(jsonFeedOf(feed));
+  return shownJson(jsonFeedOf(feed));
 }

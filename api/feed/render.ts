@@ -7,10 +7,12 @@
 // description), the transcript's language (Atom content xml:lang, RSS dc:language), in RSS the
 // transcript file as podcast:transcript — never in place of content /
 // content:encoded. One configured fast-xml-parser
-// builder does all escaping (processEntities on), never code here.
+// builder does all XML escaping (processEntities on), never code here, and drops what no text may
+// show (shownText, as its value processors) from every text and attribute it writes.
 
 import { XMLBuilder } from 'fast-xml-parser';
 import { escapeHtml } from '../../shared/transcript/entities';
+import { shownText, shownValue } from '../../shared/transcript/shown-text';
 import type { FeedEntry, FeedModel } from './state';
 
 export const ATOM_CONTENT_TYPE = 'application/atom+xml';
@@ -31,6 +33,8 @@ const xmlBuilder = new XMLBuilder({
   processEntities: true,
   suppressEmptyNode: false,
   format: false,
+  tagValueProcessor: shownValue,
+  attributeValueProcessor: shownValue,
 });
 
 export function renderAtom(feed: FeedModel): string {
@@ -39,22 +43,22 @@ export function renderAtom(feed: FeedModel): string {
       '@_xmlns': 'http://www.w3.org/2005/Atom',
       '@_xml:lang': 'en',
       '@_xmlns:media': MEDIA_RSS_NS,
-      id: xmlSafe(feed.id ?? feed.channelId),
-      title: xmlSafe(feed.title),
-      subtitle: xmlSafe(feed.description),
+      id: feed.id ?? feed.channelId,
+      title: feed.title,
+      subtitle: feed.description,
       updated: atomDate(feed.updated),
-      link: [{ '@_href': feed.link }, { '@_rel': 'self', '@_type': ATOM_CONTENT_TYPE, '@_href': xmlSafe(feed.selfUrl) }],
-      author: { name: xmlSafe(feed.author) },
+      link: [{ '@_href': feed.link }, { '@_rel': 'self', '@_type': ATOM_CONTENT_TYPE, '@_href': feed.selfUrl }],
+      author: { name: feed.author },
       entry: feed.entries.map((e) => ({
         id: e.videoId,
-        title: xmlSafe(e.title),
-        ...(e.author === undefined ? {} : { author: { name: xmlSafe(e.author) } }),
+        title: e.title,
+        ...(e.author === undefined ? {} : { author: { name: e.author } }),
         // The root's xml:lang is the spec's `en`; each transcript says its own language.
-        content: { '@_type': 'html', ...(e.language ? { '@_xml:lang': e.language } : {}), '#text': xmlSafe(e.html) },
+        content: { '@_type': 'html', ...(e.language ? { '@_xml:lang': e.language } : {}), '#text': e.html },
         link: { '@_href': e.link },
         published: atomDate(e.published),
         updated: atomDate(e.updated),
-        ...(e.summary === null ? {} : { summary: { '@_type': 'text', '#text': xmlSafe(e.summary) } }),
+        ...(e.summary === null ? {} : { summary: { '@_type': 'text', '#text': e.summary } }),
         ...mediaOf(e),
       })),
     },
@@ -72,27 +76,28 @@ export function renderRss(feed: FeedModel): string {
       ...((feed.dublinCore ?? needsDublinCore(feed.entries)) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
       '@_xmlns:podcast': PODCAST_NS,
       channel: {
-        title: xmlSafe(feed.title),
+        title: feed.title,
         link: feed.link,
-        description: xmlSafe(feed.description),
+        description: feed.description,
         language: 'en',
         lastBuildDate: rssDate(feed.updated),
-        'atom:link': { '@_href': xmlSafe(feed.selfUrl), '@_rel': 'self', '@_type': RSS_CONTENT_TYPE },
+        'atom:link': { '@_href': feed.selfUrl, '@_rel': 'self', '@_type': RSS_CONTENT_TYPE },
         item: feed.entries.map((e) => ({
-          title: xmlSafe(e.title),
-          'content:encoded': { __cdata: cdataPieces(xmlSafe(e.html)) },
+          title: e.title,
+          // CDATA is the one text the builder's value processor does not see.
+          'content:encoded': { __cdata: cdataPieces(shownText(e.html)) },
           link: e.link,
           pubDate: rssDate(e.published),
           guid: { '@_isPermaLink': 'false', '#text': e.videoId },
           // RSS's own author element wants an e-mail address; readers show dc:creator instead.
-          ...(e.author === undefined ? {} : { 'dc:creator': xmlSafe(e.author) }),
+          ...(e.author === undefined ? {} : { 'dc:creator': e.author }),
           // RSS has one channel language (the spec's `en`); Dublin Core gives each item its own.
           ...(e.language ? { 'dc:language': e.language } : {}),
           // RSS readers take description as HTML: the plain summary is escaped once for HTML here
           // (and once more for XML by the builder), so `<3` stays text.
-          ...(e.summary === null ? {} : { description: xmlSafe(escapeHtml(e.summary)) }),
+          ...(e.summary === null ? {} : { description: escapeHtml(e.summary) }),
           ...mediaOf(e),
-          ...(e.transcriptFile == null ? {} : { 'podcast:transcript': { '@_url': xmlSafe(e.transcriptFile.url), '@_type': WEBVTT_TYPE, '@_language': xmlSafe(e.transcriptFile.language) } }),
+          ...(e.transcriptFile == null ? {} : { 'podcast:transcript': { '@_url': e.transcriptFile.url, '@_type': WEBVTT_TYPE, '@_language': e.transcriptFile.language } }),
         })),
       },
     },
@@ -133,18 +138,7 @@ export function rssDate(d: Date): string {
   return `${DAYS[d.getUTCDay()]}, ${two(d.getUTCDate())} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()} ${time} +0000`;
 }
 
-// ── text XML cannot carry ──────────────────────────────────────────────────
-
-// Text from the platform may hold characters XML 1.0 cannot carry at all (C0 controls, lone
-// surrogates, U+FFFE/U+FFFF). Escaping cannot fix those, so they are dropped before building.
-const NOT_XML_SOURCE = '[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\uFFFE\\uFFFF]|[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
-// Two objects on purpose: a /g regex keeps lastIndex between test() calls.
-const HAS_NOT_XML = new RegExp(NOT_XML_SOURCE);
-const ALL_NOT_XML = new RegExp(NOT_XML_SOURCE, 'g');
-
-export function xmlSafe(text: string): string {
-  return HAS_NOT_XML.test(text) ? text.replace(ALL_NOT_XML, '') : text;
-}
+// ── CDATA ───────────────────────────────────────────────────────────────────
 
 /**
  * CDATA pieces for `text`: a `]]>` inside would end the section, so it is split across two

@@ -132,15 +132,16 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
     const transcriptLink = input.transcriptFileUrl ? input.transcriptFileUrl(v.videoId) : watchUrl(v.videoId);
     entries.push({
       videoId: v.videoId,
-      title: typeof v.title === 'string' ? shownText(v.title) : '',
+      title: typeof v.title === 'string' ? v.title : '',
       link: watchUrl(v.videoId),
-      // The summary's points were checked and are escaped as built (shared/summary/render.ts).
-      html: contentWithSummary(shownText(content?.html ?? NO_TRANSCRIPT_NOTE), summary === undefined ? undefined : { videoId: v.videoId, points: summary.points.map((p) => ({ seconds: p.seconds, text: shownText(p.text) })) }, input.summaryMode ?? 'off', transcriptLink),
+      // The summary's points were checked and are escaped as built (shared/summary/render.ts). What no
+      // text may show is dropped by each format's writer (shared/transcript/shown-text.ts).
+      html: contentWithSummary(content?.html ?? NO_TRANSCRIPT_NOTE, summary, input.summaryMode ?? 'off', transcriptLink),
       language: languageTag(content?.language ?? null),
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
-      summary: summary !== undefined && summary.points.length > 0 ? shownText(summaryPlainText(summary)) : nullable(summaryOf(v.description)),
+      summary: summary !== undefined && summary.points.length > 0 ? summaryPlainText(summary) : nullable(summaryOf(v.description)),
       durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
       transcriptFile: file !== null && file.paragraphs.length > 0 && input.transcriptFileUrl ? { url: input.transcriptFileUrl(v.videoId), language: file.language } : null,
     });
@@ -159,6 +160,7 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
   };
 }
 
+// A summary or name of nothing but what no text may show counts as none.
 const nullable = (text: string | null): string | null => (text === null ? null : shownText(text) || null);
 
 // BCP 47 as the platform's codes come (`en`, `pt-BR`, `zh-Hans`, `es-419`); anything else stored is

@@ -4,6 +4,7 @@
 // when its length is known, else for as long as its words take to say at a steady pace.
 
 import type { TranscriptRecord } from '../../shared/store/types';
+import { shownText } from '../../shared/transcript/shown-text';
 
 export type TranscriptFileFormat = 'vtt' | 'srt' | 'txt';
 
@@ -27,7 +28,7 @@ const MIN_CUE_MS = 1_000;
 /** The cues of a transcript: one per paragraph, in time order, each ending when the next starts. */
 export function fileCues(paragraphs: TranscriptRecord['paragraphs'], durationSeconds: number | null): FileCue[] {
   const spoken = paragraphs
-    .map((p) => ({ startMs: Math.max(0, Math.round(p.startMs)), text: p.text.replace(/\s+/g, ' ').trim() }))
+    .map((p) => ({ startMs: Math.max(0, Math.round(p.startMs)), text: shownText(p.text).replace(/\s+/g, ' ').trim() }))
     .filter((p) => p.text !== '')
     .sort((a, b) => a.startMs - b.startMs);
   const videoEndMs = durationSeconds !== null && Number.isFinite(durationSeconds) ? durationSeconds * 1000 : null;

@@ -12,6 +12,7 @@ import { CHANNEL_ID } from '../../shared/ids';
 import { isPlaylistId } from '../../shared/playlist-ref';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/types';
+import { shownJson } from '../../shared/transcript/shown-text';
 import { channelViews, runView } from '../admin/channel-view';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/keyed';
@@ -64,7 +65,7 @@ function channelIdParam(req: Request): string {
   return id;
 }
 
-const json = (res: Parameters<Handler>[1], status: number, body: unknown): void => void res.status(status).type('application/json').send(JSON.stringify(body));
+const json = (res: Parameters<Handler>[1], status: number, body: unknown): void => void res.status(status).type('application/json').send(shownJson(body));
 
 export function adminChannels(deps: AdminChannelDeps): { list: Handler; one: Handler; refresh: Handler; remove: Handler } {
   const { store, clock } = deps;

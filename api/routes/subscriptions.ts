@@ -13,9 +13,9 @@ import { CHANNEL_ID } from '../../shared/ids';
 import { normalizeHandle, parseHandle } from '../../shared/channel-ref';
 import { isPlaylistId } from '../../shared/playlist-ref';
 import type { SubscriptionInput, SubscriptionListStore } from '../../shared/store/types';
+import { shownJson } from '../../shared/transcript/shown-text';
 import type { ApiCache } from '../cache';
 import { ApiError, type ErrorName } from '../errors';
-import { xmlSafe } from '../feed/render';
 import type { Handler } from '../http/keyed';
 import { requireKeyId, queryOf } from '../http/locals';
 import { DEFAULT_MAX_ITEMS } from '../query/feed-query';
@@ -59,7 +59,7 @@ const refFields = (ref: FollowRef): Record<string, string> =>
   ref.kind === 'id' ? { channel_id: ref.channelId } : ref.kind === 'playlist' ? { playlist_id: ref.playlistId } : { handle: normalizeHandle(ref.handle) };
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
+  const body = shownJson(value);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
@@ -135,7 +135,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
       });
       return;
     }
-    const body = Buffer.from(renderOpml(listed.map((l) => ({ title: xmlSafe(l.title), xmlUrl: l.feedUrl, htmlUrl: l.pageUrl })), deps.clock()), 'utf8');
+    const body = Buffer.from(renderOpml(listed.map((l) => ({ title: l.title, xmlUrl: l.feedUrl, htmlUrl: l.pageUrl })), deps.clock()), 'utf8');
     res.statusCode = 200;
     res.setHeader('Content-Type', OPML_CONTENT_TYPE);
     // It carries the caller's key in every xmlUrl: never kept by a shared cache.

@@ -1,9 +1,11 @@
 // A key's subscriptions as OPML 2.0, written for what the readers' importers need: newsboat's
 // `-i` (outlines with xmlUrl, nested or not), Miniflux (body>outline with a non-empty xmlUrl, title
 // from `title` then `text`) and NetNewsWire (xmlUrl, `title`/`text`). One flat list under <body>,
-// every outline `type="rss"` with text = title. fast-xml-parser's builder does all escaping.
+// every outline `type="rss"` with text = title. fast-xml-parser's builder does all escaping and
+// drops what no text may show (shownText, as its value processors).
 
 import { XMLBuilder } from 'fast-xml-parser';
+import { shownValue } from '../../shared/transcript/shown-text';
 import { rssDate } from '../feed/render';
 import { SERVICE_NAME } from '../service-info';
 
@@ -22,6 +24,8 @@ const builder = new XMLBuilder({
   suppressEmptyNode: true,
   format: true,
   indentBy: '  ',
+  tagValueProcessor: shownValue,
+  attributeValueProcessor: shownValue,
 });
 
 export function renderOpml(outlines: readonly OpmlOutline[], created: Date): string {

@@ -6,6 +6,7 @@
 import { h, type ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { SubscriptionRecord } from '../../shared/store/types';
+import { shownText } from '../../shared/transcript/shown-text';
 import { ICON_URL, STYLESHEET_URL } from './assets';
 import type { Locale, Words } from './i18n';
 
@@ -40,7 +41,9 @@ export function renderPage(ctx: PageContext, title: string, body: ComponentChild
           csrfField(ctx.signedIn.csrf),
           h('button', { type: 'submit' }, w.signOut))),
       h('main', null, h('h1', null, title), body)));
-  return `<!doctype html>${renderToString(doc)}`;
+  // What no text may show (shownText) leaves the finished page: preact escaped every text and
+  // attribute in it, so dropping a character joins no markup.
+  return shownText(`<!doctype html>${renderToString(doc)}`);
 }
 
 const csrfField = (token: string): ComponentChildren => h('input', { type: 'hidden', name: 'csrf', value: token });

@@ -1,7 +1,10 @@
-// Text from the platform as every feed format shows it (Atom, RSS and JSON Feed alike), decided once
-// where the feed model is built:
+// Text as every output shows it, decided once here and applied by every writer of an answer at
+// the boundary where stored text leaves (docs/api.md, "How texts are escaped"): the XML builders'
+// value processors (feeds, OPML), the JSON writer (`shownJson`: JSON Feed, subscription lists,
+// /admin/channels), the finished /status and web app pages, and the transcript files' cues.
+// So a writer's new field is covered without a call of its own:
 // * characters XML 1.0 cannot carry (C0 controls but tab and newlines, lone surrogates, U+FFFE and
-//   U+FFFF) are dropped, in JSON Feed too, so no format shows what another cannot;
+//   U+FFFF) are dropped, in JSON too, so no format shows what another cannot;
 // * bidirectional embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069) are
 //   dropped: an RLO in a title would reverse how the reader's list shows the text after it
 //   (`exe.txt` spoofing), and text needs none of them to be shown right to left: the Unicode bidi
@@ -16,4 +19,12 @@ const ALL_DROPPED = new RegExp(DROPPED_SOURCE, 'g');
 
 export function shownText(text: string): string {
   return HAS_DROPPED.test(text) ? text.replace(ALL_DROPPED, '') : text;
+}
+
+/** A value of an XML builder's text or attribute (fast-xml-parser's value processors): strings shown. */
+export const shownValue = (_name: string, value: unknown): unknown => (typeof value === 'string' ? shownText(value) : value);
+
+/** JSON text of `value` with every string in it shown (before JSON's own escaping, never after). */
+export function shownJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'string' ? shownText(v) : v));
 }

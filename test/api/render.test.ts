@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { atomDate, cdataPieces, renderAtom, renderRss, rssDate, xmlSafe } from '../../api/feed/render';
+import { atomDate, cdataPieces, renderAtom, renderRss, rssDate } from '../../api/feed/render';
+import { shownText } from '../../shared/transcript/shown-text';
 import { buildFeedModel, NO_TRANSCRIPT_NOTE, type FeedModel } from '../../api/feed/state';
 import { videoFactory, withTranscripts } from '../support/factories';
 
@@ -124,9 +125,9 @@ describe('feed renderers', () => {
     });
 
     it('drops characters XML cannot carry, keeps emoji and Turkish letters', () => {
-      expect(xmlSafe('a\u0000b\u0007c\u001Fd\uFFFEe')).to.equal('abcde');
-      expect(xmlSafe('lone \uD800 high, lone \uDC00 low')).to.equal('lone  high, lone  low');
-      expect(xmlSafe('tab\tnl\ncr\r 😀 çğıöşü İ')).to.equal('tab\tnl\ncr\r 😀 çğıöşü İ');
+      expect(shownText('a\u0000b\u0007c\u001Fd\uFFFEe')).to.equal('abcde');
+      expect(shownText('lone \uD800 high, lone \uDC00 low')).to.equal('lone  high, lone  low');
+      expect(shownText('tab\tnl\ncr\r 😀 çğıöşü İ')).to.equal('tab\tnl\ncr\r 😀 çğıöşü İ');
       const xml = renderAtom({ ...model(), entries: [{ ...model().entries[0]!, title: 'bell\u0007 😀' }] });
       expect(XMLValidator.validate(xml)).to.equal(true);
     });
