@@ -8,7 +8,11 @@
 // transcript file as podcast:transcript — never in place of content /
 // content:encoded. One configured fast-xml-parser
 // builder does all XML escaping (processEntities on), never code here, and drops what no text may
-// show (shownText, as its value processors) from every text and attribute it writes.
+// show (shownText, as its value processors) from every text and attribute it writes. The rule for
+// HTML fields (docs/api.md, "How texts are escaped"): a text from the platform is text; where a
+// reader renders a field as HTML, it carries the text HTML-escaped once (then XML-escaped by the
+// builder). Atom says so itself (type="text" / type="html"); RSS declares no type and readers render
+// its titles and descriptions as HTML, so those four carry escaped text.
 
 import { XMLBuilder } from 'fast-xml-parser';
 import { escapeHtml } from '../../shared/transcript/entities';
@@ -76,14 +80,14 @@ export function renderRss(feed: FeedModel): string {
       ...((feed.dublinCore ?? needsDublinCore(feed.entries)) ? { '@_xmlns:dc': DUBLIN_CORE_NS } : {}),
       '@_xmlns:podcast': PODCAST_NS,
       channel: {
-        title: feed.title,
+        title: escapeHtml(feed.title),
         link: feed.link,
-        description: feed.description,
+        description: escapeHtml(feed.description),
         language: 'en',
         lastBuildDate: rssDate(feed.updated),
         'atom:link': { '@_href': feed.selfUrl, '@_rel': 'self', '@_type': RSS_CONTENT_TYPE },
         item: feed.entries.map((e) => ({
-          title: e.title,
+          title: escapeHtml(e.title),
           // CDATA is the one text the builder's value processor does not see.
           'content:encoded': { __cdata: cdataPieces(shownText(e.html)) },
           link: e.link,

@@ -5,6 +5,7 @@ import { entryHtmlOf, transcriptRecord, withTranscripts } from '../support/facto
 import { asArray, CHANNEL, KEY, NASTY_PARAGRAPHS, NASTY_TITLE, OTHER_CHANNEL, startApi, video, type TestApi } from './support';
 import { NO_TRANSCRIPT_NOTE } from '../../api/feed/state';
 import { StoreUnavailableError } from '../../shared/store/types';
+import { decodeHtml, escapeHtml } from '../../shared/transcript/entities';
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
 
@@ -52,7 +53,7 @@ describe('API feed endpoint over HTTP', () => {
     expect(asArray(all.feed.entry)).to.have.length(15);
   });
 
-  it('renders Atom and RSS that both parsers (fast-xml-parser, rss-parser) read back exactly (escaping, CDATA, emoji, Turkish letters)', async () => {
+  it('renders Atom and RSS that both parsers (fast-xml-parser, rss-parser) read back exactly (escaping, CDATA, emoji, Turkish letters; RSS titles as HTML, decoded once more)', async () => {
     const nasty = video(1, { title: NASTY_TITLE });
     const NASTY_HTML = entryHtmlOf(nasty, transcriptRecord(nasty, NASTY_PARAGRAPHS));
     expect(NASTY_HTML).to.include('5 &lt; 6 &amp; a ]]&gt; b');
@@ -75,11 +76,13 @@ describe('API feed endpoint over HTTP', () => {
     // Rendered HTML escapes every `>` of the text, so no `]]>` reaches the CDATA section from it.
     expect(rssText).to.contain('<content:encoded><![CDATA[<p><small>Transcript: English (en), manual captions</small></p>');
     const rss = xml.parse(rssText) as { rss: { channel: { item: { title: string; 'content:encoded': string }[] } } };
-    expect(rss.rss.channel.item[0]!.title).to.equal(NASTY_TITLE);
+    // RSS titles are HTML (docs/api.md, "How texts are escaped"): the title escaped once, then as XML.
+    expect(rss.rss.channel.item[0]!.title).to.equal(escapeHtml(NASTY_TITLE));
+    expect(decodeHtml(rss.rss.channel.item[0]!.title)).to.equal(NASTY_TITLE);
     expect(rss.rss.channel.item[0]!['content:encoded']).to.equal(NASTY_HTML);
     const rssParsed = await new Parser().parseString(rssText);
     expect(rssParsed.items.map((i) => i.guid)).to.deep.equal(['vid00000001', 'vid00000002']);
-    expect(rssParsed.items[0]!.title).to.equal(NASTY_TITLE);
+    expect(rssParsed.items[0]!.title).to.equal(escapeHtml(NASTY_TITLE));
     expect((rssParsed.items[0] as Record<string, unknown>)['content:encoded']).to.equal(NASTY_HTML);
     expect(rssParsed.items[0]!.link).to.equal('https://youtube.com/watch?v=vid00000001');
     expect((rssParsed.items[1] as Record<string, unknown>)['content:encoded']).to.equal(NO_TRANSCRIPT_NOTE);

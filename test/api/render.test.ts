@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { atomDate, cdataPieces, renderAtom, renderRss, rssDate } from '../../api/feed/render';
 import { shownText } from '../../shared/transcript/shown-text';
+import { decodeHtml, escapeHtml } from '../../shared/transcript/entities';
 import { buildFeedModel, NO_TRANSCRIPT_NOTE, type FeedModel } from '../../api/feed/state';
 import { videoFactory, withTranscripts } from '../support/factories';
 
@@ -92,7 +93,9 @@ describe('feed renderers', () => {
     it('has the spec channel elements and the validator additions', () => {
       expect(channel.title).to.equal(`YouTube Transcripts - ${CHANNEL}`);
       expect(channel.link).to.equal(`https://youtube.com/channel/${CHANNEL}`);
-      expect(channel.description).to.be.a('string').and.contain('Kanal & <Başlık>');
+      // RSS titles and descriptions are HTML (docs/api.md, "How texts are escaped"): the name escaped once.
+      expect(channel.description).to.be.a('string').and.contain('Kanal &amp; &lt;Başlık&gt;');
+      expect(decodeHtml(channel.description as string)).to.contain('Kanal & <Başlık>');
       expect(channel.language).to.equal('en');
       expect(channel['atom:link']).to.include({ '@rel': 'self', '@type': 'application/rss+xml' });
     });
@@ -101,7 +104,8 @@ describe('feed renderers', () => {
       const items = asArray(channel.item as Record<string, unknown>[]);
       expect(items).to.have.length(3);
       const item = items[0]!;
-      expect(item.title).to.equal(NASTY_TITLE);
+      expect(item.title).to.equal(escapeHtml(NASTY_TITLE));
+      expect(decodeHtml(item.title as string)).to.equal(NASTY_TITLE);
       expect(item['content:encoded']).to.equal(NASTY_HTML);
       expect(item.link).to.equal('https://youtube.com/watch?v=vid00000001');
       expect(item.pubDate).to.equal('Tue, 09 Jan 2024 12:30:05 +0000');
