@@ -20,10 +20,18 @@ const feedParam = (ref: FollowRef): string =>
 const pagePath = (ref: FollowRef): string =>
   ref.kind === 'id' ? `channel/${ref.channelId}` : ref.kind === 'playlist' ? `playlist?list=${ref.playlistId}` : `@${encodeURIComponent(ref.handle)}`;
 
+export interface Links {
+  feedUrl(ref: FollowRef): string;
+  pageUrl(ref: FollowRef): string;
+}
+
 /** Builds the feed and page links of one request's answer. */
-export function linksFor(req: IncomingMessage, deps: LinkDeps): { feedUrl(ref: FollowRef): string; pageUrl(ref: FollowRef): string } {
-  const origin = deps.publicBaseUrl ?? requestOrigin(req, deps.trustProxy);
-  const key = presentedKey(req, queryOf(req));
+export function linksFor(req: IncomingMessage, deps: LinkDeps): Links {
+  return linksAt(deps.publicBaseUrl ?? requestOrigin(req, deps.trustProxy), presentedKey(req, queryOf(req)));
+}
+
+/** The same links from a known origin and key (the web app's: its session stands for the key). */
+export function linksAt(origin: string, key: string | null): Links {
   const keyParam = key === null ? '' : `&api_key=${encodeURIComponent(key)}`;
   return {
     feedUrl: (ref) => `${origin}/?${feedParam(ref)}${keyParam}`,
