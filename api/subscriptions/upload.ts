@@ -23,10 +23,30 @@ const FLATTENED: ReadonlySet<ImportProblem> = new Set(['badCsv', 'badJson', 'bad
 
 const mediaType = (req: IncomingMessage): string => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 
+export interface UploadOptions {
+  /**
+   * A form's check of the fields before its file (the web app's CSRF token): called once, when the
+   * file part begins, with the fields that came before it; a throw refuses the upload before one
+   * byte of the file is read. Given, only a multipart form is taken (ImportFormRequired otherwise).
+   */
+  beforeFile?: (fields: ReadonlyMap<string, string>) => void;
+}
+
+/** A body that is not a multipart form where only a form can say who sent it. */
+export class ImportFormRequired extends Error {
+  override readonly name = 'ImportFormRequired';
+}
+
+export const isMultipart = (req: IncomingMessage): boolean => mediaType(req) === 'multipart/form-data';
+
 /** The file in the request's body, read; throws ImportFileError or ApiError. */
-export async function readUpload(req: IncomingMessage, res: ServerResponse): Promise<ParsedImport> {
+export async function readUpload(req: IncomingMessage, res: ServerResponse, opts: UploadOptions = {}): Promise<ParsedImport> {
   const type = mediaType(req);
   const multipart = type === 'multipart/form-data';
+  if (opts.beforeFile !== undefined && !multipart) {
+    refuseRest(req, res);
+    throw new ImportFormRequired('not a multipart form');
+  }
   const declared = Number(req.headers['content-length'] ?? NaN);
   const limit = MAX_IMPORT_BYTES + (multipart ? MULTIPART_OVERHEAD_BYTES : 0);
   if (declared > limit) {
@@ -35,7 +55,7 @@ export async function readUpload(req: IncomingMessage, res: ServerResponse): Pro
   }
   const feed = new ImportFeed();
   try {
-    if (multipart) await readForm(req, feed);
+    if (multipart) await readForm(req, feed, opts.beforeFile);
     else await feedFrom(req, feed);
     const parsed = await feed.end();
     if (type === 'application/x-www-form-urlencoded' && !feed.hadLineBreak && parsed.entries.length === 0 && parsed.rejected.length > 0) throw new ApiError('importFlattened');
@@ -81,8 +101,8 @@ function feedFrom(stream: Readable, feed: ImportFeed): Promise<void> {
   });
 }
 
-/** The first file part of a multipart form, into the feed; other parts are skipped. */
-function readForm(req: IncomingMessage, feed: ImportFeed): Promise<void> {
+/** The first file part of a multipart form, into the feed (once `beforeFile` passes the fields before it); other parts are skipped. */
+function readForm(req: IncomingMessage, feed: ImportFeed, beforeFile?: UploadOptions['beforeFile']): Promise<void> {
   return new Promise((resolve, reject) => {
     let form: busboy.Busboy;
     try {
@@ -93,15 +113,26 @@ function readForm(req: IncomingMessage, feed: ImportFeed): Promise<void> {
     }
     let reading: Promise<void> | null = null;
     let settled = false;
+    const fields = new Map<string, string>();
     const fail = (err: unknown): void => {
       if (settled) return;
       settled = true;
       req.unpipe(form);
       reject(err);
     };
+    form.on('field', (name, value) => {
+      if (reading === null && !fields.has(name)) fields.set(name, value);
+    });
     form.on('file', (_name, file) => {
       if (reading !== null || settled) {
         file.resume();
+        return;
+      }
+      try {
+        beforeFile?.(fields);
+      } catch (err) {
+        file.resume();
+        fail(err);
         return;
       }
       reading = feedFrom(file, feed).catch((err: unknown) => {
@@ -113,6 +144,13 @@ function readForm(req: IncomingMessage, feed: ImportFeed): Promise<void> {
     form.once('close', () => {
       if (settled) return;
       if (reading === null) {
+        // No file at all: a form without its token is still refused as such, not as an empty form.
+        try {
+          beforeFile?.(fields);
+        } catch (err) {
+          fail(err);
+          return;
+        }
         fail(new ApiError('importNoFile'));
         return;
       }

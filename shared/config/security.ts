@@ -4,7 +4,9 @@
 // watches the file. Parsing is strict and every message names a key by its label (or position),
 // never by the key itself, because messages end up in logs: the YAML parser's own text can quote a
 // line of the file, so only a reason from a fixed list and the line/column are ever passed on.
-// After parsing only digests of the keys are kept.
+// After parsing the keys are kept as digests on the ApiKey records; the key's text stays only in a
+// module-private WeakMap (keyTextOf), never on a record, so logging or serialising a record never
+// shows it. The web app needs it to write a signed-in reader's own feed URLs.
 
 import { createHash, hash } from 'node:crypto';
 import yaml from 'js-yaml';
@@ -210,7 +212,7 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
   const role = record.role ?? 'reader';
   const digest = sha256(key);
   if (!KEY_ROLES.includes(role as KeyRole)) fail(`${label}: role must be ${KEY_ROLES.join(' or ')} (left out = reader)`);
-  return {
+  const parsed: ApiKey = {
     name: (record.name as string).trim(),
     rateLimit: rate as number,
     enabled: record.enabled as boolean,
@@ -220,7 +222,15 @@ function parseRecord(key: string, record: unknown, position: number, opts: Secur
     id: rateLimitId(key),
     fingerprint: fingerprintOf(key),
   };
+  KEY_TEXTS.set(parsed, key);
+  return parsed;
 }
+
+/** Each parsed record's key text, off the record itself (see the file's head). */
+const KEY_TEXTS = new WeakMap<ApiKey, string>();
+
+/** The text of a key read from the key file (null for a record made by hand): what its owner's feed URLs carry. */
+export const keyTextOf = (key: ApiKey): string | null => KEY_TEXTS.get(key) ?? null;
 
 /** Parse and validate the file's text. Throws SecurityConfigError naming the record at fault. */
 export function parseSecurityConfig(text: string, opts: SecurityOptions): ApiKey[] {
