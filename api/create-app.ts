@@ -186,7 +186,7 @@ export function createApp(deps: AppDeps): App {
   const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, publicBaseUrl, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });
 
   // The reader's web app (api/webapp/): its own sessions; pages, not JSON.
-  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }) });
+  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }) });
 
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
@@ -222,6 +222,8 @@ export function createApp(deps: AppDeps): App {
     { path: '/app/channels/:id', via: 'express', methods: { GET: web.channel }, listed: false },
     { path: '/app/videos/:id', via: 'express', methods: { GET: web.video }, listed: false },
     { path: '/app/search', via: 'express', methods: { GET: web.search }, listed: false },
+    { path: '/app/subscriptions', via: 'express', methods: { GET: web.subscriptions, POST: web.subscriptionsUpload }, listed: false },
+    { path: '/app/subscriptions.opml', via: 'express', methods: { GET: web.subscriptionsOpml }, listed: false },
     { path: '/app/sign-in', via: 'express', methods: { POST: web.signIn }, listed: false },
     { path: '/app/sign-out', via: 'express', methods: { POST: web.signOut }, listed: false },
     { path: '/app/assets/:file', via: 'express', methods: { GET: web.asset }, listed: false },

@@ -24,6 +24,8 @@ export interface WebAppDeps {
   originOf: (req: IncomingMessage) => string;
   /** PLAYER_EMBED_URL: the platform's embedded player, <it>/<video id>. */
   playerEmbedUrl?: string;
+  /** CRAWL_IMPORT_CHANNELS_PER_KEY_HOUR, for the subscriptions page's imports (as POST /subscriptions's). */
+  importChannelsPerKeyHour?: number;
 }
 
 /** A live session and the key it stands for. */

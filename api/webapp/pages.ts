@@ -35,6 +35,7 @@ export function renderPage(ctx: PageContext, title: string, body: ComponentChild
           h('ul', null,
             h('li', null, h('a', { href: '/app/' }, w.home)),
             ctx.signedIn === null ? null : h('li', null, h('a', { href: '/app/search' }, w.search)),
+            ctx.signedIn === null ? null : h('li', null, h('a', { href: '/app/subscriptions' }, w.subscriptions)),
             ctx.signedIn?.admin === true ? h('li', null, h('a', { href: '/status' }, w.status)) : null,
             h('li', null, h('a', { href: `${ctx.path}?lang=${other}`, hrefLang: other, lang: other }, other === 'tr' ? 'Türkçe' : 'English')))),
         ctx.signedIn === null ? null : h('form', { method: 'post', action: '/app/sign-out' },

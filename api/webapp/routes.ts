@@ -8,10 +8,11 @@ import { ICON, ICON_FILE, PLAYER_SCRIPT, PLAYER_SCRIPT_FILE, STYLESHEET, STYLESH
 import { appKit, type WebAppDeps } from './kit';
 import { readingRoutes, type ReadingRoutes } from './reading-routes';
 import { searchRoute } from './search-routes';
+import { subscriptionsRoutes, type SubscriptionsRoutes } from './subscriptions-routes';
 
 export type { WebAppDeps } from './kit';
 
-export interface WebApp extends AccountRoutes, ReadingRoutes {
+export interface WebApp extends AccountRoutes, ReadingRoutes, SubscriptionsRoutes {
   search: RequestHandler;
   asset: RequestHandler;
 }
@@ -36,5 +37,5 @@ const asset: RequestHandler = (req, res) => {
 
 export function webApp(deps: WebAppDeps): WebApp {
   const kit = appKit(deps);
-  return { ...accountRoutes(kit), ...readingRoutes(kit), search: searchRoute(kit), asset };
+  return { ...accountRoutes(kit), ...readingRoutes(kit), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
 }
