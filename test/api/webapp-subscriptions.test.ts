@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
 import type { Browser, Page } from 'playwright';
@@ -90,6 +91,8 @@ describe('web app /app/subscriptions', function () {
     expect(html.split(KEY)).to.have.length(4);
     expect(await (await api.get('/app/', { key: null, headers: { Cookie: cookie } })).text()).not.to.contain(KEY);
     expect(api.logs.join('\n')).not.to.contain(KEY);
+    // The key's text is kept off the key records, so logging or serialising one never shows it.
+    expect(JSON.stringify(api.ring.keys) + inspect(api.ring.keys, { depth: 5 })).not.to.contain(KEY);
   });
 
   it('refuses an oversize file, a binary file and a CSV that is not Takeout\'s in words, importing nothing', async () => {
