@@ -220,6 +220,7 @@ export function createApp(deps: AppDeps): App {
     { path: '/admin/platform-check', via: 'express', methods: { GET: op(check.last), POST: change(check.fresh) } },
     { path: '/app', via: 'express', methods: { GET: web.home } },
     { path: '/app/channels/:id', via: 'express', methods: { GET: web.channel }, listed: false },
+    { path: '/app/playlists/:id', via: 'express', methods: { GET: web.playlist }, listed: false },
     { path: '/app/videos/:id', via: 'express', methods: { GET: web.video }, listed: false },
     { path: '/app/search', via: 'express', methods: { GET: web.search }, listed: false },
     { path: '/app/subscriptions', via: 'express', methods: { GET: web.subscriptions, POST: web.subscriptionsUpload }, listed: false },

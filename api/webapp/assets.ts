@@ -23,6 +23,11 @@ button { font: inherit; padding: .4rem .9rem; margin-top: .5rem; color: var(--bg
 .error { color: #b3261e; font-weight: 600; }
 @media (prefers-color-scheme: dark) { .error { color: #f2b8b5; } }
 .muted { color: var(--muted); }
+.copy { display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; margin-bottom: .75rem; }
+.copy input { flex: 1 1 20rem; font-family: ui-monospace, monospace; font-size: .85rem; }
+.copy button { margin-top: 0; }
+.videos li { margin-bottom: .35rem; }
+.pages ul { display: flex; gap: 1rem; list-style: none; padding: 0; }
 `;
 
 export const STYLESHEET = Buffer.from(CSS, 'utf8');
@@ -52,6 +57,31 @@ const PLAYER = `'use strict';
 export const PLAYER_SCRIPT = Buffer.from(PLAYER, 'utf8');
 export const PLAYER_SCRIPT_FILE = `player.${createHash('sha256').update(PLAYER_SCRIPT).digest('hex').slice(0, 12)}.js`;
 export const PLAYER_SCRIPT_URL = `/app/assets/${PLAYER_SCRIPT_FILE}`;
+
+// The channel and playlist pages' script: each `Copy` button (hidden until this runs: without it the
+// read-only fields stay selectable) copies its field's feed URL, and a page waiting for the
+// crawler's first batch reloads itself every few seconds until it arrives.
+const CHANNEL = `'use strict';
+(() => {
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    const field = document.getElementById(button.getAttribute('data-copy') ?? '');
+    if (!(field instanceof HTMLInputElement) || navigator.clipboard === undefined) continue;
+    button.hidden = false;
+    button.addEventListener('click', () => {
+      navigator.clipboard.writeText(field.value).then(() => {
+        const done = document.getElementById(button.getAttribute('data-copy') + '-done');
+        if (done !== null) done.hidden = false;
+      }, () => field.select());
+    });
+  }
+  const waiting = document.querySelector('[data-refresh]');
+  if (waiting !== null) setTimeout(() => location.reload(), 1000 * Number(waiting.getAttribute('data-refresh')));
+})();
+`;
+
+export const CHANNEL_SCRIPT = Buffer.from(CHANNEL, 'utf8');
+export const CHANNEL_SCRIPT_FILE = `channel.${createHash('sha256').update(CHANNEL_SCRIPT).digest('hex').slice(0, 12)}.js`;
+export const CHANNEL_SCRIPT_URL = `/app/assets/${CHANNEL_SCRIPT_FILE}`;
 
 /** A favicon of ours, so a browser asks for it here instead of a 404 at /favicon.ico. */
 export const ICON = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#0b57d0"/><path d="M4 5h8M4 8h8M4 11h5" stroke="#fff" stroke-width="1.5"/></svg>', 'utf8');

@@ -3,6 +3,8 @@
 // them by; a page picks its language from `?lang=` (the switch on every page), else Accept-Language.
 
 import type { IncomingMessage } from 'node:http';
+import { errorBody } from '../errors';
+import type { CrawlView } from '../feed/crawl-view';
 
 export type Locale = 'en' | 'tr';
 
@@ -27,7 +29,6 @@ const EN = {
   channel: 'channel',
   waitingHandle: 'waiting for the handle to be resolved',
   videos: 'Videos',
-  noVideos: 'The crawler has not stored any video of this channel yet; its first batch is on the way.',
   state: { ready: 'stored', failed: 'waiting', no_transcript: 'no captions', unavailable: 'unavailable' },
   transcript: 'Transcript',
   noTranscript: 'No transcript is stored for this video.',
@@ -64,7 +65,55 @@ const EN = {
   combinedFeed: 'Everything you follow as one feed',
   feedUrlHint: 'These addresses carry your API key: paste them into a feed reader, share them with nobody.',
   feedFormat: (format: string) => `${format} feed URL`,
+  follow: 'Follow',
+  unfollow: 'Unfollow',
+  feeds: 'Feeds',
+  atomFeed: 'Atom feed',
+  rssFeed: 'RSS feed',
+  jsonFeed: 'JSON Feed',
+  opml: 'OPML of everything you follow',
+  copy: 'Copy',
+  copied: 'Copied',
+  feedsSignInAgain: 'Sign out and in again to see the feed addresses with your key.',
+  feedsPrivate: 'These addresses carry your API key: do not share them.',
+  pages: 'Pages',
+  nextPage: 'Next page',
+  previousPage: 'Previous page',
+  pageNumber: (n: number) => `Page ${n}`,
+  emptyPage: 'There are no videos on this page.',
+  checkAgain: 'Check again',
+  reloads: 'This page reloads itself every 10 seconds until then.',
+  notStoredYet: (view: CrawlView, playlist: boolean) => notStoredEnglish(view, playlist ? 'playlist' : 'channel'),
+  channelUnknown: 'No channel with this id is known here. Follow it from the home page and the crawler fetches it.',
+  playlistUnknown: 'No playlist with this id is known here. Follow it from the home page and the crawler fetches it.',
+  playlistPrivate: 'The platform says this playlist is private.',
+  playlistDeleted: 'The platform says this playlist does not exist.',
 };
+
+/** The feed 404's message (api/error-phrasing.ts) in English: what the crawler knows, and when it tries again. */
+function notStoredEnglish(view: CrawlView, noun: string): string {
+  const when = 'nextTryAt' in view ? (view.nextTryAt.getTime() <= view.now.getTime() ? 'shortly' : `at ${view.nextTryAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`) : '';
+  switch (view.state) {
+    case 'waiting':
+      return `No video processed yet: the crawler has not looked at this ${noun} yet; it is queued, try again in a few minutes.`;
+    case 'running':
+      return `No video processed yet: the crawler is working on this ${noun} right now; its videos show as soon as the first ones are stored.`;
+    case 'not_found':
+      return `No video processed yet: the platform says this ${noun} does not exist; the crawler looks again ${when}.`;
+    case 'blocked':
+      return `No video processed yet: the platform is blocking requests right now; the crawler tries again ${when}.`;
+    case 'unreachable':
+      return `No video processed yet: the platform could not be reached or answered unexpectedly; the crawler tries again ${when}.`;
+    case 'empty':
+      return `No video processed yet: the crawler looked at this ${noun} but has no transcript to show yet (videos whose captions have not arrived are tried again later); it looks again ${when}.`;
+  }
+}
+
+/** The feed 404's own words (api/errors.ts noVideosYet, noPlaylistVideosYet), Turkish as the feed says them. */
+function notStoredTurkish(view: CrawlView, playlist: boolean): string {
+  const body = playlist ? errorBody('noPlaylistVideosYet', { crawl: view }) : errorBody('noVideosYet', { crawl: view });
+  return `${body.error}: ${body.message ?? ''}`;
+}
 
 type Messages = typeof EN;
 
@@ -89,7 +138,6 @@ const TR: Messages = {
   channel: 'kanal',
   waitingHandle: 'kullanıcı adının çözülmesi bekleniyor',
   videos: 'Videolar',
-  noVideos: 'Tarayıcı bu kanalın henüz hiçbir videosunu saklamadı; ilk parti yolda.',
   state: { ready: 'saklandı', failed: 'bekliyor', no_transcript: 'altyazı yok', unavailable: 'erişilemez' },
   transcript: 'Döküm',
   noTranscript: 'Bu video için saklanmış bir döküm yok.',
@@ -126,6 +174,29 @@ const TR: Messages = {
   combinedFeed: 'Takip ettiğiniz her şey tek feed olarak',
   feedUrlHint: 'Bu adresler API anahtarınızı taşır: bir feed okuyucusuna yapıştırın, kimseyle paylaşmayın.',
   feedFormat: (format: string) => `${format} feed adresi`,
+  follow: 'Takip et',
+  unfollow: 'Takibi bırak',
+  feeds: 'Akışlar',
+  atomFeed: 'Atom akışı',
+  rssFeed: 'RSS akışı',
+  jsonFeed: 'JSON Feed',
+  opml: 'Takip ettiğiniz her şeyin OPML dosyası',
+  copy: 'Kopyala',
+  copied: 'Kopyalandı',
+  feedsSignInAgain: 'Akış adreslerini anahtarınızla görmek için oturumu kapatıp yeniden açın.',
+  feedsPrivate: 'Bu adresler API anahtarınızı içerir: paylaşmayın.',
+  pages: 'Sayfalar',
+  nextPage: 'Sonraki sayfa',
+  previousPage: 'Önceki sayfa',
+  pageNumber: (n: number) => `Sayfa ${n}`,
+  emptyPage: 'Bu sayfada video yok.',
+  checkAgain: 'Yeniden bak',
+  reloads: 'Bu sayfa o zamana kadar her 10 saniyede bir kendini yeniler.',
+  notStoredYet: notStoredTurkish,
+  channelUnknown: 'Bu kimlikte bir kanal burada bilinmiyor. Ana sayfadan takip edin, tarayıcı onu getirsin.',
+  playlistUnknown: 'Bu kimlikte bir oynatma listesi burada bilinmiyor. Ana sayfadan takip edin, tarayıcı onu getirsin.',
+  playlistPrivate: 'Platform bu oynatma listesinin gizli olduğunu söylüyor.',
+  playlistDeleted: 'Platform bu oynatma listesinin var olmadığını söylüyor.',
 };
 
 export type Words = Messages;

@@ -1,4 +1,4 @@
-// The reading pages' bodies: a channel's videos, and one video's transcript whose every paragraph
+// The transcript page's body: one video's transcript whose every paragraph
 // opens with its time as a link into the platform's player at that second (working without
 // JavaScript). Every text from the platform is a preact child, so it is escaped, never markup.
 
@@ -7,7 +7,7 @@ import type { TranscriptRecord, VideoRecord } from '../../shared/store/types';
 import { PLAYER_SCRIPT_URL } from './assets';
 import type { Locale, Words } from './i18n';
 
-const dateOf = (d: Date, locale: Locale): string => d.toLocaleDateString(locale === 'tr' ? 'tr-TR' : 'en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
+export const dateOf = (d: Date, locale: Locale): string => d.toLocaleDateString(locale === 'tr' ? 'tr-TR' : 'en-GB', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** `1:02:03` or `2:03`. */
 export function clock(seconds: number): string {
@@ -19,20 +19,6 @@ export function clock(seconds: number): string {
 }
 
 export const watchUrl = (videoId: string, seconds: number): string => `https://youtube.com/watch?v=${encodeURIComponent(videoId)}&t=${Math.floor(seconds)}s`;
-
-export function channelBody(w: Words, locale: Locale, videos: readonly VideoRecord[]): ComponentChildren {
-  if (videos.length === 0) return h('p', { role: 'status' }, w.noVideos);
-  return h('section', { 'aria-labelledby': 'videos' },
-    h('h2', { id: 'videos' }, w.videos),
-    h('ul', null, videos.map((v) => h('li', { key: v.videoId },
-      h('a', { href: `/app/videos/${encodeURIComponent(v.videoId)}` }, v.title),
-      ' ', h('span', { class: 'muted' }, [
-        h('time', { dateTime: v.publishedAt.toISOString() }, dateOf(v.publishedAt, locale)),
-        v.durationSeconds === null ? '' : ` · ${clock(v.durationSeconds)}`,
-        v.language === null ? '' : ` · ${v.language}`,
-        ` · ${w.state[v.state]}`,
-      ])))));
-}
 
 /** The platform's player for this video, its iframe API on (the time links seek it). */
 export const embedUrl = (embedBase: string, videoId: string): string => `${embedBase}/${encodeURIComponent(videoId)}?enablejsapi=1`;

@@ -4,7 +4,8 @@
 
 import type { RequestHandler } from 'express';
 import { accountRoutes, type AccountRoutes } from './account-routes';
-import { ICON, ICON_FILE, PLAYER_SCRIPT, PLAYER_SCRIPT_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
+import { CHANNEL_SCRIPT, CHANNEL_SCRIPT_FILE, ICON, ICON_FILE, PLAYER_SCRIPT, PLAYER_SCRIPT_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
+import { channelRoutes, type ChannelRoutes } from './channel-routes';
 import { appKit, type WebAppDeps } from './kit';
 import { readingRoutes, type ReadingRoutes } from './reading-routes';
 import { searchRoute } from './search-routes';
@@ -12,7 +13,7 @@ import { subscriptionsRoutes, type SubscriptionsRoutes } from './subscriptions-r
 
 export type { WebAppDeps } from './kit';
 
-export interface WebApp extends AccountRoutes, ReadingRoutes, SubscriptionsRoutes {
+export interface WebApp extends AccountRoutes, ReadingRoutes, ChannelRoutes, SubscriptionsRoutes {
   search: RequestHandler;
   asset: RequestHandler;
 }
@@ -22,6 +23,7 @@ const ASSETS = new Map([
   [STYLESHEET_FILE, { type: 'text/css; charset=utf-8', body: STYLESHEET }],
   [ICON_FILE, { type: 'image/svg+xml', body: ICON }],
   [PLAYER_SCRIPT_FILE, { type: 'text/javascript; charset=utf-8', body: PLAYER_SCRIPT }],
+  [CHANNEL_SCRIPT_FILE, { type: 'text/javascript; charset=utf-8', body: CHANNEL_SCRIPT }],
 ]);
 
 const asset: RequestHandler = (req, res) => {
@@ -37,5 +39,5 @@ const asset: RequestHandler = (req, res) => {
 
 export function webApp(deps: WebAppDeps): WebApp {
   const kit = appKit(deps);
-  return { ...accountRoutes(kit), ...readingRoutes(kit), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
+  return { ...accountRoutes(kit), ...readingRoutes(kit), ...channelRoutes(kit), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
 }

@@ -138,8 +138,10 @@ describe('web app /app/', function () {
     expect(page).to.contain('5 &lt; 6 &amp; a ]]> b').and.contain('Türkçe: çğıöşü İĞÜŞÖÇ 🎉').and.contain(`href="/app/channels/${CHANNEL}"`);
     const unknown = await api.get('/app/videos/AAAAAAAAAAA', { key: null, headers: { Cookie: cookie } });
     expect(unknown.status).to.equal(404);
+    // An id no one registered: a 404 in words (a registered one waiting for its batch: webapp-channel.test.ts).
     const empty = await api.get(`/app/channels/${'UC' + 'x'.repeat(22)}`, { key: null, headers: { Cookie: cookie } });
-    expect(await empty.text()).to.contain('first batch is on the way');
+    expect(empty.status).to.equal(404);
+    expect(await empty.text()).to.contain('No channel with this id is known here.');
   });
 
   it('searches everything stored, marking the hits and linking to the transcript at that second; a refused query gets the refusal in words', async () => {
