@@ -113,6 +113,10 @@ describe('web app channel and playlist pages', function () {
     const { html } = await page(`/app/channels/${CHANNEL}`, { Cookie: `${session}; ${foreign}` });
     expect(html).to.contain('Sign out and in again to see the feed addresses with your key.').and.not.contain(KEY);
     expect(feedFields(html).values).to.deep.equal({});
+    // Sign-out clears the sealed key with the session.
+    const csrf = csrfOf(html);
+    const out = await api.get('/app/sign-out', { key: null, method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: cookie, Origin: api.base }, body: `csrf=${csrf}` });
+    expect(out.headers.getSetCookie().filter((c) => c.startsWith('tf_feed=;'))).to.have.length(1);
   });
 
   it('offers Follow to a key that does not follow the channel and Unfollow to one that does, each a form with the session\'s token', async () => {
@@ -204,6 +208,7 @@ describe('web app channel and playlist pages', function () {
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.base });
       const page = await context.newPage();
       const problems: string[] = [];
+      page.on('request', (r) => void (r.url().includes(KEY) && problems.push(`key in a URL: ${r.url()}`)));
       page.on('console', (m) => void (m.type() === 'error' && problems.push(`console: ${m.text()}`)));
       page.on('pageerror', (e) => void problems.push(`page: ${e.message}`));
       await page.addInitScript({ content: "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));" });
