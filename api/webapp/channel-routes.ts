@@ -3,7 +3,7 @@
 // An id the store has no work item for is a 404 in words; one the crawler has not stored anything
 // of yet says what the feed's 404 says and reloads itself until the first batch is there.
 
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { CHANNEL_ID } from '../../shared/ids';
 import { isPlaylistId } from '../../shared/playlist-ref';
 import type { ChannelRecord, FeedKind, WorkKind } from '../../shared/store/types';
@@ -56,7 +56,7 @@ export function channelRoutes(kit: AppKit): ChannelRoutes {
     return (await store.listSubscriptions(signed.key.keyId)).some((s) => s.channelId === id);
   }
 
-  function notFound(req: Request, res: Parameters<RequestHandler>[1], signed: SignedIn, words: 'channelUnknown' | 'playlistUnknown'): void {
+  function notFound(req: Request, res: Response, signed: SignedIn, words: 'channelUnknown' | 'playlistUnknown'): void {
     const ctx = kit.context(req, signed);
     kit.send(res, 404, renderPage(ctx, ctx.words[words], null));
   }

@@ -99,6 +99,9 @@ describe('web app channel and playlist pages', function () {
     expect(html.match(/<button type="button" hidden data-copy="feed-[a-z]+">Copy<\/button>/g)).to.have.length(4);
     expect(rest).not.to.contain(KEY);
     expect(hrefs(html).filter((h) => h.includes(KEY))).to.deep.equal([]);
+    // The sealed key's cookie holds no readable key, in any common spelling.
+    const sealed = cookie.split('; ')[1]!;
+    for (const spelling of [KEY, encodeURIComponent(KEY), Buffer.from(KEY).toString('base64'), Buffer.from(KEY).toString('base64url')]) expect(sealed).not.to.contain(spelling);
     // The addresses are real feeds of this key.
     const feed = await api.get(values['feed-json']!.slice(api.base.length), { key: null });
     expect(feed.status).to.equal(200);
