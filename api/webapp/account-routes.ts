@@ -3,7 +3,6 @@
 
 import type { RequestHandler } from 'express';
 import { matchKey } from '../http/keyed';
-import { FEED_KEY_COOKIE, sealFeedKey } from './feed-key';
 import type { AppKit } from './kit';
 import { homeBody, renderPage } from './pages';
 import { cookie, cookieOf, PRE_COOKIE, sameToken, SESSION_COOKIE } from './security';
@@ -51,8 +50,6 @@ export function accountRoutes(kit: AppKit): AccountRoutes {
       return kit.signInPage(req, res, 503, (w) => w.signInUnavailable);
     }
     res.append('Set-Cookie', cookie(SESSION_COOKIE, id, kit.secure(req), SESSION_IDLE_MS / 1000));
-    // The key sealed under the session's id, for the feed URLs of the channel pages (feed-key.ts).
-    res.append('Set-Cookie', cookie(FEED_KEY_COOKIE, sealFeedKey(String(body.api_key), id), kit.secure(req), SESSION_IDLE_MS / 1000));
     res.append('Set-Cookie', cookie(PRE_COOKIE, '', kit.secure(req), 0));
     log.info({ event: 'webapp_signed_in', key: key.name }, 'app sign-in');
     res.redirect(303, '/app/');
@@ -68,7 +65,6 @@ export function accountRoutes(kit: AppKit): AccountRoutes {
     }
     if (signed !== null) await sessions.close(signed.id);
     res.append('Set-Cookie', cookie(SESSION_COOKIE, '', kit.secure(req), 0));
-    res.append('Set-Cookie', cookie(FEED_KEY_COOKIE, '', kit.secure(req), 0));
     res.redirect(303, '/app/');
   };
 

@@ -114,7 +114,7 @@ function feedSection(w: Words, feeds: FeedUrls | null): ComponentChildren {
   return h('section', { 'aria-labelledby': 'feeds' },
     h('h2', { id: 'feeds' }, w.feeds),
     feeds === null
-      ? h('p', null, w.feedsSignInAgain)
+      ? h('p', null, w.feedsUnavailable)
       : [
         h('p', { class: 'muted' }, w.feedsPrivate),
         copyField('feed-atom', w.atomFeed, feeds.atom, w),

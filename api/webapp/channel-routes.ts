@@ -10,7 +10,7 @@ import type { ChannelRecord, FeedKind, WorkKind } from '../../shared/store/types
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { crawlViewOf } from '../feed/crawl-view';
 import { channelBody, PAGE_SIZE, type ChannelView, type FeedUrls, type VideoRow } from './channel-page';
-import { feedKeyOf } from './feed-key';
+import { keyTextOf } from '../../shared/config/security';
 import type { AppKit, SignedIn } from './kit';
 import { renderPage } from './pages';
 
@@ -40,7 +40,7 @@ export function channelRoutes(kit: AppKit): ChannelRoutes {
 
   /** The feed addresses (GET /, docs/api.md) and the key's OPML export, with the signed-in key. */
   function feedUrls(req: Request, signed: SignedIn, param: string): FeedUrls | null {
-    const key = feedKeyOf(req, signed);
+    const key = keyTextOf(signed.key);
     if (key === null) return null;
     const origin = kit.deps.originOf(req);
     const withKey = `api_key=${encodeURIComponent(key)}`;
