@@ -4,6 +4,7 @@
 import { expect } from 'chai';
 import { StoreUnavailableError, type RateLimitResult, type Store } from '../../shared/store';
 import { subscriptionCases } from './contract-subscriptions';
+import { followedOverviewCases } from './contract-followed-overview';
 import { UNKNOWN_HANDLE_TTL_MS } from '../../shared/store/rules';
 import { searchCases } from './contract-search';
 import { platformCheckCases } from './contract-platform-check';
@@ -288,6 +289,7 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
     });
 
     subscriptionCases(() => store);
+    followedOverviewCases(() => store);
     platformCheckCases(() => store);
     webSessionCases(() => store);
     operatorContract(() => store);

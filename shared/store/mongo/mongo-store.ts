@@ -25,6 +25,7 @@ import { rateLimitsCollection } from './rate-limits';
 import { webSessionsCollection } from './web-sessions';
 import { migrateSchema } from './schema';
 import { subscriptionsCollection } from './subscriptions';
+import { followedOverviewCollection } from './followed-overview';
 import { searchCollection } from './search';
 import { transcriptsCollection } from './transcripts';
 import { videosCollection } from './videos';
@@ -94,6 +95,7 @@ export async function connectMongoStore(url: string, opts: MongoStoreOptions): P
     ...rateLimitsCollection(db, clock),
     ...platformPacingCollection(db),
     ...subscriptionsCollection(db),
+    ...followedOverviewCollection(db),
     ...channelAdmin(db, clock),
     ...runsCollection(db),
     ...heartbeatsCollection(db),

@@ -23,6 +23,7 @@ import { rateLimitsTable } from './rate-limits';
 import { webSessionsTable } from './web-sessions';
 import { searchTable } from './search';
 import { subscriptionsTable } from './subscriptions';
+import { followedOverviewTable } from './followed-overview';
 import { summariesTable } from './summaries';
 import { transcriptsTable } from './transcripts';
 import { videosTable } from './videos';
@@ -87,6 +88,7 @@ export function openSqliteStore(file: string, logger: Logger, opts: SqliteOption
     ...platformPacingTable(open),
     ...platformCheckTable(open),
     ...subscriptionsTable(open),
+    ...followedOverviewTable(open),
     ...channelAdmin(open),
     ...runsTable(open),
     ...heartbeatsTable(open),

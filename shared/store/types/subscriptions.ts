@@ -59,6 +59,16 @@ export interface SubscriptionRecord {
   since: Date;
 }
 
+/** One followed channel (playlist) as the web app's home lists it: the subscription, what is stored of it, its crawl state. */
+export interface FollowedOverview extends SubscriptionRecord {
+  /** Its feed entries stored (a playlist: those of the videos its last listing names). */
+  stored: number;
+  /** The newest of those entries' publication date; null with none. */
+  newestAt: Date | null;
+  /** Its work item's crawl fields; null without one (a handle not resolved yet, an import still queued). */
+  work: Pick<ChannelRecord, 'leaseOwner' | 'leaseExpiresAt' | 'lastOutcome' | 'dueAt' | 'lastCrawlAt'> | null;
+}
+
 /**
  * One entry of a key's combined feed as the store lists it: enough to decide a 304 or a cached
  * body without reading any transcript (the route reads the full records only to render).
@@ -91,6 +101,12 @@ export interface SubscriptionStore {
   unfollow(keyId: string, ref: string, now: Date): Promise<boolean>;
   /** The key's subscriptions, oldest first. */
   listSubscriptions(keyId: string): Promise<SubscriptionRecord[]>;
+  /**
+   * listSubscriptions' records, in its order, each with its stored entries' count and newest date and
+   * its work item's crawl state: a constant number of indexed reads for the whole list, however many
+   * channels the key follows (the web app's home page of a key following 1,000 channels).
+   */
+  followedOverview(keyId: string): Promise<FollowedOverview[]>;
   /**
    * Channels at least one key follows, by channel id ascending, `limit` at a time after
    * `afterChannelId` (null = from the start): the WebSub subscriber and the scheduler page through it.
