@@ -17,15 +17,13 @@ import { RenderQueue } from '../feed/render-queue';
 import { linkKeyOf, selfUrlOf, transcriptFileUrl } from '../feed/self-links';
 import { FeedStateReader, validatorsFor, type FeedState, type Validators } from '../feed/state';
 import { originOf } from '../http/origin';
-import { keyIdOf, requireKeyId, queryOf, setChannelId } from '../http/locals';
-import { ChannelRegistrar } from '../registration/channel-registrar';
+import { requireKeyId, queryOf, setChannelId } from '../http/locals';
 import { ChannelTitles } from '../registration/channel-titles';
-import { FollowRecorder } from '../registration/follow-recorder';
+import { ChannelFollowing } from '../registration/following';
 import { validateFeedQuery } from '../query/feed-query';
 import { defaultSummaryKey, readSummaries } from '../feed/summaries';
 import type { SummaryKey } from '../../shared/store/types';
-import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
-import { normalizeHandle, type ChannelRef } from '../../shared/channel-ref';
+import type { HandleLookupLimits } from '../resolve-channel';
 
 export interface FeedDeps {
   store: FeedStore;
@@ -68,10 +66,10 @@ const RENDER_COPIES = 3;
 const ROWS_KEPT_WHILE_WAITING = 1024 * 1024;
 
 export function feed(deps: FeedDeps): FeedHandler {
-  const resolver = new ChannelResolver(deps.store, deps.platform, deps.handleLookups);
-  const registrar = new ChannelRegistrar(deps.store, deps.cache, deps.newChannelsPerKeyHour);
+  // Resolving, registering and following: the same steps the web app's Add box takes (registration/following.ts).
+  const following = new ChannelFollowing(deps);
+  const registrar = following.registrar;
   const titles = new ChannelTitles(deps.store, deps.cache);
-  const follows = new FollowRecorder(deps.store, deps.cache);
   // A listed feed is in memory until it is rendered (tens of MB for long transcripts): listings and
   // renders run a few at a time and within a byte budget (render-queue.ts), each render in steps
   // that give the event loop back (render-in-steps.ts), and requests for the same representation
@@ -82,18 +80,6 @@ export function feed(deps: FeedDeps): FeedHandler {
   const log = categoryLogger(deps.logger, 'api.feed');
   const summaryKey = deps.summaryKey ?? defaultSummaryKey();
 
-  /**
-   * A handle the platform could not be asked about is followed by the key as an import follows it,
-   * so the crawler resolves it when the platform answers again; the 404 is thrown on.
-   */
-  const queueUnreached = async (err: unknown, ref: ChannelRef, keyId: string, wanted: number, now: Date): Promise<never> => {
-    if (err instanceof ApiError && err.code === 'handleNotReached' && ref.kind === 'handle') {
-      await deps.store.follow(keyId, [{ handle: ref.handle }], 'feed', wanted, now);
-      log.info({ handle: normalizeHandle(ref.handle) }, 'handle not resolved (platform unreachable or blocking); queued for the crawler');
-    }
-    throw err;
-  };
-
   return async (req, res) => {
     const raw = queryOf(req);
     const checked = validateFeedQuery(raw);
@@ -101,10 +87,10 @@ export function feed(deps: FeedDeps): FeedHandler {
     const { channel: ref, format, maxItems, kinds, languages, summary: summaryMode } = checked.value;
     const now = deps.clock();
 
-    const { channelId, handle } = await resolver.resolve(ref, now, keyIdOf(res)).catch((err: unknown) => queueUnreached(err, ref, requireKeyId(res), maxItems, now));
+    const resolved = await following.resolve(ref, requireKeyId(res), maxItems, now);
+    const { channelId } = resolved;
     setChannelId(res, channelId);
-    const channel = await registrar.register({ channelId, wanted: maxItems, handle, keyId: requireKeyId(res) }, now);
-    await follows.record(requireKeyId(res), channelId, maxItems, now);
+    const channel = await following.channel(resolved, requireKeyId(res), maxItems, now);
     if (languages !== null) await registrar.askLanguages(channelId, languages, now, requireKeyId(res));
     const state = await states.read(channelId, maxItems, now, kinds);
     if (state === null) throw new ApiError('noVideosYet', { channelId, crawl: crawlViewOf(channel, now) });

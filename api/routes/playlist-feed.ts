@@ -11,14 +11,13 @@ import { ApiError } from '../errors';
 import { crawlViewOf } from '../feed/crawl-view';
 import { buildFeedModel, fingerprintOf, validatorsFor, type FeedModel, type Validators } from '../feed/state';
 import { queryOf, requireKeyId, setChannelId } from '../http/locals';
-import { FollowRecorder } from '../registration/follow-recorder';
+import { PlaylistFollowing } from '../registration/following';
 import { validatePlaylistQuery, type PlaylistFeedQuery } from '../query/playlist-query';
 import type { RawQuery } from '../query/feed-query';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { categoryLogger } from '../../shared/logger';
 import type { FeedDeps, FeedHandler } from './feed';
-import { ChannelRegistrar } from '../registration/channel-registrar';
 import { RENDERERS } from '../feed/renderers';
 import { feedQueryTail, linkKeyOf, transcriptFileUrl } from '../feed/self-links';
 import { originOf } from '../http/origin';
@@ -47,8 +46,9 @@ function selfQuery(q: PlaylistFeedQuery, raw: RawQuery): string {
 }
 
 export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
-  const registrar = new ChannelRegistrar(deps.store, deps.cache, deps.newChannelsPerKeyHour);
-  const follows = new FollowRecorder(deps.store, deps.cache);
+  // Registering and following: the same steps the web app's Add box takes (registration/following.ts).
+  const following = new PlaylistFollowing(deps);
+  const registrar = following.registrar;
   const etags = deps.cache.slot<Validators>('playlist-validators');
   const log = categoryLogger(deps.logger, 'api.feed');
 
@@ -61,8 +61,7 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     const now = deps.clock();
     setChannelId(res, playlistId);
 
-    const work = await registrar.register({ channelId: playlistId, kind: 'playlist', wanted: maxItems, keyId: requireKeyId(res) }, now);
-    await follows.record(requireKeyId(res), playlistId, maxItems, now, 'playlist');
+    const work = await following.playlist(playlistId, requireKeyId(res), maxItems, now);
     if (languages !== null) await registrar.askLanguages(playlistId, languages, now, requireKeyId(res));
     const playlist = await deps.store.getPlaylist(playlistId);
     if (playlist?.state === 'private') throw new ApiError('playlistPrivate', { playlistId });

@@ -9,9 +9,7 @@
 // (shared/store/import-queue.ts), the answer saying how many wait; handles are followed as they are and resolved by the crawler.
 
 import type { ServerResponse } from 'node:http';
-import { CHANNEL_ID } from '../../shared/ids';
-import { normalizeHandle, parseHandle } from '../../shared/channel-ref';
-import { isPlaylistId } from '../../shared/playlist-ref';
+import { normalizeHandle } from '../../shared/channel-ref';
 import type { SubscriptionListStore } from '../../shared/store/types';
 import { shownJson } from '../../shared/transcript/shown-text';
 import type { ApiCache } from '../cache';
@@ -21,6 +19,7 @@ import { requireKeyId, queryOf } from '../http/locals';
 import type { FollowRef } from '../subscriptions/channel-refs';
 import { FollowRecorder } from '../registration/follow-recorder';
 import { readUpload } from '../subscriptions/upload';
+import { unfollowRef } from '../subscriptions/unfollow';
 import { ImportFileError, type ImportProblem } from '../subscriptions/parsed-import';
 import { linksFor, type LinkDeps } from '../subscriptions/links';
 import { OPML_CONTENT_TYPE } from '../subscriptions/opml-export';
@@ -117,12 +116,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
 
   const remove: Handler = async (req, res) => {
     const raw = String((req.params as Record<string, string | undefined>).ref ?? '');
-    const handle = raw.startsWith('@') ? parseHandle(raw) : null;
-    if (!CHANNEL_ID.test(raw) && !isPlaylistId(raw) && handle === null) throw new ApiError('invalidSubscription');
-    const ref = handle !== null && handle.kind === 'handle' ? `@${normalizeHandle(handle.handle)}` : raw;
-    const keyId = requireKeyId(res);
-    if (!(await deps.store.unfollow(keyId, ref, deps.clock()))) throw new ApiError('subscriptionNotFound');
-    follows.forget(keyId, ref);
+    const ref = await unfollowRef(deps.store, follows, requireKeyId(res), raw, deps.clock());
     sendJson(res, 200, { removed: ref });
   };
 
