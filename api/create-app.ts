@@ -54,6 +54,7 @@ import { platformCheckRoutes } from './routes/admin-platform-check';
 import { loopbackOnly, metricsRoute } from './routes/metrics';
 import { mcpRoute } from './mcp/http';
 import { webApp } from './webapp/routes';
+import { ChannelFollowing } from './registration/following';
 import { ENDPOINTS, EXAMPLES, EXTRA_USAGE, SERVICE_NAME, USAGE, VERSION } from './service-info';
 
 export interface AppDeps {
@@ -186,7 +187,8 @@ export function createApp(deps: AppDeps): App {
   const mcp = mcpRoute({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, publicBaseUrl, sameOrigin: (req, origin) => origin === originOf(req, { trustProxy, publicBaseUrl }) });
 
   // The reader's web app (api/webapp/): its own sessions; pages, not JSON.
-  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }) });
+  const following = new ChannelFollowing({ store: deps.store, platform: deps.platform, cache, logger: deps.logger, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
+  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }), following, cache });
 
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
@@ -225,6 +227,8 @@ export function createApp(deps: AppDeps): App {
     { path: '/app/search', via: 'express', methods: { GET: web.search }, listed: false },
     { path: '/app/subscriptions', via: 'express', methods: { GET: web.subscriptions, POST: web.subscriptionsUpload }, listed: false },
     { path: '/app/subscriptions.opml', via: 'express', methods: { GET: web.subscriptionsOpml }, listed: false },
+    { path: '/app/follow', via: 'express', methods: { POST: web.follow }, listed: false },
+    { path: '/app/unfollow', via: 'express', methods: { POST: web.unfollow }, listed: false },
     { path: '/app/sign-in', via: 'express', methods: { POST: web.signIn }, listed: false },
     { path: '/app/sign-out', via: 'express', methods: { POST: web.signOut }, listed: false },
     { path: '/app/assets/:file', via: 'express', methods: { GET: web.asset }, listed: false },

@@ -1,16 +1,15 @@
-// Signing in and out, and the home page. The key goes in a POST body and only its session's random
+// Signing in and out (home: follow-routes.ts). The key goes in a POST body and only its session's random
 // id goes in a cookie; the key is never in an /app/ URL, and a failed attempt's text is never logged.
 
 import type { RequestHandler } from 'express';
 import { matchKey } from '../http/keyed';
 import type { AppKit } from './kit';
-import { homeBody, renderPage } from './pages';
+import { renderPage } from './pages';
 import { cookie, cookieOf, PRE_COOKIE, sameToken, SESSION_COOKIE } from './security';
 import { SESSION_IDLE_MS } from './sessions';
 import { SignInLimiter } from './sign-in-limit';
 
 export interface AccountRoutes {
-  home: RequestHandler;
   signIn: RequestHandler[];
   signOut: RequestHandler[];
 }
@@ -18,12 +17,6 @@ export interface AccountRoutes {
 export function accountRoutes(kit: AppKit): AccountRoutes {
   const { deps, log, sessions } = kit;
   const limiter = new SignInLimiter();
-
-  const home = kit.reading(async (req, res, signed) => {
-    const subs = await deps.store.listSubscriptions(signed.key.keyId);
-    const ctx = kit.context(req, signed);
-    kit.send(res, 200, renderPage(ctx, ctx.words.home, homeBody(ctx.words, subs)));
-  });
 
   const signIn: RequestHandler = async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -68,5 +61,5 @@ export function accountRoutes(kit: AppKit): AccountRoutes {
     res.redirect(303, '/app/');
   };
 
-  return { home, signIn: [kit.sameOrigin, kit.form, signIn], signOut: [kit.sameOrigin, kit.form, signOut] };
+  return { signIn: [kit.sameOrigin, kit.form, signIn], signOut: [kit.sameOrigin, kit.form, signOut] };
 }

@@ -11,6 +11,8 @@ body { margin: 0; font: 1rem/1.5 system-ui, sans-serif; color: var(--fg); backgr
 header { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; padding: .5rem 1rem; border-bottom: 1px solid var(--line); }
 header nav ul { display: flex; gap: .75rem; list-style: none; margin: 0; padding: 0; }
 header form { margin: 0; }
+form.inline { display: inline; }
+form.inline button { margin-top: 0; padding: .1rem .5rem; }
 main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
 main:has(.watch) { max-width: 84rem; }
 .watch { display: grid; gap: 1rem; }

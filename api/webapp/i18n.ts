@@ -88,6 +88,20 @@ const EN = {
   playlistUnknown: 'No playlist with this id is known here. Follow it from the home page and the crawler fetches it.',
   playlistPrivate: 'The platform says this playlist is private.',
   playlistDeleted: 'The platform says this playlist does not exist.',
+  addBox: 'Add a channel or playlist',
+  addHint: 'A channel id, @handle, channel URL, playlist URL or playlist id',
+  add: 'Add',
+  storedVideos: (n: number) => (n === 1 ? '1 video stored' : `${n} videos stored`),
+  newestVideo: 'newest',
+  newestVideos: 'Newest videos',
+  crawl: {
+    waiting: 'waiting for the first batch',
+    running: 'being crawled now',
+    upToDate: 'up to date',
+    blocked: (at: string) => `blocked by the platform, next try ${at}`,
+    unreachable: (at: string) => `the platform could not be reached, next try ${at}`,
+    notFound: (at: string) => `not found on the platform, next try ${at}`,
+  },
 };
 
 /** The feed 404's message (api/error-phrasing.ts) in English: what the crawler knows, and when it tries again. */
@@ -197,6 +211,20 @@ const TR: Messages = {
   playlistUnknown: 'Bu kimlikte bir oynatma listesi burada bilinmiyor. Ana sayfadan takip edin, tarayıcı onu getirsin.',
   playlistPrivate: 'Platform bu oynatma listesinin gizli olduğunu söylüyor.',
   playlistDeleted: 'Platform bu oynatma listesinin var olmadığını söylüyor.',
+  addBox: 'Kanal veya oynatma listesi ekle',
+  addHint: 'Kanal kimliği, @kullanıcı adı, kanal adresi, oynatma listesi adresi veya kimliği',
+  add: 'Ekle',
+  storedVideos: (n: number) => `${n} video saklandı`,
+  newestVideo: 'en yeni',
+  newestVideos: 'En yeni videolar',
+  crawl: {
+    waiting: 'ilk parti bekleniyor',
+    running: 'şu anda taranıyor',
+    upToDate: 'güncel',
+    blocked: (at: string) => `platform engelledi, sonraki deneme ${at}`,
+    unreachable: (at: string) => `platforma ulaşılamadı, sonraki deneme ${at}`,
+    notFound: (at: string) => `platformda bulunamadı, sonraki deneme ${at}`,
+  },
 };
 
 export type Words = Messages;

@@ -9,7 +9,10 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { ApiKey } from '../../shared/config/security';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/types';
+import type { ApiCache } from '../cache';
 import type { KeySource } from '../http/key-source';
+import type { ChannelFollowing } from '../registration/following';
+import { FollowRecorder } from '../registration/follow-recorder';
 import { localeOf, wordsOf, type Words } from './i18n';
 import { renderPage, signInBody, type PageContext } from './pages';
 import { cookie, cookieOf, crossSite, PRE_COOKIE, sameToken, SESSION_COOKIE, setPageHeaders } from './security';
@@ -26,6 +29,10 @@ export interface WebAppDeps {
   playerEmbedUrl?: string;
   /** CRAWL_IMPORT_CHANNELS_PER_KEY_HOUR, for the subscriptions page's imports (as POST /subscriptions's). */
   importChannelsPerKeyHour?: number;
+  /** GET /'s resolve → register → follow steps (registration/following.ts), for the Add box. */
+  following: ChannelFollowing;
+  /** The API's one cache: an unfollow here is forgotten by the feed routes' follow recorder too. */
+  cache: ApiCache;
 }
 
 /** A live session and the key it stands for. */
@@ -57,6 +64,10 @@ export interface AppKit {
   readonly sameOrigin: RequestHandler;
   /** application/x-www-form-urlencoded bodies, small. */
   readonly form: RequestHandler;
+  /** Following as GET / follows (the Add box, the Follow buttons). */
+  readonly follow: ChannelFollowing;
+  /** The feed routes' record of follows (in the shared cache), which an unfollow clears. */
+  readonly followRecorder: FollowRecorder;
 }
 
 /** The platform's embedded player (PLAYER_EMBED_URL's default). */
@@ -130,5 +141,5 @@ export function appKit(deps: WebAppDeps): AppKit {
     await action(req, res, signed, body);
   }];
 
-  return { deps, log, sessions, embedBase, embedOrigin: new URL(embedBase).origin, secure, signedIn, context, send, signInPage, reading, posting, sameOrigin, form };
+  return { deps, log, sessions, embedBase, embedOrigin: new URL(embedBase).origin, secure, signedIn, context, send, signInPage, reading, posting, sameOrigin, form, follow: deps.following, followRecorder: new FollowRecorder(deps.store, deps.cache) };
 }

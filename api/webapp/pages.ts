@@ -5,7 +5,6 @@
 
 import { h, type ComponentChildren } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import type { SubscriptionRecord } from '../../shared/store/types';
 import { shownText } from '../../shared/transcript/shown-text';
 import { ICON_URL, STYLESHEET_URL } from './assets';
 import type { Locale, Words } from './i18n';
@@ -47,7 +46,7 @@ export function renderPage(ctx: PageContext, title: string, body: ComponentChild
   return shownText(`<!doctype html>${renderToString(doc)}`);
 }
 
-const csrfField = (token: string): ComponentChildren => h('input', { type: 'hidden', name: 'csrf', value: token });
+export const csrfField = (token: string): ComponentChildren => h('input', { type: 'hidden', name: 'csrf', value: token });
 
 /** The sign-in form: one field labelled `API key`, a button `Sign in`; the key goes in the POST body. */
 export function signInBody(w: Words, csrf: string, error: string | null): ComponentChildren {
@@ -57,16 +56,4 @@ export function signInBody(w: Words, csrf: string, error: string | null): Compon
     h('label', { for: 'api-key' }, w.apiKey),
     h('input', { id: 'api-key', name: 'api_key', type: 'password', autocomplete: 'current-password', required: true }),
     h('div', null, h('button', { type: 'submit' }, w.signIn)));
-}
-
-/** Home: what the key follows. */
-export function homeBody(w: Words, subs: readonly SubscriptionRecord[]): ComponentChildren {
-  if (subs.length === 0) return h('p', null, w.nothingFollowed);
-  return h('section', { 'aria-labelledby': 'followed' },
-    h('h2', { id: 'followed' }, w.followed),
-    h('ul', null, subs.map((s) => h('li', { key: s.channelId ?? s.handle },
-      s.channelId === null
-        ? h('span', null, `@${s.handle ?? ''} `, h('span', { class: 'muted' }, `(${w.waitingHandle})`))
-        : h('a', { href: `/app/${s.kind === 'playlist' ? 'playlists' : 'channels'}/${encodeURIComponent(s.channelId)}` }, s.title ?? s.channelId),
-      ' ', h('span', { class: 'muted' }, s.kind === 'playlist' ? w.playlist : w.channel)))));
 }

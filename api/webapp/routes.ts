@@ -6,6 +6,7 @@ import type { RequestHandler } from 'express';
 import { accountRoutes, type AccountRoutes } from './account-routes';
 import { CHANNEL_SCRIPT, CHANNEL_SCRIPT_FILE, ICON, ICON_FILE, PLAYER_SCRIPT, PLAYER_SCRIPT_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
 import { channelRoutes, type ChannelRoutes } from './channel-routes';
+import { homeRoutes, type HomeRoutes } from './follow-routes';
 import { appKit, type WebAppDeps } from './kit';
 import { readingRoutes, type ReadingRoutes } from './reading-routes';
 import { searchRoute } from './search-routes';
@@ -13,7 +14,7 @@ import { subscriptionsRoutes, type SubscriptionsRoutes } from './subscriptions-r
 
 export type { WebAppDeps } from './kit';
 
-export interface WebApp extends AccountRoutes, ReadingRoutes, ChannelRoutes, SubscriptionsRoutes {
+export interface WebApp extends AccountRoutes, HomeRoutes, ReadingRoutes, ChannelRoutes, SubscriptionsRoutes {
   search: RequestHandler;
   asset: RequestHandler;
 }
@@ -39,5 +40,5 @@ const asset: RequestHandler = (req, res) => {
 
 export function webApp(deps: WebAppDeps): WebApp {
   const kit = appKit(deps);
-  return { ...accountRoutes(kit), ...readingRoutes(kit), ...channelRoutes(kit), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
+  return { ...accountRoutes(kit), ...homeRoutes(kit), ...readingRoutes(kit), ...channelRoutes(kit), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
 }

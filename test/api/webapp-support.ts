@@ -20,3 +20,18 @@ export async function signIn(api: TestApi, key: string, headers: Record<string, 
 }
 
 export const sessionOf = (res: Response): string => res.headers.getSetCookie().find((c) => c.startsWith('tf_session='))!.split(';')[0]!;
+
+/** The session's CSRF token, as its page's forms carry it. */
+export async function csrfOf(api: TestApi, session: string): Promise<string> {
+  const home = await api.get('/app/', { key: null, headers: { Cookie: session } });
+  return /name="csrf" value="([^"]+)"/.exec(await home.text())![1]!;
+}
+
+/** A form post of the signed-in reader, as a browser of the app's own page sends it. */
+export function postForm(api: TestApi, session: string, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Response> {
+  return api.get(path, {
+    key: null, method: 'POST', redirect: 'manual',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: session, Origin: api.base, ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
