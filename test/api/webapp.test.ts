@@ -192,9 +192,9 @@ describe('web app /app/', function () {
           await page.getByLabel('API key').fill(KEY);
           await page.getByRole('button', { name: 'Sign in' }).click();
           await page.getByRole('button', { name: 'Sign out' }).waitFor();
-          expect(await page.getByRole('link', { name: NASTY_TITLE }).getAttribute('href')).to.equal(`/app/channels/${CHANNEL}`);
+          expect(await page.getByRole('link', { name: NASTY_TITLE, exact: true }).getAttribute('href')).to.equal(`/app/channels/${CHANNEL}`);
           await axeClean(page);
-          await page.getByRole('link', { name: NASTY_TITLE }).click();
+          await page.getByRole('link', { name: NASTY_TITLE, exact: true }).click();
           await page.getByRole('heading', { name: 'Videos' }).waitFor();
           await axeClean(page);
           await page.getByRole('link', { name: `<b>${NASTY_TITLE}</b>` }).click();
