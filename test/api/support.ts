@@ -109,6 +109,8 @@ export interface StartApiOptions {
   appStore?: (store: Store) => Store;
   /** The app's cache budget, rendered feeds included (API_CACHE_BYTES; default 32 MiB). */
   renderCacheBytes?: number;
+  /** CRAWL_NEW_CHANNELS_PER_KEY_HOUR (default: no bound). */
+  newChannelsPerKeyHour?: number;
 }
 
 export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
@@ -143,7 +145,7 @@ export async function startApi(opts: StartApiOptions = {}): Promise<TestApi> {
       await ts.cleanup();
     },
   };
-  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, playerEmbedUrl: opts.playerEmbedUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly, renderCacheBytes: opts.renderCacheBytes, minLeaseSeconds: opts.minLeaseSeconds });
+  const app = createApp({ store: opts.appStore?.(store) ?? store, search: opts.search, keys: ring, platform, logger, clock: () => api.now, trustProxy: opts.trustProxy, maxRenders: opts.maxRenders, publicBaseUrl: opts.publicBaseUrl, playerEmbedUrl: opts.playerEmbedUrl, handleLookups: opts.handleLookups, metricsLoopbackOnly: opts.metricsLoopbackOnly, renderCacheBytes: opts.renderCacheBytes, minLeaseSeconds: opts.minLeaseSeconds, newChannelsPerKeyHour: opts.newChannelsPerKeyHour });
   const server: Listening = await listen(app, 0, '127.0.0.1', { logger, ...opts.server });
   api.base = `http://127.0.0.1:${server.port}`;
   api.server = server;

@@ -104,6 +104,22 @@ describe('web app home and follow actions', function () {
     expect(await subsOf()).to.deep.equal([]);
   });
 
+  it('spends the key’s new-channel budget as GET / does: beyond it 429 in words, with Retry-After', async () => {
+    await api.close();
+    api = await startApi({ newChannelsPerKeyHour: 1 });
+    session = sessionOf(await signIn(api, KEY));
+    csrf = await csrfOf(api, session);
+    expect((await postForm(api, session, '/app/follow', { csrf, channel: CHANNEL })).status).to.equal(303);
+    const refused = await postForm(api, session, '/app/follow', { csrf, channel: OTHER_CHANNEL });
+    expect(refused.status).to.equal(429);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 3600);
+    expect(await refused.text()).to.contain('role="alert"');
+    expect(await api.store.getChannel(OTHER_CHANNEL)).to.equal(null);
+    // The same budget: the feed is refused too.
+    expect((await api.get(`/?channel_id=${THIRD}`)).status).to.equal(429);
+    expect(await subsOf()).to.deep.equal([CHANNEL]);
+  });
+
   it('unfollows as DELETE /subscriptions/<ref> does, 303 back; an unknown ref in words', async () => {
     await postForm(api, session, '/app/follow', { csrf, channel: CHANNEL });
     expect(await subsOf()).to.deep.equal([CHANNEL]);
