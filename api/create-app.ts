@@ -188,7 +188,7 @@ export function createApp(deps: AppDeps): App {
 
   // The reader's web app (api/webapp/): its own sessions; pages, not JSON.
   const following = new ChannelFollowing({ store: deps.store, platform: deps.platform, cache, logger: deps.logger, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
-  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, importChannelsPerKeyHour: deps.importChannelsPerKeyHour, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }), following, cache });
+  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, summaryKey, importChannelsPerKeyHour: deps.importChannelsPerKeyHour, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }), following, cache });
 
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);
@@ -223,6 +223,8 @@ export function createApp(deps: AppDeps): App {
     { path: '/app', via: 'express', methods: { GET: web.home } },
     { path: '/app/channels/:id', via: 'express', methods: { GET: web.channel }, listed: false },
     { path: '/app/playlists/:id', via: 'express', methods: { GET: web.playlist }, listed: false },
+    // Before the page's row, which would take `<id>.vtt` for an id.
+    { path: '/app/videos/:id.:format', via: 'express', methods: { GET: web.videoFile }, listed: false },
     { path: '/app/videos/:id', via: 'express', methods: { GET: web.video }, listed: false },
     { path: '/app/search', via: 'express', methods: { GET: web.search }, listed: false },
     { path: '/app/subscriptions', via: 'express', methods: { GET: web.subscriptions, POST: web.subscriptionsUpload }, listed: false },

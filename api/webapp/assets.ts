@@ -2,6 +2,7 @@
 // a change gives a new URL, so a long cache never serves an old sheet to a new page.
 
 import { createHash } from 'node:crypto';
+import { PLAYER_JS } from './player-script';
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #fdfdfd; --muted: #555; --accent: #0b57d0; --line: #ccc; }
@@ -30,6 +31,16 @@ button { font: inherit; padding: .4rem .9rem; margin-top: .5rem; color: var(--bg
 .copy button { margin-top: 0; }
 .videos li { margin-bottom: .35rem; }
 .pages ul { display: flex; gap: 1rem; list-style: none; padding: 0; }
+.transcript p[data-start] { padding: .1rem .4rem; border-left: 3px solid transparent; }
+.transcript p.now { border-left-color: var(--accent); background: var(--now); }
+:root { --now: #fff3c4; }
+@media (prefers-color-scheme: dark) { :root { --now: #3a3320; } }
+.tools { display: flex; flex-wrap: wrap; gap: 1rem; align-items: end; }
+.tools form { margin: 0; }
+select { font: inherit; padding: .4rem; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; }
+.downloads ul, .chapters ol { padding-left: 1.2rem; }
+.downloads ul { display: flex; gap: 1rem; list-style: none; padding: 0; }
+.summary { border: 1px solid var(--line); border-radius: 4px; padding: 0 1rem; }
 `;
 
 export const STYLESHEET = Buffer.from(CSS, 'utf8');
@@ -37,26 +48,9 @@ const hash = createHash('sha256').update(STYLESHEET).digest('hex').slice(0, 12);
 export const STYLESHEET_FILE = `style.${hash}.css`;
 export const STYLESHEET_URL = `/app/assets/${STYLESHEET_FILE}`;
 
-// The transcript page's one script: a time link seeks the embedded player (the platform's iframe
-// API: a seekTo command by postMessage to the player's origin only) instead of leaving the page.
-// Without it the links still open the platform's player at that second.
-const PLAYER = `'use strict';
-(() => {
-  const frame = document.getElementById('player');
-  if (!(frame instanceof HTMLIFrameElement)) return;
-  const origin = new URL(frame.src).origin;
-  const send = (func, args) => frame.contentWindow?.postMessage(JSON.stringify({ event: 'command', func, args }), origin);
-  document.addEventListener('click', (e) => {
-    const a = e.target instanceof Element ? e.target.closest('a[data-seconds]') : null;
-    if (a === null || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
-    e.preventDefault();
-    send('seekTo', [Number(a.getAttribute('data-seconds')), true]);
-    send('playVideo', []);
-  });
-})();
-`;
-
-export const PLAYER_SCRIPT = Buffer.from(PLAYER, 'utf8');
+// The transcript page's one script (player-script.ts): the IFrame API protocol, the spoken
+// paragraph marked, `#t=`, the find box.
+export const PLAYER_SCRIPT = Buffer.from(PLAYER_JS, 'utf8');
 export const PLAYER_SCRIPT_FILE = `player.${createHash('sha256').update(PLAYER_SCRIPT).digest('hex').slice(0, 12)}.js`;
 export const PLAYER_SCRIPT_URL = `/app/assets/${PLAYER_SCRIPT_FILE}`;
 

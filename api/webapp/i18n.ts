@@ -102,6 +102,19 @@ const EN = {
     unreachable: (at: string) => `the platform could not be reached, next try ${at}`,
     notFound: (at: string) => `not found on the platform, next try ${at}`,
   },
+  chapters: 'Chapters',
+  summary: 'Summary',
+  summaryNote: (model: string) => `Written by a language model (${model}) from the transcript; it can be wrong.`,
+  transcriptLanguage: 'Transcript language',
+  showLanguage: 'Show',
+  kinds: { manual: 'manual captions', automatic: 'automatic captions', translated: 'machine translation' },
+  translationsOffered: 'Machine translation, fetched on request',
+  translationAsked: (lang: string) => `The machine translation into ${lang} is asked for: the crawler fetches it on its next visit to this channel. Until then the page shows the transcript below.`,
+  downloads: 'Download the transcript',
+  findLabel: 'Find in transcript',
+  find: 'Find',
+  findSome: '{n} paragraphs match.',
+  findNone: 'No paragraph matches.',
 };
 
 /** The feed 404's message (api/error-phrasing.ts) in English: what the crawler knows, and when it tries again. */
@@ -225,6 +238,19 @@ const TR: Messages = {
     unreachable: (at: string) => `platforma ulaşılamadı, sonraki deneme ${at}`,
     notFound: (at: string) => `platformda bulunamadı, sonraki deneme ${at}`,
   },
+  chapters: 'Bölümler',
+  summary: 'Özet',
+  summaryNote: (model: string) => `Dökümden bir dil modeli (${model}) yazdı; yanlış olabilir.`,
+  transcriptLanguage: 'Döküm dili',
+  showLanguage: 'Göster',
+  kinds: { manual: 'elle yazılmış altyazı', automatic: 'otomatik altyazı', translated: 'makine çevirisi' },
+  translationsOffered: 'Makine çevirisi, istek üzerine getirilir',
+  translationAsked: (lang: string) => `${lang} diline makine çevirisi istendi: tarayıcı bu kanala bir sonraki uğrayışında getirir. O zamana kadar sayfa aşağıdaki dökümü gösterir.`,
+  downloads: 'Dökümü indir',
+  findLabel: 'Dökümde bul',
+  find: 'Bul',
+  findSome: '{n} paragraf eşleşiyor.',
+  findNone: 'Eşleşen paragraf yok.',
 };
 
 export type Words = Messages;

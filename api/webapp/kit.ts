@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { ApiKey } from '../../shared/config/security';
 import { categoryLogger, type Logger } from '../../shared/logger';
-import type { Store } from '../../shared/store/types';
+import type { Store, SummaryKey } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import type { KeySource } from '../http/key-source';
 import type { ChannelFollowing } from '../registration/following';
@@ -33,6 +33,8 @@ export interface WebAppDeps {
   following: ChannelFollowing;
   /** The API's one cache: an unfollow here is forgotten by the feed routes' follow recorder too. */
   cache: ApiCache;
+  /** Which stored summaries the transcript page shows (SUMMARY_LANGUAGE, the prompt in force); default as feeds'. */
+  summaryKey?: SummaryKey;
 }
 
 /** A live session and the key it stands for. */

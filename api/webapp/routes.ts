@@ -8,13 +8,14 @@ import { CHANNEL_SCRIPT, CHANNEL_SCRIPT_FILE, ICON, ICON_FILE, PLAYER_SCRIPT, PL
 import { channelRoutes, type ChannelRoutes } from './channel-routes';
 import { homeRoutes, type HomeRoutes } from './follow-routes';
 import { appKit, type WebAppDeps } from './kit';
-import { readingRoutes, type ReadingRoutes } from './reading-routes';
 import { searchRoute } from './search-routes';
 import { subscriptionsRoutes, type SubscriptionsRoutes } from './subscriptions-routes';
+import { videoRoutes, type VideoRoutes } from './video-routes';
+import { defaultSummaryKey } from '../feed/summaries';
 
 export type { WebAppDeps } from './kit';
 
-export interface WebApp extends AccountRoutes, HomeRoutes, ReadingRoutes, ChannelRoutes, SubscriptionsRoutes {
+export interface WebApp extends AccountRoutes, HomeRoutes, ChannelRoutes, VideoRoutes, SubscriptionsRoutes {
   search: RequestHandler;
   asset: RequestHandler;
 }
@@ -40,5 +41,5 @@ const asset: RequestHandler = (req, res) => {
 
 export function webApp(deps: WebAppDeps): WebApp {
   const kit = appKit(deps);
-  return { ...accountRoutes(kit), ...homeRoutes(kit), ...readingRoutes(kit), ...channelRoutes(kit), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
+  return { ...accountRoutes(kit), ...homeRoutes(kit), ...channelRoutes(kit), ...videoRoutes(kit, deps.summaryKey ?? defaultSummaryKey()), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
 }

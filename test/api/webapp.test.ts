@@ -206,11 +206,12 @@ describe('web app /app/', function () {
           await player.getByText('not seeked').waitFor();
           await page.getByRole('link', { name: '1:05' }).click();
           await player.getByText('seeked to 65').waitFor();
-          expect(page.url()).to.equal(`${api.base}/app/videos/${videoId}`);
+          // It stays on the page, whose URL now names the moment (#t=, to share or reload).
+          expect(page.url()).to.equal(`${api.base}/app/videos/${videoId}#t=65`);
           const frame = page.frames().find((f) => f.url().startsWith(`${embed.url}/${videoId}`))!;
           expect(frame.url()).to.contain('#t=65');
           expect(await frame.evaluate('window.commands')).to.deep.equal([
-            { origin: api.base, func: 'seekTo', args: [65, true] }, { origin: api.base, func: 'playVideo', args: [] },
+            { origin: api.base, func: 'seekTo', args: [65, true], id: 1, channel: 'widget' }, { origin: api.base, func: 'playVideo', args: [], id: 1, channel: 'widget' },
           ]);
           await page.getByRole('link', { name: 'Search' }).click();
           await page.getByLabel('Search transcripts').fill('türkçe');
