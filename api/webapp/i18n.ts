@@ -113,7 +113,7 @@ const EN = {
   downloads: 'Download the transcript',
   findLabel: 'Find in transcript',
   find: 'Find',
-  findSome: '{n} paragraphs match.',
+  findSome: 'Paragraphs holding it: {n}.',
   findNone: 'No paragraph matches.',
 };
 
@@ -249,7 +249,7 @@ const TR: Messages = {
   downloads: 'Dökümü indir',
   findLabel: 'Dökümde bul',
   find: 'Bul',
-  findSome: '{n} paragraf eşleşiyor.',
+  findSome: 'Eşleşen paragraf: {n}.',
   findNone: 'Eşleşen paragraf yok.',
 };
 
