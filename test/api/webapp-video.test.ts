@@ -167,8 +167,9 @@ describe('web app transcript page /app/videos/<id>', function () {
     after(async () => browser?.close());
     this.timeout(60_000);
 
-    it('opens #t=65 at that moment, marks the paragraph the player speaks, seeks from a chapter, switches language and finds, axe clean and under the CSP', async () => {
-      const context = await signedInContext(browser, api, KEY, { viewport: { width: 1280, height: 800 } });
+    const looks = [{ name: 'desktop, light', viewport: { width: 1280, height: 800 }, colorScheme: 'light' as const }, { name: 'phone, dark', viewport: { width: 390, height: 844 }, colorScheme: 'dark' as const }];
+    for (const { name, ...look } of looks) it(`opens #t=65 at that moment, marks the paragraph the player speaks, seeks from a chapter, switches language and finds, axe clean and under the CSP (${name})`, async () => {
+      const context = await signedInContext(browser, api, KEY, look);
       const tab = await context.newPage();
       const problems = await watch(tab);
       await tab.goto(`${api.base}/app/videos/${videoId}#t=65`);
