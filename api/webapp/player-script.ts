@@ -38,8 +38,14 @@ export const PLAYER_JS = `'use strict';
     frame.contentWindow.postMessage(JSON.stringify(Object.assign(message, { id: WIDGET_ID, channel: 'widget' })), origin);
   };
   const command = (func, args) => post({ event: 'command', func, args });
+  // A delivery from before a seek landed (initialDelivery's 0:00 after a #t= seek) would move the
+  // mark back for a moment: for 2 s after a seek, only a time near it is taken.
+  let seekedTo = null;
+  let seekedAt = 0;
   const seek = (seconds, play) => {
     if (!answered) { pending = { seconds, play }; return; }
+    seekedTo = seconds;
+    seekedAt = Date.now();
     command('seekTo', [seconds, true]);
     if (play) command('playVideo', []);
   };
@@ -65,7 +71,10 @@ export const PLAYER_JS = `'use strict';
       if (pending !== null) { const p = pending; pending = null; seek(p.seconds, p.play); }
     }
     const info = m.info;
-    if ((m.event === 'infoDelivery' || m.event === 'initialDelivery') && info !== null && typeof info === 'object' && typeof info.currentTime === 'number') mark(info.currentTime);
+    if ((m.event !== 'infoDelivery' && m.event !== 'initialDelivery') || info === null || typeof info !== 'object' || typeof info.currentTime !== 'number') return;
+    if (seekedTo !== null && Math.abs(info.currentTime - seekedTo) > 2 && Date.now() - seekedAt < 2000) return;
+    seekedTo = null;
+    mark(info.currentTime);
   });
 
   // ── time links: seek the player beside the transcript instead of leaving the page ──
