@@ -188,7 +188,7 @@ export function createApp(deps: AppDeps): App {
 
   // The reader's web app (api/webapp/): its own sessions; pages, not JSON.
   const following = new ChannelFollowing({ store: deps.store, platform: deps.platform, cache, logger: deps.logger, handleLookups: deps.handleLookups, newChannelsPerKeyHour: deps.newChannelsPerKeyHour });
-  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, summaryKey, importChannelsPerKeyHour: deps.importChannelsPerKeyHour, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }), following, cache });
+  const web = webApp({ store: deps.store, keys: deps.keys, clock, logger: deps.logger, playerEmbedUrl: deps.playerEmbedUrl, summaryKey, importChannelsPerKeyHour: deps.importChannelsPerKeyHour, originOf: (req) => originOf(req, { trustProxy, publicBaseUrl }), following, cache , search: { platform: deps.platform, handleLookups: deps.handleLookups, budgetMs: deps.search?.budgetMs } });
 
   // Access: `key` = a reader's (or admin's) key and its rate limit; `op` = an admin key.
   const key = <Q extends IncomingMessage, S extends ServerResponse>(handler: (req: Q, res: S) => void | Promise<void>) => keyed(deps.keys, deps.store, clock, handler);

@@ -4,6 +4,7 @@
 // no field for it); JSON.stringify does all escaping, after shownJson dropped what no text may show.
 
 import { shownJson } from '../../shared/transcript/shown-text';
+import { appVideoUrl } from './app-links';
 import { atomDate, WEBVTT_TYPE } from './render';
 import type { FeedModel } from './state';
 
@@ -13,6 +14,8 @@ export const JSON_FEED_VERSION = 'https://jsonfeed.org/version/1.1';
 interface JsonFeedItem {
   id: string;
   url: string;
+  /** The entry's transcript page in the web app. */
+  external_url: string;
   title: string;
   content_html: string;
   /** The transcript's language (JSON Feed 1.1 item `language`). */
@@ -49,6 +52,8 @@ export function jsonFeedOf(feed: FeedModel): JsonFeed {
     items: feed.entries.map((e) => ({
       id: e.videoId,
       url: e.link,
+      // The entry's page in the web app; `url` stays the spec's link to the platform.
+      external_url: appVideoUrl(feed.selfUrl, e.videoId),
       title: e.title,
       content_html: e.html,
       ...(e.language ? { language: e.language } : {}),

@@ -17,6 +17,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { escapeHtml } from '../../shared/transcript/entities';
 import { shownText, shownValue } from '../../shared/transcript/shown-text';
+import { appVideoUrl } from './app-links';
 import type { FeedEntry, FeedModel } from './state';
 
 export const ATOM_CONTENT_TYPE = 'application/atom+xml';
@@ -59,7 +60,8 @@ export function renderAtom(feed: FeedModel): string {
         ...(e.author === undefined ? {} : { author: { name: e.author } }),
         // The root's xml:lang is the spec's `en`; each transcript says its own language.
         content: { '@_type': 'html', ...(e.language ? { '@_xml:lang': e.language } : {}), '#text': e.html },
-        link: { '@_href': e.link },
+        // The spec's link to the platform first; the entry's page in the web app beside it.
+        link: [{ '@_href': e.link }, { '@_rel': 'related', '@_type': 'text/html', '@_href': appVideoUrl(feed.selfUrl, e.videoId) }],
         published: atomDate(e.published),
         updated: atomDate(e.updated),
         ...(e.summary === null ? {} : { summary: { '@_type': 'text', '#text': e.summary } }),

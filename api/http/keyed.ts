@@ -154,8 +154,8 @@ export function coalescingCounter(store: RateLimitStore): RateCounter {
 
 const counters = new WeakMap<RateLimitStore, RateCounter>();
 
-/** The one counter of this store in this process, so that every keyed route shares its batches. */
-function counterFor(store: RateLimitStore): RateCounter {
+/** The one counter of this store in this process, so that every keyed route shares its batches (the web app's pages too). */
+export function counterFor(store: RateLimitStore): RateCounter {
   let counter = counters.get(store);
   if (!counter) counters.set(store, (counter = coalescingCounter(store)));
   return counter;

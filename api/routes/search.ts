@@ -106,6 +106,20 @@ function validatorsOf(parts: readonly string[], updated: Date): Validators {
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+/**
+ * Which stored videos a search looks through: the named channels (or every one), narrowed by
+ * `subscriptions=1` to the key's followed channels. The web app's search page scopes with it too.
+ */
+export async function searchScopeOf(store: Pick<SearchFeedStore, 'listSubscriptions'>, s: Pick<SearchRequest, 'subscriptions' | 'kinds'>, named: readonly string[], keyId: string | undefined): Promise<SearchScope> {
+  let channelIds: readonly string[] | null = named.length > 0 ? named : null;
+  if (s.subscriptions) {
+    // The key's followed channels (handles the crawler has not resolved yet have no videos).
+    const followed = keyId === undefined ? [] : (await store.listSubscriptions(keyId)).flatMap((sub) => (sub.channelId === null ? [] : [sub.channelId]));
+    channelIds = channelIds === null ? followed : channelIds.filter((id) => followed.includes(id));
+  }
+  return { channelIds, kinds: s.kinds };
+}
+
 /** What one search found: the validators of its feed, and the feed itself when the tail needs it. */
 interface Found {
   readonly validators: Validators;
@@ -148,13 +162,7 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
 
     /** The search itself, in its turn and within its budget. */
     const searchNow = async (): Promise<Found> => {
-      let channelIds: string[] | null = named.length > 0 ? named : null;
-      if (s.subscriptions) {
-        // The key's followed channels (handles the crawler has not resolved yet have no videos).
-        const followed = keyId === undefined ? [] : (await deps.store.listSubscriptions(keyId)).flatMap((sub) => (sub.channelId === null ? [] : [sub.channelId]));
-        channelIds = channelIds === null ? followed : channelIds.filter((id) => followed.includes(id));
-      }
-      const scope: SearchScope = { channelIds, kinds: s.kinds };
+      const scope = await searchScopeOf(deps.store, s, named, keyId);
       let hits: SearchHit[];
       try {
         hits = await gate.run(keyId ?? '', deadline, () => deps.store.searchVideos(s.query, scope, s.maxItems, { budgetMs: deadline.remaining() }));

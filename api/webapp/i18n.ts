@@ -115,6 +115,12 @@ const EN = {
   find: 'Find',
   findSome: 'Paragraphs holding it: {n}.',
   findNone: 'No paragraph matches.',
+  searchIn: 'Search in',
+  everything: 'Everything',
+  followedChannels: 'Channels I follow',
+  onlyChannel: (title: string) => `Only in ${title}`,
+  noMoreHits: 'No more hits.',
+  rateLimited: (s: number) => `Too many requests with this key; try again in ${s} seconds.`,
 };
 
 /** The feed 404's message (api/error-phrasing.ts) in English: what the crawler knows, and when it tries again. */
@@ -251,6 +257,12 @@ const TR: Messages = {
   find: 'Bul',
   findSome: 'Eşleşen paragraf: {n}.',
   findNone: 'Eşleşen paragraf yok.',
+  searchIn: 'Nerede aransın',
+  everything: 'Her yerde',
+  followedChannels: 'Takip ettiğim kanallar',
+  onlyChannel: (title: string) => `Yalnızca ${title}`,
+  noMoreHits: 'Başka eşleşme yok.',
+  rateLimited: (s: number) => `Bu anahtarla çok fazla istek yapıldı; ${s} saniye sonra yeniden deneyin.`,
 };
 
 export type Words = Messages;

@@ -5,11 +5,13 @@
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { h } from 'preact';
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { ApiKey } from '../../shared/config/security';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store, SummaryKey } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
+import { counterFor } from '../http/keyed';
 import type { KeySource } from '../http/key-source';
 import type { ChannelFollowing } from '../registration/following';
 import { FollowRecorder } from '../registration/follow-recorder';
@@ -118,9 +120,26 @@ export function appKit(deps: WebAppDeps): AppKit {
     send(res, status, renderPage(ctx, ctx.words.signInTitle, signInBody(ctx.words, pre, error === null ? null : error(ctx.words))));
   }
 
+  // A signed-in page counts against its key's per-minute limit like any request (the key check's
+  // own counter, api/http/keyed.ts, shared through the store by every process); over it, a page
+  // saying how long to wait, with the status and Retry-After a feed would get.
+  const counter = counterFor(deps.store);
+  async function withinLimit(req: Request, res: Response, signed: SignedIn): Promise<boolean> {
+    const now = deps.clock();
+    const result = await counter.hit(signed.key.id, signed.key.rateLimit, now);
+    res.setHeader('X-RateLimit-Remaining', String(result.remaining));
+    if (result.allowed) return true;
+    const wait = Math.max(1, Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000));
+    res.setHeader('Retry-After', String(wait));
+    const ctx = context(req, signed);
+    send(res, 429, renderPage(ctx, ctx.words.home, h('p', { class: 'error', role: 'alert' }, ctx.words.rateLimited(wait))));
+    return false;
+  }
+
   const reading: AppKit['reading'] = (page) => async (req, res) => {
     const signed = await signedIn(req);
     if (signed === null) return signInPage(req, res, 200, null);
+    if (!(await withinLimit(req, res, signed))) return;
     await page(req, res, signed);
   };
 
@@ -134,6 +153,7 @@ export function appKit(deps: WebAppDeps): AppKit {
   const posting: AppKit['posting'] = (action) => [sameOrigin, form, async (req, res) => {
     const signed = await signedIn(req);
     if (signed === null) return signInPage(req, res, 401, null);
+    if (!(await withinLimit(req, res, signed))) return;
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!sameToken(body.csrf, signed.session.csrf)) {
       log.warning({ event: 'webapp_csrf_refused', path: req.path }, 'app form without its session token refused');

@@ -8,7 +8,7 @@ import { CHANNEL_SCRIPT, CHANNEL_SCRIPT_FILE, ICON, ICON_FILE, PLAYER_SCRIPT, PL
 import { channelRoutes, type ChannelRoutes } from './channel-routes';
 import { homeRoutes, type HomeRoutes } from './follow-routes';
 import { appKit, type WebAppDeps } from './kit';
-import { searchRoute } from './search-routes';
+import { searchRoute, type SearchPageDeps } from './search-routes';
 import { subscriptionsRoutes, type SubscriptionsRoutes } from './subscriptions-routes';
 import { videoRoutes, type VideoRoutes } from './video-routes';
 import { defaultSummaryKey } from '../feed/summaries';
@@ -39,7 +39,7 @@ const asset: RequestHandler = (req, res) => {
   res.status(200).type(file.type).send(file.body);
 };
 
-export function webApp(deps: WebAppDeps): WebApp {
+export function webApp(deps: WebAppDeps & { search: SearchPageDeps }): WebApp {
   const kit = appKit(deps);
-  return { ...accountRoutes(kit), ...homeRoutes(kit), ...channelRoutes(kit), ...videoRoutes(kit, deps.summaryKey ?? defaultSummaryKey()), search: searchRoute(kit), ...subscriptionsRoutes(kit), asset };
+  return { ...accountRoutes(kit), ...homeRoutes(kit), ...channelRoutes(kit), ...videoRoutes(kit, deps.summaryKey ?? defaultSummaryKey()), search: searchRoute(kit, deps.search), ...subscriptionsRoutes(kit), asset };
 }

@@ -1,22 +1,62 @@
-// The search page's body: the form (GET, so a search is a link to share), then each hit's title,
-// date and its matching paragraphs with the hits in <mark>, each linking to the transcript page at
-// that second. The marks are elements built from the highlight spans, the text between them
-// children: escaped by construction like everything else.
+// The search page's body: the form (GET, so a search is a link to share) with its scope, then each
+// hit's title, channel, date and its matching paragraphs with the hits in <mark>, each linking to
+// the transcript page at that second; a `Next page` link. The marks are elements built from the
+// highlight spans, the text between them children: escaped by construction like everything else.
 
 import { h, type ComponentChildren } from 'preact';
 import { highlightsIn } from '../../shared/search/match';
 import type { SearchHit, SearchQuery } from '../../shared/store/types';
+import type { ErrorBody } from '../error-shapes';
 import type { Locale, Words } from './i18n';
 import { clock } from './reading-pages';
+
+/** Hits on one page. */
+export const PAGE_SIZE = 20;
 
 /** Paragraphs shown per hit: enough to see why it matched, few enough to scan a page of hits. */
 const PARAGRAPHS_PER_HIT = 3;
 
-export function searchForm(w: Words, q: string): ComponentChildren {
+/** The last hit of the previous page: the next one starts after it. */
+export interface Cursor {
+  readonly publishedMs: number;
+  readonly videoId: string;
+}
+
+export interface SearchFormModel {
+  readonly q: string;
+  readonly subscriptions: boolean;
+  /** Channels the search was limited to (channel_id, channel, channel_url), resolved. */
+  readonly channels: readonly { readonly id: string; readonly title: string }[];
+}
+
+export interface SearchPageModel {
+  readonly query: SearchQuery;
+  readonly hits: readonly SearchHit[];
+  readonly channelNames: ReadonlyMap<string, string>;
+  /** GET /search with the same text and scope, without the key. */
+  readonly feedUrl: string;
+  /** The next page's URL, or null on the last. */
+  readonly next: string | null;
+  readonly page: number;
+}
+
+export function searchForm(w: Words, f: SearchFormModel): ComponentChildren {
   return h('form', { method: 'get', action: '/app/search', role: 'search' },
     h('label', { for: 'q' }, w.searchLabel),
-    h('input', { id: 'q', name: 'q', type: 'search', value: q, required: true }),
+    h('input', { id: 'q', name: 'q', type: 'search', value: f.q, required: true }),
+    h('label', { for: 'scope' }, w.searchIn),
+    h('select', { id: 'scope', name: 'subscriptions' },
+      h('option', { value: '', selected: !f.subscriptions }, w.everything),
+      h('option', { value: '1', selected: f.subscriptions }, w.followedChannels)),
+    f.channels.map((c) => h('div', { key: c.id },
+      h('input', { id: `channel-${c.id}`, name: 'channel_id', type: 'checkbox', value: c.id, checked: true }),
+      h('label', { for: `channel-${c.id}` }, w.onlyChannel(c.title)))),
     h('div', null, h('button', { type: 'submit' }, w.search)));
+}
+
+/** A refusal as GET /search words it (its `error`, and its `message` when it has one). */
+export function refusal(body: ErrorBody): ComponentChildren {
+  return h('div', { class: 'error', role: 'alert' }, h('p', null, body.error), body.message === undefined ? null : h('p', null, body.message));
 }
 
 function marked(query: SearchQuery, text: string): ComponentChildren[] {
@@ -31,17 +71,22 @@ function marked(query: SearchQuery, text: string): ComponentChildren[] {
   return out;
 }
 
-export function searchResults(w: Words, locale: Locale, query: SearchQuery, hits: readonly SearchHit[], feedUrl: string): ComponentChildren {
+export function searchResults(w: Words, locale: Locale, m: SearchPageModel): ComponentChildren {
+  const { query } = m;
   return [
-    h('p', null, h('a', { href: feedUrl }, w.searchFeed)),
-    hits.length === 0 ? h('p', { role: 'status' }, w.noHits) : h('ol', null, hits.map(({ video, transcripts }) => {
+    h('p', null, h('a', { href: m.feedUrl }, w.searchFeed)),
+    m.hits.length === 0 ? h('p', { role: 'status' }, m.page > 1 ? w.noMoreHits : w.noHits) : h('ol', { start: (m.page - 1) * PAGE_SIZE + 1 }, m.hits.map(({ video, transcripts }) => {
       const paragraphs = transcripts.flatMap((t) => t.paragraphs).filter((p) => highlightsIn(query, p.text).length > 0).slice(0, PARAGRAPHS_PER_HIT);
       const page = `/app/videos/${encodeURIComponent(video.videoId)}`;
       return h('li', { key: video.videoId },
         h('h2', null, h('a', { href: page }, marked(query, video.title))),
-        h('p', { class: 'muted' }, h('time', { dateTime: video.publishedAt.toISOString() }, video.publishedAt.toLocaleDateString(locale === 'tr' ? 'tr-TR' : 'en-GB', { timeZone: 'UTC' }))),
+        h('p', { class: 'muted' },
+          h('a', { href: `/app/channels/${encodeURIComponent(video.channelId)}` }, m.channelNames.get(video.channelId) ?? video.channelId),
+          ' · ',
+          h('time', { dateTime: video.publishedAt.toISOString() }, video.publishedAt.toLocaleDateString(locale === 'tr' ? 'tr-TR' : 'en-GB', { timeZone: 'UTC' }))),
         paragraphs.map((p) => h('p', { key: p.startMs },
           h('a', { href: `${page}#t=${Math.floor(p.startMs / 1000)}` }, clock(p.startMs / 1000)), ' ', marked(query, p.text))));
     })),
+    m.next === null ? null : h('nav', { 'aria-label': w.pages }, h('a', { href: m.next, rel: 'next' }, w.nextPage)),
   ];
 }

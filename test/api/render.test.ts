@@ -64,7 +64,8 @@ describe('feed renderers', () => {
       const e = entries[0]!;
       expect(e.title).to.equal(NASTY_TITLE);
       expect(e.content).to.deep.equal({ '#text': NASTY_HTML, '@type': 'html', '@xml:lang': 'en' });
-      expect(e.link).to.deep.equal({ '@href': 'https://youtube.com/watch?v=vid00000001' });
+      // The spec's link, then the entry's page in the web app at the self link's origin.
+      expect(e.link).to.deep.equal([{ '@href': 'https://youtube.com/watch?v=vid00000001' }, { '@rel': 'related', '@type': 'text/html', '@href': 'http://127.0.0.1:5000/app/videos/vid00000001' }]);
       expect(e.published).to.equal('2024-01-09T12:30:05+00:00');
       expect(e.updated).to.equal('2024-01-09T12:30:05+00:00');
     });

@@ -11,7 +11,9 @@ import { asArray, CHANNEL, KEY, LIMITED_KEY, OTHER_CHANNEL, startApi, video, typ
 
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', parseTagValue: false });
 
-type AtomEntry = { id: string; title: string; author?: { name: string }; content: { '#text': string }; link: { '@href': string } };
+type AtomEntry = { id: string; title: string; author?: { name: string }; content: { '#text': string }; link: { '@href': string; '@rel'?: string }[] };
+/** The spec's own link of an entry (to the platform), beside its rel="related" link to the web app. */
+const platformLink = (e: AtomEntry): string | undefined => e.link.find((l) => l['@rel'] === undefined)?.['@href'];
 type AtomDoc = { feed: { id: string; title: string; link: { '@href': string; '@rel'?: string }[]; entry?: AtomEntry | AtomEntry[] } };
 
 function transcript(videoId: string, texts: readonly string[], language = 'en', startsMs?: readonly number[]): TranscriptRecord {
@@ -64,7 +66,8 @@ describe('API search endpoint over HTTP', () => {
     const { entries } = await atom(await api.get(`/search?q=${encodeURIComponent('"open source"')}&api_key=${KEY}`, { key: null }));
     const [e] = entries;
     expect(e!.title).to.equal('Open source in İstanbul');
-    expect(e!.link['@href']).to.equal('https://youtube.com/watch?v=vid00000001&t=65s');
+    expect(platformLink(e!)).to.equal('https://youtube.com/watch?v=vid00000001&t=65s');
+    expect(e!.link.find((l) => l['@rel'] === 'related')?.['@href']).to.equal(`${api.base}/app/videos/vid00000001`);
     expect(e!.author?.name).to.equal('Kanal & <Bir>');
     const html = e!.content['#text'];
     expect(html.split('\n')).to.deep.equal([
@@ -79,7 +82,7 @@ describe('API search endpoint over HTTP', () => {
     const html = entries[0]!.content['#text'];
     expect(html).to.include('<a href="https://youtube.com/watch?v=vid00000003&amp;t=0s">0:00</a> Bir <mark>ISTANBUL</mark> gezisi ve açık kaynak.');
     expect(html).to.include('<a href="https://youtube.com/watch?v=vid00000003&amp;t=3725s">1:02:05</a> <mark>Café</mark> and <mark>crème</mark> brûlée in <mark>ıstanbul</mark>.');
-    expect(entries[0]!.link['@href']).to.equal('https://youtube.com/watch?v=vid00000003&t=0s');
+    expect(platformLink(entries[0]!)).to.equal('https://youtube.com/watch?v=vid00000003&t=0s');
   });
 
   it('shows at most five matching paragraphs', async () => {
@@ -91,7 +94,7 @@ describe('API search endpoint over HTTP', () => {
 
   it('links a title-only match to the video, and says so', async () => {
     const { entries } = await atom(await api.get('/search?q=doors'));
-    expect(entries[0]!.link['@href']).to.equal('https://youtube.com/watch?v=vid00000002');
+    expect(platformLink(entries[0]!)).to.equal('https://youtube.com/watch?v=vid00000002');
     expect(entries[0]!.content['#text']).to.include('The title matches.');
   });
 

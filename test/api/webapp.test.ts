@@ -151,7 +151,7 @@ describe('web app /app/', function () {
     expect(res.status).to.equal(200);
     const html = await res.text();
     expect(html).to.contain(`href="/app/videos/${videoId}#t=65"`).and.contain('<mark>Türkçe</mark>: çğıöşü');
-    expect(html).to.contain('href="/search?q=t%C3%BCrk%C3%A7e"');
+    expect(html).to.contain(`href="${api.base}/search?q=t%C3%BCrk%C3%A7e"`);
     expect(await (await api.get('/app/search?q=nowhere', { key: null, headers: { Cookie: cookie } })).text()).to.contain('Nothing stored matches.');
     const refused = await api.get(`/app/search?q=${'a'.repeat(201)}`, { key: null, headers: { Cookie: cookie } });
     expect(refused.status).to.equal(400);
