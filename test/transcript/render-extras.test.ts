@@ -135,6 +135,7 @@ describe('entry extras in the three formats', () => {
       expect(items[0]).to.deep.equal({
         id: 'vid00000001',
         url: 'https://youtube.com/watch?v=vid00000001',
+        external_url: 'http://127.0.0.1:5000/app/videos/vid00000001',
         title: 'Video 1',
         content_html: FIRST_HTML,
         language: 'en',
