@@ -119,7 +119,7 @@ interface Batch {
   waiters: Waiter[];
 }
 
-export function coalescingCounter(store: RateLimitStore): RateCounter {
+export function coalescingCounter(store: Pick<RateLimitStore, 'hitRateLimit'>): RateCounter {
   let pending = new Map<string, Batch>();
 
   const flush = (): void => {
@@ -152,10 +152,10 @@ export function coalescingCounter(store: RateLimitStore): RateCounter {
   };
 }
 
-const counters = new WeakMap<RateLimitStore, RateCounter>();
+const counters = new WeakMap<Pick<RateLimitStore, 'hitRateLimit'>, RateCounter>();
 
 /** The one counter of this store in this process, so that every keyed route shares its batches (the web app's pages too). */
-export function counterFor(store: RateLimitStore): RateCounter {
+export function counterFor(store: Pick<RateLimitStore, 'hitRateLimit'>): RateCounter {
   let counter = counters.get(store);
   if (!counter) counters.set(store, (counter = coalescingCounter(store)));
   return counter;

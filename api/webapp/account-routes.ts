@@ -16,7 +16,7 @@ export interface AccountRoutes {
 
 export function accountRoutes(kit: AppKit): AccountRoutes {
   const { deps, log, sessions } = kit;
-  const limiter = new SignInLimiter();
+  const limiter = new SignInLimiter(deps.store);
 
   const signIn: RequestHandler = async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
@@ -25,11 +25,22 @@ export function accountRoutes(kit: AppKit): AccountRoutes {
     if (pre === null || !sameToken(body.csrf, pre)) return kit.send(res, 403, renderPage(ctx, ctx.words.signInTitle, ctx.words.refused));
     const address = req.socket.remoteAddress ?? '';
     const now = deps.clock();
-    const wait = limiter.waitSeconds(address, now);
+    let wait: number;
+    try {
+      wait = await limiter.waitSeconds(address, now);
+    } catch (err) {
+      // The count is in the store: without it no attempt is checked (and no session could be kept).
+      log.error({ event: 'webapp_sign_in_limit_failed', err }, 'app sign-in: reading the failed sign-in count failed');
+      return kit.signInPage(req, res, 503, (w) => w.signInUnavailable);
+    }
     if (wait > 0) return kit.signInPage(req, res, 429, (w) => w.tooManyAttempts(wait));
     const key = typeof body.api_key === 'string' && body.api_key !== '' ? matchKey(body.api_key, deps.keys.keys) : null;
     if (key === null) {
-      limiter.failed(address, now);
+      try {
+        await limiter.failed(address, now);
+      } catch (err) {
+        log.error({ event: 'webapp_sign_in_limit_failed', err }, 'app sign-in: counting a failed sign-in failed');
+      }
       // Never the attempted text: a mistyped key is most of a real one.
       log.info({ event: 'webapp_sign_in_failed', address }, 'app sign-in failed');
       return kit.signInPage(req, res, 401, (w) => w.signInFailed);

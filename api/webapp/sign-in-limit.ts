@@ -1,32 +1,28 @@
-// Failed sign-ins per client address: 10 a minute, then a wait until the oldest failure is a minute
-// old, so guessing keys through the form costs what guessing through the feeds does. In-process.
+// Failed sign-ins per client address: 10 a minute, then a wait until the minute is over, so
+// guessing keys through the form costs what guessing through the feeds does. Counted in the store's
+// per-minute windows (the ones the per-key rate limit uses), so every API process on one store
+// shares one count: two processes allow 10 a minute in all, not 10 each. An attempt reads the
+// count first (counting nothing) and is refused before its key is looked at when the address is
+// over; only a failure is counted, so readers signing in successfully are never limited.
 
-const WINDOW_MS = 60_000;
-const MAX_FAILURES = 10;
-/** Bound on addresses remembered, so a flood from many addresses cannot grow the map without end. */
-const MAX_ADDRESSES = 10_000;
+import { createHash } from 'node:crypto';
+import type { RateLimitStore } from '../../shared/store/types';
+
+export const MAX_FAILURES = 10;
+
+/** The counter of an address: its own domain, never a key's id, and the address only as a digest. */
+const counterOf = (address: string): string => `sign-in-failures:${createHash('sha256').update(address).digest('hex')}`;
 
 export class SignInLimiter {
-  private readonly failures = new Map<string, number[]>();
+  constructor(private readonly store: Pick<RateLimitStore, 'hitRateLimit' | 'peekRateLimit'>) {}
 
   /** Seconds `address` must wait before its next try; 0 when it may try now. */
-  waitSeconds(address: string, now: Date): number {
-    const recent = this.recent(address, now);
-    if (recent.length < MAX_FAILURES) return 0;
-    return Math.max(1, Math.ceil((recent[0]! + WINDOW_MS - now.getTime()) / 1000));
+  async waitSeconds(address: string, now: Date): Promise<number> {
+    const seen = await this.store.peekRateLimit(counterOf(address), MAX_FAILURES, now);
+    return seen.allowed ? 0 : Math.max(1, Math.ceil((seen.resetAt.getTime() - now.getTime()) / 1000));
   }
 
-  failed(address: string, now: Date): void {
-    const recent = this.recent(address, now);
-    recent.push(now.getTime());
-    if (!this.failures.has(address) && this.failures.size >= MAX_ADDRESSES) {
-      const oldest = this.failures.keys().next().value;
-      if (oldest !== undefined) this.failures.delete(oldest);
-    }
-    this.failures.set(address, recent);
-  }
-
-  private recent(address: string, now: Date): number[] {
-    return (this.failures.get(address) ?? []).filter((t) => now.getTime() - t < WINDOW_MS);
+  async failed(address: string, now: Date): Promise<void> {
+    await this.store.hitRateLimit(counterOf(address), MAX_FAILURES, now);
   }
 }

@@ -34,3 +34,8 @@ export function hitOfBatch(last: RateLimitResult, hits: number, i: number, limit
   const count = last.count - hits + i;
   return { allowed: count <= limit, remaining: Math.max(0, limit - count), count, resetAt: last.resetAt };
 }
+
+/** What a window holding `count` hits says before the next one: allowed while fewer than `limit`. */
+export function peekResult(count: number, limit: number, windowStart: number): RateLimitResult {
+  return { allowed: count < limit, remaining: Math.max(0, limit - count), count, resetAt: new Date(windowStart + RATE_WINDOW_MS) };
+}

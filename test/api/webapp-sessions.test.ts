@@ -32,6 +32,22 @@ describe('web app sessions in the store', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('limits failed sign-ins to 10 a minute per address across two APIs on one file, not 10 each', async () => {
+    const one = await start();
+    const two = await start();
+    for (let i = 0; i < 10; i++) expect((await signIn(i % 2 === 0 ? one : two, `wrong-${i}`)).status).to.equal(401);
+    // The right key is refused too on both: the count is read before any key is looked at.
+    for (const api of [one, two]) {
+      const limited = await signIn(api, KEY);
+      expect(limited.status).to.equal(429);
+      expect(await limited.text()).to.contain('try again in 59 seconds');
+    }
+    for (const api of [one, two]) api.now = new Date(T0.getTime() + 60_000);
+    expect((await signIn(two, KEY)).status).to.equal(303);
+    // A successful sign-in is not counted: only failures are.
+    for (let i = 0; i < 12; i++) expect((await signIn(one, KEY)).status).to.equal(303);
+  });
+
   it('keeps a reader signed in across a restart of the API on the same file', async () => {
     const first = await start();
     const cookie = sessionOf(await signIn(first, KEY));

@@ -247,6 +247,14 @@ export function storeContract(name: string, factory: () => Promise<StoreFixture>
         expect(await store.hitRateLimit('key-many', 5, at(MIN), 2)).to.deep.equal({ allowed: true, remaining: 3, count: 2, resetAt: at(2 * MIN) });
       });
 
+      it('peeks at a window\'s count without counting, per minute', async function () {
+        expect(await store.peekRateLimit('key-peek', 2, at(0))).to.deep.equal({ allowed: true, remaining: 2, count: 0, resetAt: at(MIN) });
+        await store.hitRateLimit('key-peek', 2, at(1000), 2);
+        expect(await store.peekRateLimit('key-peek', 2, at(2000))).to.deep.equal({ allowed: false, remaining: 0, count: 2, resetAt: at(MIN) });
+        expect(await store.peekRateLimit('key-peek', 2, at(3000)), 'a peek counts nothing').to.deep.include({ count: 2 });
+        expect(await store.peekRateLimit('key-peek', 2, at(MIN))).to.deep.equal({ allowed: true, remaining: 2, count: 0, resetAt: at(2 * MIN) });
+      });
+
       it('refuses a hit count that is not a positive integer', async function () {
         for (const hits of [0, -1, 1.5, Number.NaN]) {
           let caught: unknown;

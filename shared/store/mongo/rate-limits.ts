@@ -5,7 +5,7 @@
 
 import type { Collection, Db } from 'mongodb';
 import type { BackendMethods } from '../call';
-import { checkedHits, RATE_WINDOW_MS, rateLimitResult } from '../rate-window';
+import { checkedHits, peekResult, RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
 import { lit, type StoreClock } from './clock';
 import { retryOnDuplicateKey } from './errors';
 
@@ -50,6 +50,15 @@ export function rateLimitsCollection(db: Db, clock: StoreClock) {
       );
       if (!doc) throw new Error('rate-limit upsert returned no document');
       return rateLimitResult(doc.count, limit, doc.windowStart.getTime());
+    },
+    async peekRateLimit(keyId, limit, now) {
+      const present = clock.now(now);
+      const windowStart = { $subtract: [present, { $mod: [{ $toLong: present }, RATE_WINDOW_MS] }] };
+      // The same minute as hitRateLimit's, on the same clock: a document of an earlier minute holds 0.
+      const [doc] = await col
+        .aggregate<{ count: number; windowStart: Date }>([{ $match: { _id: keyId } }, { $project: { _id: 0, windowStart, count: { $cond: [{ $eq: ['$windowStart', windowStart] }, '$count', 0] } } }])
+        .toArray();
+      return peekResult(doc?.count ?? 0, limit, doc?.windowStart.getTime() ?? windowStartOf(now));
     },
   } satisfies Partial<BackendMethods>;
 }

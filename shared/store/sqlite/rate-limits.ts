@@ -4,7 +4,7 @@
 
 import type Database from 'better-sqlite3';
 import type { BackendMethods } from '../call';
-import { checkedHits, RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
+import { checkedHits, peekResult, RATE_WINDOW_MS, rateLimitResult, windowStartOf } from '../rate-window';
 
 /** How often (per process) windows that can no longer be asked about are deleted. */
 const PRUNE_EVERY_MS = RATE_WINDOW_MS;
@@ -15,7 +15,8 @@ function prepare(db: Database.Database) {
     ON CONFLICT (key_id, window_start) DO UPDATE SET count = count + excluded.count
     RETURNING count`).pluck();
   const prune = db.prepare<[number]>('DELETE FROM rate_limits WHERE window_start < ?');
-  return { hit, prune };
+  const peek = db.prepare<[string, number], number>('SELECT count FROM rate_limits WHERE key_id = ? AND window_start = ?').pluck();
+  return { hit, prune, peek };
 }
 
 export function rateLimitsTable(db: Database.Database) {
@@ -36,6 +37,10 @@ export function rateLimitsTable(db: Database.Database) {
       if (count === undefined) throw new Error('rate-limit upsert returned no count');
       pruneNowAndThen(windowStart);
       return rateLimitResult(count, limit, windowStart);
+    },
+    peekRateLimit(keyId, limit, now) {
+      const windowStart = windowStartOf(now);
+      return peekResult(sql.peek.get(keyId, windowStart) ?? 0, limit, windowStart);
     },
   } satisfies Partial<BackendMethods>;
 }

@@ -21,4 +21,11 @@ export interface RateLimitStore {
    * (rate-window.ts `hitOfBatch`). `keyId` is an opaque digest, never the raw key.
    */
   hitRateLimit(keyId: string, limit: number, now: Date, hits?: number): Promise<RateLimitResult>;
+  /**
+   * The window's count so far, counting nothing: what `keyId` has used of `limit` in the minute
+   * containing `now` (`allowed`: whether one more would still be within it). For a limit on
+   * failures, which must be read before an attempt and counted only when it fails (the web app's
+   * sign-in, shared by every API process).
+   */
+  peekRateLimit(keyId: string, limit: number, now: Date): Promise<RateLimitResult>;
 }
