@@ -105,7 +105,8 @@ export function buildSearchModel(input: SearchModelInput): FeedModel {
     const whole = input.wholeTranscriptUrl(v);
     paragraphs.push(`<p><a href="${escapeHtml(whole)}">Whole transcript</a></p>`);
     const mode = input.summaryMode ?? 'off';
-    const stored = mode === 'off' ? undefined : input.summaries?.byVideo.get(v.videoId);
+    // The content shows it only when `summary=` asks; the plain-text summary whenever one is stored.
+    const stored = input.summaries?.byVideo.get(v.videoId);
     return {
       videoId: v.videoId,
       title: v.title,

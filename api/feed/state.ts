@@ -128,7 +128,9 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
     const rows = byVideo.get(v.videoId) ?? [];
     const file = v.state === 'ready' && input.transcriptFileUrl ? chosenTranscript(v, rows, input.languages ?? null) : null;
     const content = entryContent(v, rows, input.languages ?? null);
-    const summary = input.summaryMode === undefined || input.summaryMode === 'off' ? undefined : input.summaries?.byVideo.get(v.videoId);
+    const stored = input.summaries?.byVideo.get(v.videoId);
+    // The content shows it only when `summary=` asks; the plain-text summary whenever one is stored.
+    const summary = input.summaryMode === undefined || input.summaryMode === 'off' ? undefined : stored;
     const transcriptLink = input.transcriptFileUrl ? input.transcriptFileUrl(v.videoId) : watchUrl(v.videoId);
     entries.push({
       videoId: v.videoId,
@@ -141,7 +143,7 @@ export function buildFeedModel(input: ModelInput, onSkip?: (video: VideoRecord, 
       published: v.publishedAt,
       updated: v.publishedAt,
       thumbnail: thumbnailOf(v.videoId),
-      summary: summary !== undefined && summary.points.length > 0 ? summaryPlainText(summary) : nullable(summaryOf(v.description)),
+      summary: stored !== undefined && stored.points.length > 0 ? summaryPlainText(stored) : nullable(summaryOf(v.description)),
       durationSeconds: typeof v.durationSeconds === 'number' && Number.isSafeInteger(v.durationSeconds) && v.durationSeconds >= 0 ? v.durationSeconds : null,
       transcriptFile: file !== null && file.paragraphs.length > 0 && input.transcriptFileUrl ? { url: input.transcriptFileUrl(v.videoId), language: file.language } : null,
     });

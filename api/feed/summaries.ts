@@ -1,6 +1,7 @@
 // Stored summaries on a feed (issue 31 "Where it shows"): read from the store only, never made by
-// a render (0 model calls), and folded into each entry's content by the asked `summary` mode. Their
-// fingerprint enters the ETag, so a summary stored after a render invalidates the cached body.
+// a render (0 model calls), folded into each entry's content by the asked `summary` mode, and the
+// entry's plain-text summary with or without it. Their fingerprint enters the ETag, so a summary
+// stored after a render invalidates the cached body.
 
 import { createHash } from 'node:crypto';
 import type { SummaryKey, SummaryRecord, SummaryStore } from '../../shared/store/types';
@@ -21,9 +22,12 @@ export const NO_SUMMARIES: FeedSummaries = { byVideo: new Map(), fingerprint: ''
 /** SUMMARY_LANGUAGE's default and the prompt version in force: the key feeds read summaries under. */
 export const defaultSummaryKey = (language = 'transcript'): SummaryKey => ({ language, promptVersion: PROMPT_VERSION });
 
-/** One store read for the listed ids when a summary is asked; none otherwise. */
-export async function readSummaries(store: Pick<SummaryStore, 'getSummaries'>, mode: SummaryMode, videoIds: readonly string[], key: SummaryKey): Promise<FeedSummaries> {
-  if (mode === 'off' || videoIds.length === 0) return NO_SUMMARIES;
+/**
+ * One store read for the listed ids, whatever `summary` asks: without the parameter a stored
+ * summary is still the entry's plain-text summary (issue 31), so its digest is in every ETag.
+ */
+export async function readSummaries(store: Pick<SummaryStore, 'getSummaries'>, videoIds: readonly string[], key: SummaryKey): Promise<FeedSummaries> {
+  if (videoIds.length === 0) return NO_SUMMARIES;
   const rows = await store.getSummaries(videoIds, key);
   return summariesOf(rows);
 }

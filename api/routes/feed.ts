@@ -103,7 +103,7 @@ export function feed(deps: FeedDeps): FeedHandler {
     // The Atom document links no files, so its body (and ETag) is the same for every key.
     const fileLinks = format !== 'atom';
     // Summaries are read, never made, here: one store read, and their digest is in the ETag.
-    const summaries = await readSummaries(deps.store, summaryMode, state.ids, summaryKey);
+    const summaries = await readSummaries(deps.store, state.ids, summaryKey);
     const validators = (s: FeedState) => validatorsFor({ channelId, format, maxItems, version: s.version, count: s.count, fingerprint: s.fingerprint, author, selfUrl, linkKey: fileLinks ? linkKey : '', summaries: summaries.fingerprint }, etags);
     const weight = RENDER_COPIES * states.estimate(channelId, maxItems);
     // Rows this request listed are used when its render can start at once, or when they are small;

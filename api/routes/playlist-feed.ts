@@ -75,7 +75,7 @@ export function playlistFeed(deps: PlaylistFeedDeps): FeedHandler {
     const linkKey = format === 'atom' ? '' : linkKeyOf(req, raw);
     const author = playlist.owner?.trim() || playlist.title?.trim() || playlistId;
     // Stored summaries only (no model call); their digest is in the ETag.
-    const summaries = await readSummaries(deps.store, summaryMode, videos.map((x) => x.videoId), deps.summaryKey ?? defaultSummaryKey());
+    const summaries = await readSummaries(deps.store, videos.map((x) => x.videoId), deps.summaryKey ?? defaultSummaryKey());
     const v = validatorsFor({ channelId: playlistId, format, maxItems, version, count: videos.length, fingerprint: `${fingerprintOf(videos)}:${playlist.title ?? ''}`, author, selfUrl, linkKey, summaries: summaries.fingerprint }, etags);
     await deps.answer(req, res, {
       route: '/',

@@ -134,6 +134,7 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
   const results = new SearchResults(deps.cache);
   // Identical searches under way share one: a poll burst of one saved search runs it once.
   const running = new SingleFlight<string, Found>();
+  const summaryKey = deps.summaryKey ?? defaultSummaryKey();
 
   return async (req, res) => {
     // The budget counts from the request's arrival: waiting for a turn spends it too.
@@ -178,7 +179,8 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
       }
       const updated = newestChange(hits);
       // Stored summaries only (no model call); their digest is in the ETag.
-      const summaries = await readSummaries(deps.store, s.summary, hits.map((h) => h.video.videoId), deps.summaryKey ?? defaultSummaryKey());
+      const ids = hits.map((h) => h.video.videoId);
+      const summaries = await readSummaries(deps.store, ids, summaryKey);
       const validators = validatorsOf(
         [
           summaries.fingerprint,
@@ -191,7 +193,7 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
         ],
         updated,
       );
-      results.set(resultKey, token, now, { validators });
+      results.set(resultKey, token, now, { validators, shown: { ids, summaries: summaries.fingerprint } });
       const body = (): Buffer => {
         const model = buildSearchModel({ text: s.text, query: s.query, hits, channelNames, languages: s.languages, updated, selfUrl, wholeTranscriptUrl: channelFeedUrl(origin, s, linkKey), summaryMode: s.summary, summaries });
         return Buffer.from(RENDERERS[s.format].render(model), 'utf8');
@@ -214,8 +216,11 @@ export function search(deps: SearchDeps): (req: IncomingMessage, res: ServerResp
     try {
       const remembered = results.get(resultKey, token, now);
       if (remembered !== undefined && 'exceededMs' in remembered) throw new SearchBudgetExceeded(remembered.exceededMs);
-      // With summary=, a remembered answer could hide a summary stored since: the search runs again.
-      if (remembered !== undefined && s.summary === 'off') return await answer(remembered.validators, null);
+      // A remembered answer is reused while its hits' stored summaries are the same (one store read):
+      // a summary stored since would be hidden by it, so the search then runs again.
+      if (remembered !== undefined && (await readSummaries(deps.store, remembered.shown.ids, summaryKey)).fingerprint === remembered.shown.summaries) {
+        return await answer(remembered.validators, null);
+      }
       const found = await running.run(`${resultKey}\n${token}`, searchNow);
       await answer(found.validators, found);
     } catch (err) {

@@ -118,7 +118,7 @@ export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
       listings.set(stateKey, { token, shape, at: now });
     }
     // Stored summaries only (no model call): read each request, their digest is in the ETag.
-    const summaries = await readSummaries(deps.store, summaryMode, shape.ids, summaryKey);
+    const summaries = await readSummaries(deps.store, shape.ids, summaryKey);
     const v = validatorsOf(shape, options, selfUrl, summaries);
     await deps.answer(req, res, {
       route: COMBINED_FEED_PATH,

@@ -15,7 +15,12 @@ import type { Validators } from '../feed/state';
 
 export const SEARCH_RESULT_TTL_MS = 60_000;
 
-export type SearchOutcome = { readonly validators: Validators } | { readonly exceededMs: number };
+/**
+ * `shown`: the hits' ids and their stored summaries' digest. A summary stored since is not a batch
+ * in the scope (the token does not move), so a request reads the summaries again and searches
+ * again only when the digest moved.
+ */
+export type SearchOutcome = { readonly validators: Validators; readonly shown: { readonly ids: readonly string[]; readonly summaries: string } } | { readonly exceededMs: number };
 
 interface Remembered {
   readonly token: string;

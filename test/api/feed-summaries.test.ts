@@ -80,7 +80,44 @@ describe('feeds with summary=1 and summary=only over HTTP (issue 31)', () => {
     expect(res.status).to.equal(200);
     expect(res.headers.get('etag')).not.to.equal(on);
     expect(await res.text()).to.contain('Second video');
-    expect(await etag('')).to.equal(plain);
+    // Without summary= the stored summary is the plain-text summary, so that feed's tag moves too.
+    expect(await etag('')).not.to.equal(plain);
+  });
+
+  it('without summary=: a stored summary is the plain-text summary (Atom <summary>, RSS description, JSON Feed summary), the content the transcript alone; the ETag changes when one arrives', async () => {
+    const text = await (await api.get(`/?channel_id=${CHANNEL}`)).text();
+    const entries = new Map(asArray((xml.parse(text) as { feed: { entry: AtomEntry[] } }).feed.entry).map((e) => [e.id, e]));
+    expect(entries.get(v1.videoId)!.summary!['#text']).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`);
+    expect(entries.get(v1.videoId)!.content['#text']).to.equal(entryHtmlOf(v1, t1));
+    expect(entries.get(v2.videoId)!.summary!['#text']).to.equal('About this video.');
+    expect(text).not.to.contain('<script>');
+    const rss = await new Parser<object, { 'content:encoded': string; description: string }>({ customFields: { item: ['content:encoded', 'description'] } })
+      .parseString(await (await api.get(`/?channel_id=${CHANNEL}&format=rss`)).text());
+    const item = rss.items.find((i) => i.guid === v1.videoId)!;
+    expect(item.description).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'));
+    expect(item['content:encoded']).to.equal(entryHtmlOf(v1, t1));
+    const before = await api.get(`/?channel_id=${CHANNEL}&format=json`);
+    const doc = (await before.json()) as { items: JsonItem[] };
+    expect(jsonFeedViolations(doc)).to.deep.equal([]);
+    expect(doc.items.find((i) => i.id === v1.videoId)!.summary).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`);
+    expect(doc.items.find((i) => i.id === v1.videoId)!.content_html).to.equal(entryHtmlOf(v1, t1));
+    await api.store.putSummary(summary(v2.videoId, [{ seconds: 0, text: 'Arrived' }], api.now), 'test');
+    const after = await api.get(`/?channel_id=${CHANNEL}&format=json`, { headers: { 'if-none-match': before.headers.get('etag')! } });
+    expect(after.status).to.equal(200);
+    expect(((await after.json()) as { items: JsonItem[] }).items.find((i) => i.id === v2.videoId)!.summary).to.equal('0:00 Arrived');
+  });
+
+  it('a search feed without summary= carries a stored summary as its plain text, and a remembered search answer does not hide one stored since', async () => {
+    const first = await api.get('/search?q=second&format=json');
+    const item = ((await first.json()) as { items: JsonItem[] }).items.find((i) => i.id === v1.videoId)!;
+    expect(item.summary).to.equal(`0:00 Opening\n1:05 ${HOSTILE}`);
+    expect(item.content_html).not.to.contain('<h3>Summary</h3>');
+    const again = await api.get('/search?q=second&format=json', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).to.equal(304);
+    await api.store.putSummary(summary(v1.videoId, [{ seconds: 65, text: 'Made anew' }], new Date(api.now.getTime() + 1000)), 'test');
+    const later = await api.get('/search?q=second&format=json', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(later.status).to.equal(200);
+    expect(((await later.json()) as { items: JsonItem[] }).items.find((i) => i.id === v1.videoId)!.summary).to.equal('1:05 Made anew');
   });
 
   it('a playlist feed takes summary=1 the same way, and its ETag follows a stored summary', async () => {
