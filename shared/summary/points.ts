@@ -14,6 +14,12 @@ export interface SummaryPoint {
 export interface CitableSpans {
   readonly startsMs: readonly number[];
   readonly durationMs: number | null;
+  /**
+   * The paragraphs (indices into startsMs) this answer may cite, when not all: a part's request is
+   * shown only its own paragraphs, a combining request only the points' paragraphs, so a time
+   * outside them is one the model was never given and is dropped like a made-up one.
+   */
+  readonly only?: ReadonlySet<number>;
 }
 
 export const MAX_POINTS = 8;
@@ -25,19 +31,42 @@ const MAX_POINT_CHARS = 600;
 // or bold), a separator, the text.
 const POINT_LINE = /^\s*(?:[-*•]|\d{1,2}[.)])?\s*(?:\*\*)?[[(]?((?:\d{1,2}:)?\d{1,2}:\d{2})[\])]?(?:\*\*)?\s*[-–—:|]?\s*(.+?)\s*$/;
 
-/** Whether `seconds` falls inside the video and inside one paragraph's span. */
-export function citable(seconds: number, spans: CitableSpans): boolean {
-  const ms = seconds * 1000;
+/** Where paragraph `i`'s span opens: the whole second its link cuts its start to. */
+const opensAt = (startMs: number): number => Math.floor(startMs / 1000) * 1000;
+
+/**
+ * The paragraph whose span (its start to the next paragraph's; the last one's to the video's end)
+ * holds `ms`, or -1 when none does (before the first paragraph, past the end, not a time).
+ */
+export function paragraphAt(ms: number, spans: CitableSpans): number {
   const starts = spans.startsMs;
-  if (starts.length === 0 || !Number.isFinite(ms) || ms < 0) return false;
-  if (spans.durationMs !== null && ms >= spans.durationMs) return false;
-  // Paragraphs start within the second they link to (the link cuts fractions), so the first span
-  // opens at its start's whole second.
-  if (ms < Math.floor(starts[0]! / 1000) * 1000) return false;
-  const last = starts[starts.length - 1]!;
-  const end = spans.durationMs ?? last + LAST_SPAN_UNKNOWN_MS;
-  return ms < end;
+  if (starts.length === 0 || !Number.isFinite(ms) || ms < 0) return -1;
+  if (spans.durationMs !== null && ms >= spans.durationMs) return -1;
+  // Paragraphs start within the second they link to (the link cuts fractions), so each span opens
+  // at its start's whole second.
+  if (ms < opensAt(starts[0]!)) return -1;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (opensAt(starts[mid]!) <= ms) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === starts.length - 1) {
+    const end = spans.durationMs ?? starts[lo]! + LAST_SPAN_UNKNOWN_MS;
+    if (ms >= end) return -1;
+  }
+  return lo;
 }
+
+/** Whether `seconds` falls inside the video and inside the span of a paragraph it may cite. */
+export function citable(seconds: number, spans: CitableSpans): boolean {
+  const i = paragraphAt(seconds * 1000, spans);
+  return i >= 0 && (spans.only === undefined || spans.only.has(i));
+}
+
+/** The same spans, citable only in paragraphs `indices`. */
+export const citableOnly = (spans: CitableSpans, indices: Iterable<number>): CitableSpans => ({ startsMs: spans.startsMs, durationMs: spans.durationMs, only: new Set(indices) });
 
 /** Every valid point of an answer, in time order, at most MAX_POINTS; [] when none is valid. */
 export function checkedPoints(answer: string, spans: CitableSpans): SummaryPoint[] {

@@ -3,7 +3,7 @@
 // checked against the transcript; an answer with no valid point is asked again once.
 
 import { complete, type ModelEndpoint } from './model-client';
-import { checkedPoints, type CitableSpans, type SummaryPoint } from './points';
+import { checkedPoints, citableOnly, paragraphAt, type CitableSpans, type SummaryPoint } from './points';
 import { answerReserve, combineMessages, messagesTokens, partMessages, splitParts, type ChatMessage, type VideoToSummarise } from './prompt';
 
 export interface SummaryOutcome {
@@ -26,14 +26,15 @@ export async function summarise(ask: Ask, v: VideoToSummarise, spans: CitableSpa
   let promptTokens = 0;
   let completionTokens = 0;
   let largest = 0;
-  const askChecked = async (messages: ChatMessage[]): Promise<SummaryPoint[]> => {
+  /** `cite`: what this request's answer may cite (only the paragraphs it was shown). */
+  const askChecked = async (messages: ChatMessage[], cite: CitableSpans = spans): Promise<SummaryPoint[]> => {
     largest = Math.max(largest, messagesTokens(messages));
     for (let attempt = 0; attempt < 2; attempt++) {
       calls += 1;
       const c = await ask(messages);
       promptTokens += c.promptTokens;
       completionTokens += c.completionTokens;
-      const points = checkedPoints(c.text, spans);
+      const points = checkedPoints(c.text, cite);
       if (points.length > 0) return points;
     }
     return [];
@@ -41,12 +42,12 @@ export async function summarise(ask: Ask, v: VideoToSummarise, spans: CitableSpa
   const whole = partMessages(v, v.paragraphs, true);
   if (messagesTokens(whole) <= budget) return { points: await askChecked(whole), calls, promptTokens, completionTokens, largestRequestTokens: largest };
   let points: SummaryPoint[] = [];
-  for (const part of splitParts(v, budget)) points.push(...(await askChecked(partMessages(v, part, false))));
+  for (const part of splitParts(v, budget)) points.push(...(await askChecked(partMessages(v, part, false), partSpans(spans, part))));
   // Combine in rounds: each round's requests fit the budget, until one request holds them all.
   while (points.length > 8) {
     const rounds = batchesThatFit(v, points, budget);
     const next: SummaryPoint[] = [];
-    for (const batch of rounds) next.push(...(await askChecked(combineMessages(v, batch))));
+    for (const batch of rounds) next.push(...(await askChecked(combineMessages(v, batch), citableOnly(spans, batch.map((p) => paragraphAt(p.seconds * 1000, spans))))));
     if (rounds.length === 1 || next.length >= points.length) {
       points = next.slice(0, 8);
       break;
@@ -54,6 +55,17 @@ export async function summarise(ask: Ask, v: VideoToSummarise, spans: CitableSpa
     points = next;
   }
   return { points, calls, promptTokens, completionTokens, largestRequestTokens: largest };
+}
+
+/** A part's answer may cite its own paragraphs only: those whose starts lie within the part's. */
+export function partSpans(spans: CitableSpans, part: readonly { readonly startMs: number }[]): CitableSpans {
+  const first = part[0]?.startMs ?? Infinity;
+  const last = part[part.length - 1]?.startMs ?? -Infinity;
+  const indices: number[] = [];
+  spans.startsMs.forEach((ms, i) => {
+    if (ms >= first && ms <= last) indices.push(i);
+  });
+  return citableOnly(spans, indices);
 }
 
 function batchesThatFit(v: VideoToSummarise, points: readonly SummaryPoint[], budget: number): SummaryPoint[][] {

@@ -4,7 +4,7 @@
 
 import { expect } from 'chai';
 import { ModelFault, type ModelEndpoint } from '../../shared/summary/model-client';
-import { checkedPoints } from '../../shared/summary/points';
+import { checkedPoints, citable, citableOnly, paragraphAt } from '../../shared/summary/points';
 import { estimateTokens, type VideoToSummarise } from '../../shared/summary/prompt';
 import { askEndpoint, spansOf, summarise } from '../../shared/summary/summarise';
 import { defaultScript, FakeModelServer } from '../fake-model/server';
@@ -89,6 +89,61 @@ describe('summaries from an OpenAI-compatible model', function () {
     expect(last).to.include('points made from the parts');
     expect(out.points.length).to.be.within(1, 8);
     for (const p of out.points) expect(p.seconds % 30).to.equal(0);
+  });
+
+  it('checks each cited time against the cited paragraph\'s span: inside one paragraph (start to the next start), not past the video, and only among the paragraphs the request was shown', () => {
+    const spans = spansOf([{ startMs: 5_400 }, { startMs: 60_000 }, { startMs: 90_000 }], 120_000);
+    expect([4, 5, 59, 60, 89, 90, 119, 120].map((s) => paragraphAt(s * 1000, spans))).to.deep.equal([-1, 0, 0, 1, 1, 2, 2, -1]);
+    const middleOnly = citableOnly(spans, [1]);
+    expect([5, 60, 75, 89, 90].map((s) => citable(s, middleOnly))).to.deep.equal([false, true, true, true, false]);
+    expect(checkedPoints('- [0:10] shown elsewhere\n- [1:10] its own\n- [1:40] shown elsewhere', middleOnly)).to.deep.equal([{ seconds: 70, text: 'its own' }]);
+  });
+
+  it('a part\'s answer citing a time of another part is dropped (asked again, then nothing kept from it)', async () => {
+    const ps = paragraphs(360, 30_000, 40);
+    const chapters = [0, 3600, 7200].map((s, i) => ({ startSeconds: s, title: `Hour ${i + 1}` }));
+    // Every part answers with the transcript's opening second: true only for the first part.
+    model.script = (messages) => (messages.find((m) => m.role === 'system')!.content.includes('one part') ? '- [0:00] the opening, cited from anywhere' : defaultScript(messages));
+    try {
+      const out = await summarise(askEndpoint(endpoint), video(ps, chapters), spansOf(ps, 3 * 3600_000), 2048);
+      const parts = model.requests.filter((r) => r.body.messages!.some((m) => m.content.includes('one part'))).length;
+      expect(out.points).to.deep.equal([{ seconds: 0, text: 'the opening, cited from anywhere' }]);
+      // The first part asked once; every other part twice (its answer held no point of its own).
+      const distinctParts = new Set(model.requests.map((r) => r.body.messages!.find((m) => m.role === 'user')!.content));
+      expect(out.calls).to.equal(model.requests.length);
+      expect(model.requests.length).to.equal(1 + 2 * (distinctParts.size - 1));
+      expect(parts).to.equal(model.requests.length);
+    } finally {
+      model.script = defaultScript;
+    }
+  });
+
+  it('a combining answer may cite only the paragraphs the parts\' points cite', async () => {
+    const ps = paragraphs(360, 30_000, 40);
+    const chapters = [0, 3600, 7200].map((s, i) => ({ startSeconds: s, title: `Hour ${i + 1}` }));
+    const cited = new Set<number>();
+    let unseen = -1;
+    model.script = (messages) => {
+      const text = defaultScript(messages);
+      if (messages.find((m) => m.role === 'system')!.content.includes('one part')) {
+        for (const m of text.matchAll(/\[(\d+):(\d+):?(\d+)?\]/g)) cited.add(m[3] === undefined ? Number(m[1]) * 60 + Number(m[2]) : Number(m[1]) * 3600 + Number(m[2]) * 60 + Number(m[3]));
+        return text;
+      }
+      // A second inside a paragraph of the transcript that no part's point cites.
+      const i = ps.findIndex((_, n) => !cited.has(n * 30));
+      unseen = i * 30 + 15;
+      return `- [${Math.floor(unseen / 60)}:${String(unseen % 60).padStart(2, '0')}] never given to the combining\n${text}`;
+    };
+    try {
+      const out = await summarise(askEndpoint(endpoint), video(ps, chapters), spansOf(ps, 3 * 3600_000), 2048);
+      expect(model.requests.some((r) => r.body.messages!.some((m) => m.content.includes('points made from the parts')))).to.equal(true);
+      expect(unseen).to.be.above(0);
+      expect(out.points.map((p) => p.seconds)).not.to.include(unseen);
+      expect(out.points.length).to.be.within(1, 8);
+      for (const p of out.points) expect(cited.has(p.seconds), String(p.seconds)).to.equal(true);
+    } finally {
+      model.script = defaultScript;
+    }
   });
 
   it('turns 429 (with its Retry-After), 500, garbage, a stalled answer and a refused connection into faults to back off from', async () => {
