@@ -36,6 +36,7 @@ const PAIRS: readonly { sqlite: number; does: string; mongo: readonly string[] |
   { sqlite: 23, does: 'summaries and their queue; the daily summary caps', mongo: [M(10)] },
   { sqlite: 24, does: 'the web app\'s sessions', mongo: [M(11)] },
   { sqlite: 25, does: 'the languages a video\'s player answer offered', mongo: { none: 'a field video documents gain' } },
+  { sqlite: 26, does: 'the summary queue\'s scan, every video newest published first', mongo: [M(12)] },
 ];
 
 describe('SQLite migration steps and MongoDB schema steps', function () {

@@ -21,6 +21,7 @@ import { htmlTranscriptsToParagraphs } from './legacy-transcripts';
 import { platformPacingIndexes } from './platform-pacing';
 import { rateLimitsIndexes } from './rate-limits';
 import { searchIndexes } from './search';
+import { summaryQueueIndexes } from './summaries';
 import { importQueueIndexes, subscriptionsIndexes } from './subscriptions';
 import { languageAsksIndexes, transcriptsIndexes } from './transcripts';
 import { videosIndexes } from './videos';
@@ -106,6 +107,12 @@ export const SCHEMA_STEPS: readonly SchemaStep[] = [
     name: 'the web app\'s sessions, by the hash of the cookie\'s id, with the idle sweep\'s index',
     run: async (db) => {
       await db.collection('web_sessions').createIndexes([{ key: { lastSeenAt: 1 }, name: 'last_seen' }]);
+    },
+  },
+  {
+    name: 'the summary queue\'s scan (issue 31): every video newest published first, so the next video to summarise is found without sorting the collection',
+    run: async (db) => {
+      await summaryQueueIndexes(db);
     },
   },
 ];

@@ -37,6 +37,13 @@ interface DayDoc {
 const idOf = (videoId: string, key: SummaryKey): string => `${videoId}\n${key.language}\n${key.promptVersion}`;
 const PAGE = 200;
 
+/** The index the queue's scan walks: every video, newest published first (schema step 12). */
+export const SUMMARY_QUEUE_INDEX = 'summary_queue';
+
+export async function summaryQueueIndexes(db: Db): Promise<void> {
+  await db.collection<VideoDoc>('videos').createIndexes([{ key: { publishedAt: -1, _id: 1 }, name: SUMMARY_QUEUE_INDEX }]);
+}
+
 const isDuplicate = (err: unknown): boolean => (err as { code?: number }).code === 11000;
 
 /** Whether a summary document keeps its video out of the queue at `now`. */
@@ -49,13 +56,19 @@ export function summariesCollection(db: Db) {
   const videos = db.collection<VideoDoc>('videos');
   const transcripts = db.collection<TranscriptDoc>('transcripts');
 
-  /** Videos with a transcript, newest published first, a page at a time, calling `take` until it says stop. */
+  /**
+   * Videos with a transcript, newest published first, a page at a time, calling `take` until it
+   * says stop. Each page walks the `summary_queue` index (schema step 12) on from where the last
+   * one ended, so finding the next video never re-reads the pages of videos already summarised.
+   */
   async function scanWaiting(key: SummaryKey, now: Date, take: (videoId: string) => Promise<boolean>): Promise<void> {
-    let skip = 0;
+    let after: { publishedAt: Date; _id: string } | null = null;
     for (;;) {
-      const page = await videos.find({}, { projection: { _id: 1 } }).sort({ publishedAt: -1, _id: 1 }).skip(skip).limit(PAGE).toArray();
+      const from: Record<string, unknown> = after === null ? {} : { $or: [{ publishedAt: { $lt: after.publishedAt } }, { publishedAt: after.publishedAt, _id: { $gt: after._id } }] };
+      const page = await videos.find(from, { projection: { _id: 1, publishedAt: 1 } }).sort({ publishedAt: -1, _id: 1 }).hint(SUMMARY_QUEUE_INDEX).limit(PAGE).toArray();
       if (page.length === 0) return;
-      skip += page.length;
+      const last = page[page.length - 1]!;
+      after = { publishedAt: last.publishedAt, _id: last._id };
       const ids = page.map((v) => v._id);
       const withText = new Set((await transcripts.find({ videoId: { $in: ids } }, { projection: { videoId: 1 } }).toArray()).map((t) => t.videoId));
       const docs = new Map((await col.find({ _id: { $in: ids.map((id) => idOf(id, key)) } }).toArray()).map((d) => [d.videoId, d]));

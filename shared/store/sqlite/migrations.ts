@@ -361,6 +361,11 @@ export const MIGRATIONS: readonly MigrationStep[] = [
   `
   ALTER TABLE videos ADD COLUMN offered_languages TEXT;
   `,
+  // 26: the summary queue's scan (issue 31): every video newest published first, so the next video
+  // to summarise is read off an index instead of sorting the whole table at each claim.
+  `
+  CREATE INDEX videos_summary_queue ON videos (published_at DESC, video_id);
+  `,
 ];
 
 /** Bring the schema up to date. Throws when the file was written by a newer version of the code. */

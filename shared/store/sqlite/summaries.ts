@@ -37,9 +37,12 @@ const WAITING = `
   AND NOT EXISTS (SELECT 1 FROM summaries s WHERE s.video_id = v.video_id AND s.language = @language AND s.prompt_version = @version
     AND (s.status = 'ready' OR s.lease_expires_at > @now OR s.next_attempt_at > @now))`;
 
+/** The next videos to summarise, read off videos_summary_queue (migration 26) in its order. */
+export const CANDIDATES_SQL = `SELECT v.video_id ${WAITING} ORDER BY v.published_at DESC, v.video_id LIMIT @limit`;
+
 function prepare(db: Database.Database) {
   return {
-    candidates: db.prepare<{ language: string; version: number; now: number; limit: number }, string>(`SELECT v.video_id ${WAITING} ORDER BY v.published_at DESC, v.video_id LIMIT @limit`).pluck(),
+    candidates: db.prepare<{ language: string; version: number; now: number; limit: number }, string>(CANDIDATES_SQL).pluck(),
     waiting: db.prepare<{ language: string; version: number; now: number }, number>(`SELECT count(*) ${WAITING}`).pluck(),
     lease: db.prepare<{ video: string; language: string; version: number; owner: string; until: number }>(`
       INSERT INTO summaries (video_id, language, prompt_version, status, lease_owner, lease_expires_at)
