@@ -146,14 +146,16 @@ export function summariesCollection(db: Db) {
       const under: Record<string, unknown>[] = [];
       if (caps.videosPerDay > 0) under.push({ videos: { $lt: caps.videosPerDay } });
       if (caps.tokensPerDay > 0) under.push({ tokens: { $lt: caps.tokensPerDay } });
+      const filter = { _id: day, ...(under.length > 0 ? { $and: under } : {}) };
       try {
         // Matched (under the caps) or inserted (the day's first): either way one more is counted.
-        await days.updateOne({ _id: day, ...(under.length > 0 ? { $and: under } : {}) }, { $inc: { videos: 1 }, $setOnInsert: { tokens: 0 } }, { upsert: true });
+        await days.updateOne(filter, { $inc: { videos: 1 }, $setOnInsert: { tokens: 0 } }, { upsert: true });
         return true;
       } catch (err) {
-        // The day's document exists and a cap is reached: the upsert collided with it.
-        if (isDuplicate(err)) return false;
-        throw err;
+        if (!isDuplicate(err)) throw err;
+        // The day's document exists: a cap is reached, or another crawler inserted it between our
+        // match and our insert (the day's first two claims at once). Only the match decides now.
+        return (await days.updateOne(filter, { $inc: { videos: 1 } })).matchedCount > 0;
       }
     },
 
