@@ -7,6 +7,7 @@ import Parser from 'rss-parser';
 import { jsonFeedOf, renderJsonFeed, JSON_FEED_VERSION } from '../../api/feed/json-feed';
 import { MEDIA_RSS_NS, renderAtom, renderRss } from '../../api/feed/render';
 import { buildFeedModel, type FeedModel } from '../../api/feed/state';
+import { decodeHtml } from '../../shared/transcript/entities';
 import { entryHtmlOf, videoFactory, withTranscripts } from '../support/factories';
 import { jsonFeedViolations } from './json-feed-rules';
 
@@ -80,11 +81,14 @@ describe('entry extras in the three formats', () => {
     const channel = rss.channel as Record<string, unknown>;
     const items = asArray(channel.item as Record<string, unknown>[]);
 
-    it('names the channel in the description; title as the spec says', () => {
+    // RSS descriptions are read as HTML (docs/api.md, How texts are escaped): the channel's name
+    // arrives HTML-escaped, and one decode gives it back.
+    it('names the channel in the description, HTML-escaped as every RSS text; title as the spec says', () => {
       expect(XMLValidator.validate(text)).to.equal(true);
       expect(rss['@xmlns:media']).to.equal(MEDIA_RSS_NS);
       expect(channel.title).to.equal(`YouTube Transcripts - ${CHANNEL}`);
-      expect(channel.description).to.equal('Transcripts of the newest videos of Kanal & <Başlık>');
+      expect(channel.description).to.equal('Transcripts of the newest videos of Kanal &amp; &lt;Başlık&gt;');
+      expect(decodeHtml(String(channel.description))).to.equal('Transcripts of the newest videos of Kanal & <Başlık>');
     });
 
     it('gives each item a thumbnail, the duration and a description summary; content:encoded stays the transcript', () => {
@@ -103,7 +107,7 @@ describe('entry extras in the three formats', () => {
     it('reads back with rss-parser', async () => {
       const parsed = await new Parser({ customFields: { item: ['media:thumbnail', 'media:content'] } }).parseString(text);
       const item = parsed.items[0]! as unknown as Record<string, unknown>;
-      expect(parsed.description).to.equal('Transcripts of the newest videos of Kanal & <Başlık>');
+      expect(decodeHtml(parsed.description ?? '')).to.equal('Transcripts of the newest videos of Kanal & <Başlık>');
       expect(item['content:encoded']).to.equal(FIRST_HTML);
       expect(item.contentSnippet).to.equal(SUMMARY);
       expect(item['media:content']).to.deep.equal({ $: { url: 'https://youtube.com/watch?v=vid00000001', medium: 'video', duration: '316' } });
