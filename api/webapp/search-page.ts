@@ -8,7 +8,7 @@ import { highlightsIn } from '../../shared/search/match';
 import type { SearchHit, SearchQuery } from '../../shared/store/types';
 import type { ErrorBody } from '../error-shapes';
 import type { Locale, Words } from './i18n';
-import { clock } from './reading-pages';
+import { clock, dateOf } from './reading-pages';
 
 /** Hits on one page. */
 export const PAGE_SIZE = 20;
@@ -83,7 +83,7 @@ export function searchResults(w: Words, locale: Locale, m: SearchPageModel): Com
         h('p', { class: 'muted' },
           h('a', { href: `/app/channels/${encodeURIComponent(video.channelId)}` }, m.channelNames.get(video.channelId) ?? video.channelId),
           ' · ',
-          h('time', { dateTime: video.publishedAt.toISOString() }, video.publishedAt.toLocaleDateString(locale === 'tr' ? 'tr-TR' : 'en-GB', { timeZone: 'UTC' }))),
+          h('time', { dateTime: video.publishedAt.toISOString() }, dateOf(video.publishedAt, locale))),
         paragraphs.map((p) => h('p', { key: p.startMs },
           h('a', { href: `${page}#t=${Math.floor(p.startMs / 1000)}` }, clock(p.startMs / 1000)), ' ', marked(query, p.text))));
     })),

@@ -15,6 +15,8 @@ import { clock, watchUrl } from './reading-pages';
 /** Everything the page shows, read by video-routes.ts. */
 export interface VideoView {
   readonly video: VideoRecord;
+  /** Its channel's stored title (null before the crawler has named it: the link then says `Channel`). */
+  readonly channelTitle: string | null;
   /** Every stored language of the video. */
   readonly rows: readonly TranscriptRecord[];
   /** The one shown (the `tl` asked for, else the crawler's choice). */
@@ -64,7 +66,7 @@ export function transcriptBody(w: Words, locale: Locale, view: VideoView): Compo
   const { video } = view;
   return [
     h('p', { class: 'muted' },
-      h('a', { href: `/app/channels/${encodeURIComponent(video.channelId)}` }, w.channelLink), ' · ',
+      h('a', { href: `/app/channels/${encodeURIComponent(video.channelId)}` }, view.channelTitle ?? w.channelLink), ' · ',
       h('time', { dateTime: video.publishedAt.toISOString() }, dateOf(video.publishedAt, locale)),
       video.durationSeconds === null ? '' : ` · ${clock(video.durationSeconds)}`, ' · ',
       h('a', { href: watchUrl(video.videoId, 0) }, w.watchOnPlatform)),

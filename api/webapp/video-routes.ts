@@ -53,6 +53,7 @@ export function videoRoutes(kit: AppKit, summaryKey: SummaryKey): VideoRoutes {
     if (!isVideoId(id)) return kit.send(res, 404, renderPage(ctx, ctx.words.videoNotFound, null));
     const [[record], rows, summaries] = await Promise.all([store.getVideos([id]), store.getTranscripts([id]), store.getSummaries([id], summaryKey)]);
     if (record === undefined) return kit.send(res, 404, renderPage(ctx, ctx.words.videoNotFound, null));
+    const channel = await store.getChannel(record.channelId);
     const tl = askedLanguage(req);
     const shown = shownOf(record, rows, tl);
     const stored = (code: string): boolean => rows.some((r) => speaks(r.language, code) || speaks(code, r.language));
@@ -62,7 +63,7 @@ export function videoRoutes(kit: AppKit, summaryKey: SummaryKey): VideoRoutes {
     const asked = tl !== null && (shown === null || !speaks(shown.language, tl)) && offered.some((code) => speaks(code, tl)) ? tl : null;
     if (asked !== null) await store.askLanguages(record.channelId, [asked], kit.deps.clock(), signed.key.keyId);
     const view = {
-      video: record, rows, shown, asked, offered,
+      video: record, channelTitle: channel?.title ?? null, rows, shown, asked, offered,
       chapters: shown?.untimed === true ? [] : parseChapters(record.description, record.durationSeconds),
       summary: summaries.find((s) => s.videoId === id) ?? null,
       find: param(req, 'find').slice(0, MAX_FIND_CHARS),

@@ -46,7 +46,7 @@ describe('web app transcript page /app/videos/<id>', function () {
   beforeEach(async () => {
     api = await startApi({ playerEmbedUrl: embed.url });
     api.now = T0;
-    await api.store.registerChannel({ channelId: CHANNEL, wanted: 10, title: 'Channel' }, T0);
+    await api.store.registerChannel({ channelId: CHANNEL, wanted: 10, title: `Talks ${HOSTILE}` }, T0);
     const v = video(1, { title: `Title ${HOSTILE}`, description: DESCRIPTION, durationSeconds: 3723, language: 'en', kind: 'manual', offeredLanguages: ['en', 'tr', 'de'] });
     videoId = v.videoId;
     await api.store.upsertVideos([v], [
@@ -67,6 +67,13 @@ describe('web app transcript page /app/videos/<id>', function () {
     const res = await api.get(`/app/videos/${videoId}${query}`, { key: null, headers: { Cookie: cookie } });
     return { status: res.status, html: await res.text() };
   };
+
+  it('links the video\'s channel by its stored title, as text', async () => {
+    const { html } = await page();
+    const link = /<a href="\/app\/channels\/([^"]+)">([^<]*)<\/a>/.exec(html);
+    expect(link?.[1]).to.equal(CHANNEL);
+    expect(link?.[2]).to.equal('Talks &lt;script>alert(1)&lt;/script> &quot;>&lt;img src=x onerror=alert(2)> evil');
+  });
 
   it('shows the creator\'s chapters as a table of contents, each linking to its time, and #t= ids that work without JavaScript', async () => {
     const { status, html } = await page();
