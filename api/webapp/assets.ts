@@ -41,6 +41,13 @@ select { font: inherit; padding: .4rem; color: var(--fg); background: var(--bg);
 .downloads ul, .chapters ol { padding-left: 1.2rem; }
 .downloads ul { display: flex; gap: 1rem; list-style: none; padding: 0; }
 .summary { border: 1px solid var(--line); border-radius: 4px; padding: 0 1rem; }
+h1 { font-size: clamp(1.6rem, 7vw, 2rem); line-height: 1.25; }
+h2 { font-size: 1.3rem; }
+table { border-collapse: collapse; }
+th, td { text-align: start; vertical-align: top; padding: .25rem .4rem; border-bottom: 1px solid var(--line); }
+/* An import's entry column holds ids and URLs without spaces: they break, so the table fits a phone. */
+td:nth-child(2) { overflow-wrap: anywhere; }
+td button { overflow-wrap: normal; }
 `;
 
 export const STYLESHEET = Buffer.from(CSS, 'utf8');
