@@ -2,7 +2,9 @@
 // emulator or MONGODB_URI) and the fake platform: two crawlers
 // share the work without doing anything twice and stop cleanly on SIGTERM; a crawler killed in the
 // middle of a channel loses nothing already stored, and restarted as PM2 would (same instance) it
-// takes its own lease back and finishes the channel at once, with the default lease length.
+// takes its own lease back and finishes the channel at once, with the default lease length; killed
+// inside a batch it has stored only whole batches, and restarted it ends the channel with every
+// video once.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -147,6 +149,33 @@ for (const backend of ['sqlite', 'mongodb'] as const) describe(`crawler processe
 
     const exit = await second.kill('SIGTERM');
     expect(exit, second.stderr.join('')).to.deep.equal({ code: 0, signal: null });
+  });
+
+  it('SIGKILL in the middle of a batch: only whole batches were stored; restarted, the channel ends 60/60 with no video twice (issue 27, held)', async () => {
+    const ch = fake.addChannel(makeChannel({ handle: 'midbatch', count: 60, seed: 400, captionsMix: { manual: 1 } }));
+    // Slow answers hold each batch of 20 open for seconds, so the kill lands inside the second one.
+    fake.scenario.slow(100);
+    const first = start({ NODE_APP_INSTANCE: '0', CRAWL_BATCH_SIZE: '20' });
+    await store.registerChannel({ channelId: ch.channelId, wanted: 60 }, new Date());
+    await until('five transcripts into the second batch', () => fake.counters.timedtext >= 25, 60_000);
+    await first.kill('SIGKILL');
+    const fetched = fake.counters.timedtext;
+    const before = await stored(ch);
+    expect(before.length % 20, `${before.length} stored: a batch is stored whole or not at all`).to.equal(0);
+    expect(fetched, 'killed with transcripts fetched but their batch not stored').to.be.greaterThan(before.length);
+
+    fake.scenario.slow(0);
+    const second = start({ NODE_APP_INSTANCE: '0', CRAWL_BATCH_SIZE: '20' });
+    await until('the channel done by the restarted crawler', () => done(ch), 60_000);
+    const after = await stored(ch);
+    expect(after).to.have.length(60);
+    expect(new Set(after.map((r) => r.videoId)).size, 'no video twice').to.equal(60);
+    after.forEach((r) => expect(r.state, r.videoId).to.equal('ready'));
+    const byId = new Map(after.map((r) => [r.videoId, r]));
+    for (const r of before) expect(byId.get(r.videoId), `${r.videoId} intact`).to.deep.equal(r);
+    const texts = await mainTranscripts(store, after.map((r) => r.videoId));
+    for (const r of after) expect(textOf(texts.get(r.videoId)), r.videoId).not.to.equal('');
+    await second.kill('SIGTERM');
   });
 
   it('SIGTERM mid-channel: the request in flight finishes, the finished videos are stored, the lease released, exit 0', async () => {
