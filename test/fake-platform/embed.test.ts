@@ -54,6 +54,16 @@ describe('fake platform: the embed page player and playersRefused', () => {
     expect((JSON.parse(body) as { events: unknown[] }).events.length).to.be.greaterThan(0);
   });
 
+  it('speaks the IFrame API (the listener script and its seek display) only when the embedding page asks with enablejsapi=1', async () => {
+    const plain = await (await fetch(`${fake.url}/embed/${videoId}`)).text();
+    expect(plain).to.not.include('window.commands').and.not.include('id="state"');
+    const widget = await (await fetch(`${fake.url}/embed/${videoId}?enablejsapi=1`)).text();
+    expect(widget).to.include('<p id="state">not seeked</p>').and.include("m.event === 'listening'");
+    // The duration it delivers is the player answer's lengthSeconds.
+    const { json } = await innertube(fake.url, 'player', { context: ANDROID_CONTEXT, videoId });
+    expect(widget).to.include(`duration: ${String(at(json, 'videoDetails.lengthSeconds'))} }`);
+  });
+
   it('an unknown video gets a "Video unavailable" page without a player script', async () => {
     const { html, config } = await embed('AAAAAAAAAAA');
     expect(config).to.equal(null);

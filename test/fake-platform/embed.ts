@@ -5,10 +5,15 @@
 // with the page (the same arithmetic as the JS challenge), and fetches the WEB caption URL (`exp=xpe`)
 // with `&fmt=json3&pot=<token>`. Only a client that runs the script gets a token; the timed-text
 // endpoint serves an `exp=xpe` URL only with a token the fake issued.
+// With `enablejsapi=1` (as a page embedding the player for its IFrame API asks) the page also speaks
+// that API's postMessage protocol and records the seeks it is sent (iframe-api.ts): the web app's
+// transcript page talks to this player in the end-to-end journey.
 
 import { randomBytes } from 'node:crypto';
 import type { FakeContext } from './context';
 import { html, type FakeRequest, type FakeResponse } from './http';
+import { generateCues, lengthOf } from './cues';
+import { iframeApiScript, PLAYER_STATE_HTML } from './iframe-api';
 import { captionUrl } from './timedtext';
 
 const unavailablePage = (): FakeResponse =>
@@ -41,10 +46,13 @@ export function embedRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
     INNERTUBE_CLIENT_NAME: 'WEB_EMBEDDED_PLAYER',
     WEB_PLAYER_CONTEXT_CONFIGS: { WEB_PLAYER_CONTEXT_CONFIG_ID_EMBEDDED_PLAYER: { contextId: 'WEB_PLAYER_CONTEXT_CONFIG_ID_EMBEDDED_PLAYER', encryptedHostFlags: issueHostFlags(ctx, videoId), isEmbed: true } },
   });
+  const widget = req.query.get('enablejsapi') === '1';
+  // The length the player answer gives (videoDetails.lengthSeconds), for initialDelivery.
+  const seconds = lengthOf(hosted.video.cues ?? generateCues(videoId, hosted.video.language));
   return html(
     `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${videoId} - YouTube</title>` +
       `<script>var ytcfg = window.ytcfg || { set: function () {} }; ytcfg.set(${ytcfg.replace(/</g, '\\u003c')});</script></head>` +
-      `<body><div id="player"><div class="caption-window"></div></div>` +
+      `<body><div id="player"><div class="caption-window"></div></div>${widget ? PLAYER_STATE_HTML : ''}` +
       `<script>(function () {\n` +
       `  var cfg = ${json};\n` +
       `  var q = new URLSearchParams(location.search);\n` +
@@ -57,6 +65,6 @@ export function embedRoute(ctx: FakeContext, req: FakeRequest): FakeResponse {
       `  fetch(t.url + "&fmt=json3&c=WEB_EMBEDDED_PLAYER&pot=" + n + "." + h.toString(16))\n` +
       `    .then(function (res) { return res.text(); })\n` +
       `    .then(function (body) { document.querySelector(".caption-window").textContent = body.length + " bytes of captions"; });\n` +
-      `})();</script></body></html>`,
+      `})();</script>${widget ? `<script>${iframeApiScript(seconds)}</script>` : ''}</body></html>`,
   );
 }
