@@ -102,7 +102,9 @@ export function appKit(deps: WebAppDeps): AppKit {
 
   function context(req: Request, signed: SignedIn | null): PageContext {
     const locale = localeOf(req, req.query.lang);
-    return { locale, words: wordsOf(locale), path: req.path, signedIn: signed === null ? null : { csrf: signed.session.csrf, admin: signed.key.role === 'admin' } };
+    const query = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    query.delete('lang');
+    return { locale, words: wordsOf(locale), path: req.path, query: query.toString(), signedIn: signed === null ? null : { csrf: signed.session.csrf, admin: signed.key.role === 'admin' } };
   }
 
   function send(res: Response, status: number, html: string, frameOrigin: string | null = null): void {

@@ -16,6 +16,8 @@ export interface PageContext {
   readonly signedIn: { readonly csrf: string; readonly admin: boolean } | null;
   /** The page's own path, for the language switch. */
   readonly path: string;
+  /** The page's query without `lang`, so the switch keeps a search, a page number or `tl`. */
+  readonly query?: string;
 }
 
 export function renderPage(ctx: PageContext, title: string, body: ComponentChildren): string {
@@ -36,7 +38,7 @@ export function renderPage(ctx: PageContext, title: string, body: ComponentChild
             ctx.signedIn === null ? null : h('li', null, h('a', { href: '/app/search' }, w.search)),
             ctx.signedIn === null ? null : h('li', null, h('a', { href: '/app/subscriptions' }, w.subscriptions)),
             ctx.signedIn?.admin === true ? h('li', null, h('a', { href: '/status' }, w.status)) : null,
-            h('li', null, h('a', { href: `${ctx.path}?lang=${other}`, hrefLang: other, lang: other }, other === 'tr' ? 'Türkçe' : 'English')))),
+            h('li', null, h('a', { href: `${ctx.path}?${ctx.query === undefined || ctx.query === '' ? '' : `${ctx.query}&`}lang=${other}`, hrefLang: other, lang: other }, other === 'tr' ? 'Türkçe' : 'English')))),
         ctx.signedIn === null ? null : h('form', { method: 'post', action: '/app/sign-out' },
           csrfField(ctx.signedIn.csrf),
           h('button', { type: 'submit' }, w.signOut))),

@@ -164,6 +164,10 @@ describe('web app /app/', function () {
     expect(tr).to.contain('<html lang="tr">').and.contain('API anahtarı');
     const en = await (await api.get('/app/?lang=en', { key: null, headers: { 'Accept-Language': 'tr' } })).text();
     expect(en).to.contain('<html lang="en">').and.contain('API key');
+    // The switch keeps the rest of the page's query (a search, a page, a transcript language).
+    const cookie = sessionOf(await signIn(api, KEY));
+    const search = await (await api.get('/app/search?q=t%C3%BCrk%C3%A7e&lang=en&subscriptions=1', { key: null, headers: { Cookie: cookie } })).text();
+    expect(search).to.contain('href="/app/search?q=t%C3%BCrk%C3%A7e&amp;subscriptions=1&amp;lang=tr"');
   });
 
   describe('in Chromium', function () {
