@@ -17,7 +17,7 @@ import type { Benchmark, BenchSection } from './types';
 export const METHOD_HEADING = '## How these figures are measured';
 
 const END_TO_END = ['first-feed', 'request-counts', 'feed-at-scale', 'crawler-memory', 'subscriptions', 'import-flood', 'summaries'] as const;
-const ALL = ['store', 'search', 'mcp', 'api', 'platform', 'polling-week', ...END_TO_END, 'backup', 'container'] as const;
+const ALL = ['store', 'search', 'mcp', 'api', 'webapp', 'platform', 'polling-week', ...END_TO_END, 'backup', 'container'] as const;
 const GROUPS: Readonly<Record<string, readonly string[]>> = { 'end-to-end': END_TO_END };
 
 async function main(): Promise<void> {
