@@ -11,6 +11,7 @@ import type { ApiKey } from '../../shared/config/security';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store, SummaryKey } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
+import { compress, negotiateCoding } from '../http/content-coding';
 import { counterFor } from '../http/keyed';
 import type { KeySource } from '../http/key-source';
 import type { ChannelFollowing } from '../registration/following';
@@ -107,9 +108,28 @@ export function appKit(deps: WebAppDeps): AppKit {
     return { locale, words: wordsOf(locale), path: req.path, query: query.toString(), signedIn: signed === null ? null : { csrf: signed.session.csrf, admin: signed.key.role === 'admin' } };
   }
 
+  // Pages are compressed as feeds are (api/http/content-coding.ts: the same negotiation, gzip or br
+  // at the same quality, on zlib's thread pool): a one-hour transcript page is ~95 KB of HTML and
+  // ~26 KB compressed. Unlike a feed's, a page is not cached (it carries the session's CSRF token
+  // and is sent no-store), so it is compressed per request.
   function send(res: Response, status: number, html: string, frameOrigin: string | null = null): void {
     setPageHeaders(res, frameOrigin);
-    res.status(status).type('text/html; charset=utf-8').send(html);
+    res.setHeader('Vary', 'Accept-Encoding');
+    const coding = negotiateCoding(res.req.headers['accept-encoding']);
+    if (coding === 'identity') {
+      res.status(status).type('text/html; charset=utf-8').send(html);
+      return;
+    }
+    compress(coding, Buffer.from(html)).then(
+      (body) => {
+        res.status(status).type('text/html; charset=utf-8').setHeader('Content-Encoding', coding);
+        res.send(body);
+      },
+      (err: unknown) => {
+        log.error({ event: 'webapp_compress_failed', err }, 'compressing an app page failed; sent uncompressed');
+        if (!res.headersSent) res.status(status).type('text/html; charset=utf-8').send(html);
+      },
+    );
   }
 
   function signInPage(req: Request, res: Response, status: number, error: ((w: Words) => string) | null): void {
