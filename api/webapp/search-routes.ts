@@ -7,12 +7,15 @@
 // what follows).
 
 import type { Request, RequestHandler } from 'express';
+import { LRUCache } from 'lru-cache';
 import { SearchBudgetExceeded, SearchDeadline } from '../../shared/search/budget';
 import type { PlatformClient } from '../../shared/platform/types';
 import type { SearchHit } from '../../shared/store/types';
 import { ApiError, errorBody, toApiError, type ErrorContext, type ErrorName } from '../errors';
 import { validateSearchQuery } from '../query/search-query';
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';
+import { SEARCH_RESULT_TTL_MS } from '../search/search-results';
+import { scopeToken } from '../search/search-version';
 import { DEFAULT_SEARCH_BUDGET_MS, searchScopeOf } from '../routes/search';
 import type { AppKit } from './kit';
 import { renderPage } from './pages';
@@ -20,6 +23,9 @@ import { PAGE_SIZE, refusal, searchForm, searchResults, type Cursor, type Search
 
 /** The deepest a search pages: past it the page says there is more but asks for a narrower query. */
 export const MAX_DEPTH = 1000;
+
+/** Search pages whose hits are remembered (a page of 20 hits with their paragraphs, tens of KB). */
+const REMEMBERED_PAGES = 200;
 
 /** GET /search's parameters the page takes; the app's own `lang` is its language switch, not search's. */
 const SEARCH_PARAMS = ['q', 'subscriptions', 'channel_id', 'channel', 'channel_url'] as const;
@@ -65,6 +71,9 @@ export function searchRoute(kit: AppKit, deps: SearchPageDeps): RequestHandler {
   const { store } = kit.deps;
   const resolver = new ChannelResolver(store, deps.platform, deps.handleLookups);
   const budgetMs = deps.budgetMs ?? DEFAULT_SEARCH_BUDGET_MS;
+  // Its own small LRU, not the app's byte-counted cache: hits are objects (their matching
+  // paragraphs), which that cache counts as small entries.
+  const pages = new LRUCache<string, { token: string; at: number; hits: SearchHit[]; more: boolean }>({ max: REMEMBERED_PAGES });
 
   return kit.reading(async (req, res, signed) => {
     const ctx = kit.context(req, signed);
@@ -91,7 +100,18 @@ export function searchRoute(kit: AppKit, deps: SearchPageDeps): RequestHandler {
       const scope = await searchScopeOf(store, s, named, signed.key.keyId);
       const page = typeof req.query.page === 'string' && /^[1-9]\d{0,3}$/.test(req.query.page) ? Number(req.query.page) : 1;
       const cursor = page > 1 ? cursorOf(req.query.before) : null;
-      const { hits, more } = await pageAfter((limit) => store.searchVideos(s.query, scope, limit, { budgetMs: deadline.remaining() }), cursor, cursor === null ? 1 : page);
+      // The hits of this page are remembered under the scope's version token (taken before the
+      // search, as the search feed takes it): equal tokens mean nothing the search could match was
+      // stored or followed since, so a warm page searches nothing; SEARCH_RESULT_TTL_MS bounds what
+      // the token cannot see, as it does the feed's.
+      const token = await scopeToken(store, { named, subscriptions: s.subscriptions, keyId: signed.key.keyId });
+      const pageKey = [s.text, named.join(','), s.subscriptions ? signed.key.keyId : '', cursor === null ? '' : `${cursor.publishedMs}.${cursor.videoId}`, String(page)].join('\n');
+      let found = pages.get(pageKey);
+      if (found === undefined || found.token !== token || now.getTime() - found.at >= SEARCH_RESULT_TTL_MS || now.getTime() < found.at) {
+        found = { token, at: now.getTime(), ...(await pageAfter((limit) => store.searchVideos(s.query, scope, limit, { budgetMs: deadline.remaining() }), cursor, cursor === null ? 1 : page)) };
+        pages.set(pageKey, found);
+      }
+      const { hits, more } = found;
       const channelNames = new Map<string, string>();
       for (const id of new Set([...named, ...hits.map((h) => h.video.channelId)])) {
         const title = (await store.getChannel(id))?.title?.trim();
