@@ -71,12 +71,26 @@ function marked(query: SearchQuery, text: string): ComponentChildren[] {
   return out;
 }
 
+/**
+ * The first PARAGRAPHS_PER_HIT paragraphs holding a hit, in order: the scan stops there, since
+ * finding the hits folds each paragraph's text, and a common word is in nearly every paragraph of
+ * a long transcript.
+ */
+function firstMatching<P extends { text: string }>(query: SearchQuery, paragraphs: readonly P[]): P[] {
+  const out: P[] = [];
+  for (const p of paragraphs) {
+    if (out.length === PARAGRAPHS_PER_HIT) break;
+    if (highlightsIn(query, p.text).length > 0) out.push(p);
+  }
+  return out;
+}
+
 export function searchResults(w: Words, locale: Locale, m: SearchPageModel): ComponentChildren {
   const { query } = m;
   return [
     h('p', null, h('a', { href: m.feedUrl }, w.searchFeed)),
     m.hits.length === 0 ? h('p', { role: 'status' }, m.page > 1 ? w.noMoreHits : w.noHits) : h('ol', { start: (m.page - 1) * PAGE_SIZE + 1 }, m.hits.map(({ video, transcripts }) => {
-      const paragraphs = transcripts.flatMap((t) => t.paragraphs).filter((p) => highlightsIn(query, p.text).length > 0).slice(0, PARAGRAPHS_PER_HIT);
+      const paragraphs = firstMatching(query, transcripts.flatMap((t) => t.paragraphs));
       const page = `/app/videos/${encodeURIComponent(video.videoId)}`;
       return h('li', { key: video.videoId },
         h('h2', null, h('a', { href: page }, marked(query, video.title))),
