@@ -7,6 +7,9 @@
 //   * api/subscriptions/ (parsing, links) is below the routes that use it;
 //   * the platform client (shared/platform) builds on the transcript text code, the settings, the
 //     store and the feed rendering, never the other way round.
+// And one way to write an answer: api/http/answer.ts is the only file under api/ that writes to a
+// response (`res.end`, `res.writeHead`, Express's `res.status`/`send`/`json`, …); the web app
+// (api/webapp/) is not there yet.
 // (Import cycles between files, type-only ones included, are `npm run cycles`: madge.)
 // Flat config replaces a rule rather than merging it, so each file group below carries every
 // pattern that applies to it.
@@ -19,6 +22,11 @@ const NOT_PLATFORM = { group: ['**/platform', '**/platform/*'], message: 'shared
 const UPWARD_FROM_HTTP = { group: ['../routes', '../routes/*', '../create-app', '../server', '../main', '../mcp', '../mcp/*', '../admin', '../admin/*'], message: 'api/http/ is below the routes and the apps that mount them: they import it, not the other way round.' };
 const CATALOGUE_TO_HTTP = { group: ['./http', './http/*'], message: 'The error catalogue is below api/http/: the error answer (api/http/error-answer.ts) imports it, not the other way round.' };
 const SUBSCRIPTIONS_TO_ROUTES = { group: ['../routes', '../routes/*'], message: 'api/subscriptions/ is below the routes: shared helpers (origins, links) live in api/http/ or here.' };
+const ANSWER_WRITES = 'writeHead|end|write|setHeader|removeHeader|flushHeaders|status|sendStatus|send|json|jsonp|type|set|header|append|sendFile|download|redirect|render|attachment|cookie|clearCookie|location|links|vary';
+const ONE_WRITER = { 'no-restricted-syntax': ['error',
+  { selector: `CallExpression[callee.object.name='res'][callee.property.name=/^(${ANSWER_WRITES})$/]`, message: 'Answers are written by api/http/answer.ts only (json, text, feed, notModified, empty; field adds a header).' },
+  { selector: "AssignmentExpression[left.object.name='res'][left.property.name=/^(statusCode|statusMessage)$/]", message: 'Answers are written by api/http/answer.ts only: it sets the status.' },
+] };
 const PLATFORM_BELOW = ['shared/transcript/**/*.ts', 'shared/config/**/*.ts', 'shared/store/**/*.ts', 'shared/search/**/*.ts'];
 
 module.exports = tseslint.config(
@@ -43,6 +51,7 @@ module.exports = tseslint.config(
   { files: ['api/http/**/*.ts'], rules: restricted(UPWARD_FROM_HTTP) },
   { files: ['api/errors.ts', 'api/error-phrasing.ts'], rules: restricted(CATALOGUE_TO_HTTP) },
   { files: ['api/subscriptions/**/*.ts'], rules: restricted(SUBSCRIPTIONS_TO_ROUTES) },
+  { files: ['api/**/*.ts'], ignores: ['api/http/answer.ts', 'api/webapp/**'], rules: ONE_WRITER },
   {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly' } },

@@ -25,7 +25,7 @@ import { ApiCache } from './cache';
 import { ApiError } from './errors';
 import { errorHandler, errorSender, methodsAllowed } from './http/error-answer';
 import { door, frontDoor } from './http/front-door';
-import { writeHead } from './http/answer-head';
+import { JSON_TYPE, text } from './http/answer';
 import { keyed, type Handler } from './http/keyed';
 import type { KeySource } from './http/key-source';
 import { defaultSummaryKey } from './feed/summaries';
@@ -108,19 +108,14 @@ export type App = RequestListener & { readonly express: Express };
 
 /** GET /health: liveness only, no key, no store (spec), so a load balancer keeps routing to a process that can still explain a store outage. */
 const HEALTH = jsonBody({ status: 'ok', service: SERVICE_NAME });
-const health: Plain = (_req, res) => sendJson(res, HEALTH);
+const health: Plain = (_req, res) => text(res, 200, JSON_TYPE, HEALTH);
 
 /** GET /info: what the service is and how to call it (spec, Info body). Requires a key. */
 const INFO = jsonBody({ service: SERVICE_NAME, version: VERSION, endpoints: ENDPOINTS, usage: USAGE, extra_usage: EXTRA_USAGE, examples: EXAMPLES });
-const info: Plain = (_req, res) => sendJson(res, INFO);
+const info: Plain = (_req, res) => text(res, 200, JSON_TYPE, INFO);
 
 function jsonBody(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value), 'utf8');
-}
-
-function sendJson(res: ServerResponse, body: Buffer): void {
-  writeHead(res, 200, ['Cache-Control', 'no-store', 'Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(body.length)]);
-  res.end(body);
 }
 
 /** A handler on plain node:http objects: what a direct row runs (Express runs it too). */

@@ -10,7 +10,7 @@ import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
 import { ApiError, errorBody, type ErrorName } from './errors';
 import { ALLOWED_METHODS, errorSender } from './http/error-answer';
 import { door } from './http/front-door';
-import { staticHeaders } from './http/answer-head';
+import { field, rawAnswer } from './http/answer';
 import { whenTaken } from './http/answer-taken';
 import { markCut } from './http/locals';
 
@@ -77,11 +77,7 @@ function rateLimitedWarning(log: Logger, message: string, fields: Record<string,
 const RESPONDED = Symbol('responded');
 type Marked = Socket & { [RESPONDED]?: true };
 
-function rawResponse(status: number, reason: string, name: ErrorName, headers: ReadonlyArray<readonly [string, string]>): string {
-  const body = JSON.stringify(errorBody(name));
-  const lines = [`HTTP/1.1 ${status} ${reason}`, ...headers.map(([k, v]) => `${k}: ${v}`), 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, 'Connection: close'];
-  return `${lines.join('\r\n')}\r\n\r\n${body}`;
-}
+const rawResponse = (status: number, reason: string, name: ErrorName, extra: readonly string[] = []): string => rawAnswer(status, reason, JSON.stringify(errorBody(name)), extra);
 
 /** Sends a last answer and frees the connection as soon as it is written, whatever the client does. */
 function answerAndDestroy(socket: Socket, answer: string): void {
@@ -123,7 +119,6 @@ export function listen(app: RequestListener, port: number, host: string, opts: S
   // seconds never leaves a connection idle, yet pins its answer in memory for as long as it likes.
   server.timeout = 0;
   server.maxConnections = opts.maxConnections ?? connectionBound();
-  const headers = staticHeaders();
 
   const dropped = rateLimitedWarning(log, `connection limit reached (${server.maxConnections} open): new connections are refused; put a reverse proxy in front or raise API_MAX_CONNECTIONS`, { maxConnections: server.maxConnections });
   server.on('drop', dropped);
@@ -143,7 +138,7 @@ export function listen(app: RequestListener, port: number, host: string, opts: S
     }
     // Written, then destroyed: a half-closed socket would keep its connection slot until the
     // client chose to close its side (the HTTP server allows half-open sockets).
-    answerAndDestroy(socket, rawResponse(400, 'Bad Request', 'badRequest', headers));
+    answerAndDestroy(socket, rawResponse(400, 'Bad Request', 'badRequest'));
   });
 
   // `Expect` other than 100-continue: Node would answer a bare 417 without our headers. The app's
@@ -152,13 +147,13 @@ export function listen(app: RequestListener, port: number, host: string, opts: S
   const sendError = errorSender(opts.logger ?? silentLogger());
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     enter(req, res);
-    res.setHeader('Connection', 'close');
+    field(res, 'Connection', 'close');
     sendError(new ApiError('unsupportedExpect'), req, res);
   });
 
   // CONNECT never reaches Express; without a listener Node just drops the connection.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    answerAndDestroy(socket, rawResponse(405, 'Method Not Allowed', 'methodNotAllowed', [...headers, ['Allow', ALLOWED_METHODS]]));
+    answerAndDestroy(socket, rawResponse(405, 'Method Not Allowed', 'methodNotAllowed', ['Allow', ALLOWED_METHODS]));
   });
 
   return new Promise((resolve, reject) => {

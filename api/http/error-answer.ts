@@ -9,7 +9,7 @@ import { categoryLogger, type Logger } from '../../shared/logger';
 import { ApiError, CATALOGUE, errorBody, toApiError } from '../errors';
 import { withoutApiKey } from './key-redaction';
 import { channelIdOf, requestUrl } from './locals';
-import { settle } from './answer-head';
+import { json } from './answer';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 /** The challenge of the admin routes: the key is the password, any user name will do. */
@@ -47,16 +47,11 @@ export function errorSender(root: Logger, opts: ErrorSenderOptions = {}): (err: 
       res.destroy();
       return;
     }
-    settle(res);
-    if ('retryAfter' in entry) res.setHeader('Retry-After', String(apiError.context.retryAfter ?? entry.retryAfter));
-    if (apiError.code === 'methodNotAllowed') res.setHeader('Allow', apiError.context.allow ?? ALLOWED_METHODS);
-    if ('basicChallenge' in entry) res.setHeader('WWW-Authenticate', BASIC_CHALLENGE);
-    const body = JSON.stringify(errorBody(apiError.code, context));
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.setHeader('Content-Length', Buffer.byteLength(body));
-    res.statusCode = entry.status;
-    res.end(body);
+    const extra: string[] = [];
+    if ('retryAfter' in entry) extra.push('Retry-After', String(apiError.context.retryAfter ?? entry.retryAfter));
+    if (apiError.code === 'methodNotAllowed') extra.push('Allow', apiError.context.allow ?? ALLOWED_METHODS);
+    if ('basicChallenge' in entry) extra.push('WWW-Authenticate', BASIC_CHALLENGE);
+    json(res, entry.status, errorBody(apiError.code, context), extra);
   };
 }
 

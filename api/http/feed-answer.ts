@@ -20,7 +20,7 @@ import { SingleFlight } from '../single-flight';
 import type { ApiMetrics } from '../metrics';
 import type { Validators } from '../feed/state';
 import { compress, encodedEtag, negotiateCoding, type Coding } from './content-coding';
-import { writeHead } from './answer-head';
+import { feed, notModified as unchanged } from './answer';
 
 /**
  * Private: the body is the same for every key, but the response carries the key's rate-limit
@@ -83,8 +83,7 @@ export function feedAnswers(cache: ApiCache, clock: () => Date, metrics?: FeedAn
     let v = r.validators;
     if (isFresh(req, encodedEtag(v.etag, coding), v.lastModified, clock())) {
       metrics?.notModified(r.route);
-      writeHead(res, 304, validatorFields(v, coding, r.headers));
-      res.end();
+      unchanged(res, validatorFields(v, coding, r.headers));
       return;
     }
 
@@ -103,9 +102,7 @@ export function feedAnswers(cache: ApiCache, clock: () => Date, metrics?: FeedAn
     const fields = validatorFields(v, coding, r.headers);
     fields.push('Content-Type', r.contentType);
     if (coding !== 'identity') fields.push('Content-Encoding', coding);
-    fields.push('Content-Length', String(body.length));
-    writeHead(res, 200, fields);
-    res.end(body);
+    feed(res, fields, body);
   };
 }
 

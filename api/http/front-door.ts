@@ -1,6 +1,5 @@
 // What every request goes through first: the access-log start and the answer's fixed headers
-// (owed, answer-head.ts); behind Express also the CORS preflight answer, the one place cors runs per
-// request. The access log records the request URL as key-redaction.ts redacts it (withoutApiKey).
+// (owed, answer.ts); behind Express also the CORS preflight answer. The access log records the request URL as key-redaction.ts redacts it (withoutApiKey).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -9,18 +8,19 @@ import { categoryLogger, type Logger } from '../../shared/logger';
 import { withoutApiKey } from './key-redaction';
 import type { ApiMetrics } from '../metrics';
 import { requestUrl, wasCut } from './locals';
-import { corsPolicy, oweHead, settle } from './answer-head';
+import { owe, preflight, settle } from './answer';
 
 /**
  * The front door as one Express layer: the given door (the one the direct path uses) with the
- * fixed headers set at once, since Express's routes write their heads field by field; then the
- * CORS preflight answer.
+ * fixed headers set at once, since Express's routes (and the MCP transport) write their heads field
+ * by field; then the CORS preflight answer (204, before any key check: browsers never send keys on
+ * preflight).
  */
 export function frontDoor(enter: Door): RequestHandler {
   return (req, res, next) => {
     enter(req, res);
     settle(res);
-    if (req.method === 'OPTIONS') corsPolicy(req, res, next);
+    if (req.method === 'OPTIONS') preflight(res);
     else next();
   };
 }
@@ -30,14 +30,14 @@ export type Door = (req: IncomingMessage, res: ServerResponse) => void;
 /**
  * What every answer starts with, on plain node:http objects (the feed's direct path calls it too):
  * the access-log start (and the request's metrics, taken when it ends) and the fixed headers, owed
- * until the answer's writer writes its head (answer-head.ts). Entering twice is harmless (one log
+ * until the answer's writer writes its head (answer.ts). Entering twice is harmless (one log
  * line, one count).
  */
 export function door(logger: Logger, metrics?: ApiMetrics): Door {
   const startLog = accessLogger(logger, metrics);
   return (_req, res) => {
     startLog(res);
-    oweHead(res);
+    owe(res);
   };
 }
 

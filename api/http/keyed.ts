@@ -30,7 +30,7 @@ import { ApiError, type ErrorName } from '../errors';
 import { openAnswer } from './key-answers';
 import type { KeySource } from './key-source';
 import { queryOf, setKeyId } from './locals';
-import { addField } from './answer-head';
+import { field } from './answer';
 
 export type Handler = (req: Request, res: Response) => void | Promise<void>;
 
@@ -57,7 +57,7 @@ export function authorizer(source: KeySource, store: RateLimitStore, clock: () =
     setKeyId(res, key.keyId);
     openAnswer(source, key.keyId, res);
     const result = await counter.hit(key.id, key.rateLimit, clock());
-    addField(res, 'X-RateLimit-Remaining', String(result.remaining));
+    field(res, 'X-RateLimit-Remaining', String(result.remaining));
     if (!result.allowed) throw new ApiError('rateLimited', { limit: key.rateLimit });
     return key;
   };

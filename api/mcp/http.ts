@@ -15,6 +15,7 @@ import type { KeySource } from '../http/key-source';
 import type { RateLimitStore as HitStore } from '../../shared/store/types';
 import type { ArchiveStore } from './archive';
 import { createMcpServer } from './tools';
+import { json } from '../http/answer';
 
 export interface McpRouteDeps {
   store: ArchiveStore & HitStore;
@@ -66,9 +67,7 @@ function mcpKey(req: IncomingMessage): string | null {
 }
 
 function rpcError(res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
-  res.end(body);
+  json(res, status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
 
 export function mcpRoute(deps: McpRouteDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {

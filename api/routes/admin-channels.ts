@@ -12,10 +12,10 @@ import { CHANNEL_ID } from '../../shared/ids';
 import { isPlaylistId } from '../../shared/playlist-ref';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store } from '../../shared/store/types';
-import { shownJson } from '../../shared/transcript/shown-text';
 import { channelViews, runView } from '../admin/channel-view';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/keyed';
+import { json } from '../http/answer';
 
 export const DEFAULT_PAGE = 100;
 export const MAX_PAGE = 500;
@@ -64,8 +64,6 @@ function channelIdParam(req: Request): string {
   if (typeof id !== 'string' || !isWorkId(id)) throw new ApiError('invalidChannelId');
   return id;
 }
-
-const json = (res: Parameters<Handler>[1], status: number, body: unknown): void => void res.status(status).type('application/json').send(shownJson(body));
 
 export function adminChannels(deps: AdminChannelDeps): { list: Handler; one: Handler; refresh: Handler; remove: Handler } {
   const { store, clock } = deps;

@@ -5,6 +5,7 @@
 import type { Store } from '../../shared/store/types';
 import { isDown } from '../admin/status-data';
 import type { Handler } from '../http/keyed';
+import { json } from '../http/answer';
 
 export function adminCrawlers(deps: { store: Store; clock: () => Date }): Handler {
   return async (_req, res) => {
@@ -27,6 +28,6 @@ export function adminCrawlers(deps: { store: Store; clock: () => Date }): Handle
       started_at: h.startedAt.toISOString(),
       heartbeat_at: h.at.toISOString(),
     }));
-    res.status(200).type('application/json').send(JSON.stringify({ crawlers }));
+    json(res, 200, { crawlers });
   };
 }

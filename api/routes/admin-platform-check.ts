@@ -13,6 +13,7 @@ import type { PlatformCheckAskStore, PlatformCheckState } from '../../shared/sto
 import { ApiError } from '../errors';
 import type { Handler } from '../http/keyed';
 import { queryOf } from '../http/locals';
+import { json } from '../http/answer';
 
 /** One fresh check a minute: each costs about a dozen platform requests of the hourly budget. */
 export const MIN_INTERVAL_MS = 60_000;
@@ -53,17 +54,17 @@ export function platformCheckRoutes(deps: PlatformCheckRouteDeps): { last: Handl
     const now = deps.clock();
     const next = nextCheckAt(state, now).toISOString();
     if (state === null || (state.report === null && !pending(state))) {
-      res.status(200).json({ status: 'none', next_check_at: next, message: 'no platform check has run yet: POST /admin/platform-check asks a crawler for one' });
+      json(res, 200, { status: 'none', next_check_at: next, message: 'no platform check has run yet: POST /admin/platform-check asks a crawler for one' });
       return;
     }
     if (!pending(state)) {
-      res.status(200).json({
+      json(res, 200, {
         status: 'done', checked_at: state.finishedAt!.toISOString(), age_seconds: Math.max(0, Math.round((now.getTime() - state.finishedAt!.getTime()) / 1000)),
         next_check_at: next, report: JSON.parse(state.report!) as unknown,
       });
       return;
     }
-    res.status(202).json({
+    json(res, 202, {
       status: 'pending',
       requested_at: state.requestedAt!.toISOString(),
       claimed_by: state.claimedBy,

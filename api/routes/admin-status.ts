@@ -8,6 +8,7 @@ import { readStatus, type KeyLabels } from '../admin/status-data';
 import { renderStatusPage } from '../admin/status-page';
 import type { Handler } from '../http/keyed';
 import { VERSION } from '../service-info';
+import { text } from '../http/answer';
 
 export const statusCsp = (nonce: string): string =>
   `default-src 'none'; style-src 'nonce-${nonce}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
@@ -17,8 +18,6 @@ export function adminStatus(deps: { store: Store; clock: () => Date; labels?: Ke
     const data = await readStatus(deps.store, deps.clock(), VERSION, deps.labels, deps.summaryKey);
     const nonce = randomBytes(16).toString('base64');
     const html = renderStatusPage(data, nonce);
-    res.setHeader('Content-Security-Policy', statusCsp(nonce));
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(200).type('text/html; charset=utf-8').send(html);
+    text(res, 200, 'text/html; charset=utf-8', html, ['Content-Security-Policy', statusCsp(nonce)]);
   };
 }

@@ -6,12 +6,12 @@ import type { RequestHandler } from 'express';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/keyed';
 import type { ApiMetrics } from '../metrics';
+import { text } from '../http/answer';
 
 export function metricsRoute(metrics: ApiMetrics): Handler {
   return async (_req, res) => {
     const { contentType, body } = await metrics.exposition();
-    res.setHeader('Content-Type', contentType);
-    res.send(body);
+    text(res, 200, contentType, body);
   };
 }
 

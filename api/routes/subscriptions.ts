@@ -8,10 +8,8 @@
 // crawler work within the key's hourly allowance and wait in the key's queue beyond it
 // (shared/store/import-queue.ts), the answer saying how many wait; handles are followed as they are and resolved by the crawler.
 
-import type { ServerResponse } from 'node:http';
 import { normalizeHandle } from '../../shared/channel-ref';
 import type { SubscriptionListStore } from '../../shared/store/types';
-import { shownJson } from '../../shared/transcript/shown-text';
 import type { ApiCache } from '../cache';
 import { ApiError, type ErrorName } from '../errors';
 import type { Handler } from '../http/keyed';
@@ -25,6 +23,7 @@ import { linksFor, type LinkDeps } from '../subscriptions/links';
 import { OPML_CONTENT_TYPE } from '../subscriptions/opml-export';
 import { applyImport, listed, opmlOf } from '../subscriptions/key-list';
 import type { ImportQueueStore } from '../../shared/store/import-queue';
+import { json, text } from '../http/answer';
 
 export interface SubscriptionDeps extends LinkDeps {
   store: SubscriptionListStore & ImportQueueStore;
@@ -50,15 +49,6 @@ export const PROBLEMS: Readonly<Record<ImportProblem, ErrorName>> = {
 const refFields = (ref: FollowRef): Record<string, string> =>
   ref.kind === 'id' ? { channel_id: ref.channelId } : ref.kind === 'playlist' ? { playlist_id: ref.playlistId } : { handle: normalizeHandle(ref.handle) };
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = shownJson(value);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('Content-Length', Buffer.byteLength(body));
-  res.end(body);
-}
-
 export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handler; exportList: Handler; remove: Handler } {
   const follows = new FollowRecorder(deps.store, deps.cache);
 
@@ -72,7 +62,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
     }
     const outcome = await applyImport(deps, requireKeyId(res), parsed, deps.clock());
     const links = linksFor(req, deps);
-    sendJson(res, 200, {
+    json(res, 200, {
       imported: outcome.imported,
       already: outcome.unique.length - outcome.imported,
       queued: outcome.queued,
@@ -93,7 +83,7 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
     if (format !== undefined && (typeof format !== 'string' || !['', 'opml', 'json'].includes(format.toLowerCase()))) throw new ApiError('invalidExportFormat');
     const list = listed(await deps.store.listSubscriptions(requireKeyId(res)), linksFor(req, deps));
     if (typeof format === 'string' && format.toLowerCase() === 'json') {
-      sendJson(res, 200, {
+      json(res, 200, {
         subscriptions: list.map(({ record, ref, title, feedUrl, pageUrl }) => ({
           ...refFields(ref),
           title,
@@ -106,18 +96,14 @@ export function subscriptionRoutes(deps: SubscriptionDeps): { importList: Handle
       return;
     }
     const body = opmlOf(list, deps.clock());
-    res.statusCode = 200;
-    res.setHeader('Content-Type', OPML_CONTENT_TYPE);
-    // It carries the caller's key in every xmlUrl: never kept by a shared cache.
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    // It carries the caller's key in every xmlUrl: never kept by a shared cache (no-store).
+    text(res, 200, OPML_CONTENT_TYPE, body);
   };
 
   const remove: Handler = async (req, res) => {
     const raw = String((req.params as Record<string, string | undefined>).ref ?? '');
     const ref = await unfollowRef(deps.store, follows, requireKeyId(res), raw, deps.clock());
-    sendJson(res, 200, { removed: ref });
+    json(res, 200, { removed: ref });
   };
 
   return { importList, exportList, remove };

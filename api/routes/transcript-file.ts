@@ -14,6 +14,7 @@ import type { Handler } from '../http/keyed';
 import { queryOf } from '../http/locals';
 import { checkLang } from '../query/feed-query';
 import type { AnswerFeed } from '../http/feed-answer';
+import { field } from '../http/answer';
 
 export interface TranscriptFileDeps {
   store: StoredTextStore;
@@ -46,7 +47,7 @@ export function transcriptFile(deps: TranscriptFileDeps): Handler {
     // stored), the format and the video's length; so a warm request renders nothing.
     const made = `${videoId}\n${format}\n${chosen.language}\n${chosen.kind}\n${chosen.fetchedAt.getTime()}\n${video.durationSeconds ?? ''}`;
     const validators = { etag: `"${createHash('sha256').update(made).digest('base64url').slice(0, 27)}"`, lastModified: chosen.fetchedAt.toUTCString() };
-    res.setHeader('Content-Disposition', `inline; filename="${videoId}.${format}"`);
+    field(res, 'Content-Disposition', `inline; filename="${videoId}.${format}"`);
     await deps.answer(req, res, {
       route: '/transcripts',
       validators,

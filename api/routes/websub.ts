@@ -17,6 +17,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import type { PushedVideoInput, Store, WebSubRecord } from '../../shared/store/types';
 import { ApiError } from '../errors';
+import { empty, field, text } from '../http/answer';
+
+const PLAIN = 'text/plain; charset=utf-8';
 
 /** The most a notification may weigh (the hub's own are a few KB). */
 export const NOTIFICATION_LIMIT_BYTES = 1024 * 1024;
@@ -117,14 +120,14 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
       await deps.store.putWebSub({ ...record, status: 'denied', lastError: `hub denied: ${reason}`, failures: record.failures + 1, updatedAt: now, nextActionAt: new Date(now.getTime() + 3_600_000) });
       await deps.store.pollChannelNow(record.channelId, now);
       log.warning({ channelId: record.channelId, reason }, 'the hub denied the push subscription; the channel is polled');
-      res.status(200).type('text/plain').send('');
+      text(res, 200, PLAIN, '');
       return;
     }
     const challengeOk = challenge !== null && challenge !== '' && challenge.length <= 1024;
     if (mode === 'unsubscribe' && record.status === 'unsubscribing' && challengeOk) {
       await deps.store.deleteWebSub(record.channelId, record.token);
       log.info({ channelId: record.channelId }, 'push subscription ended: the hub verified the unsubscribe');
-      res.status(200).type('text/plain').send(challenge);
+      text(res, 200, PLAIN, challenge);
       return;
     }
     if (mode !== 'subscribe' || record.status === 'unsubscribing' || !challengeOk) throw notFound();
@@ -134,7 +137,7 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
       nextActionAt: new Date(deps.renewAt(now.getTime(), leaseSeconds)), failures: 0, lastError: null, updatedAt: now,
     });
     log.info({ channelId: record.channelId, leaseSeconds }, 'push subscription verified');
-    res.status(200).type('text/plain').send(challenge);
+    text(res, 200, PLAIN, challenge);
   };
 
   const body = express.raw({ type: () => true, limit: NOTIFICATION_LIMIT_BYTES });
@@ -147,7 +150,7 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
   const known: RequestHandler = async (req, res, next) => {
     const record = await lookUp(req.params.token);
     if (record === null) {
-      res.set('connection', 'close');
+      field(res, 'connection', 'close');
       throw notFound();
     }
     res.locals.webSub = record;
@@ -159,25 +162,25 @@ export function webSubRoutes(deps: WebSubDeps): { verify: RequestHandler; notify
     // A bad one is acknowledged like a good one (WebSub): the sender learns nothing from the answer.
     if (!signatureMatches(req.get('x-hub-signature'), record.secret, raw)) {
       log.warning({ channelId: record.channelId, bytes: raw.length }, 'push notification with a missing or wrong signature ignored');
-      res.status(204).end();
+      empty(res);
       return;
     }
     if (record.status === 'unsubscribing') {
       // Nobody follows the channel any more: acknowledged, and no work made of it.
-      res.status(204).end();
+      empty(res);
       return;
     }
     const n = parseNotification(raw.toString('utf8'), record.channelId);
     if (n === null) {
       log.warning({ channelId: record.channelId, bytes: raw.length }, 'push notification that is not the hub\'s feed ignored');
-      res.status(204).end();
+      empty(res);
       return;
     }
     const now = deps.clock();
     if (n.videos.length > 0) await deps.store.pushVideos(n.videos, now);
     const removed = n.deleted.length > 0 ? await deps.store.removeFromFeeds(n.deleted, now) : 0;
     // Answered only once stored: a store that cannot write is a 500, and the hub delivers again.
-    res.status(204).end();
+    empty(res);
     log.info({ channelId: record.channelId, videos: n.videos.map((v) => v.videoId), deleted: n.deleted, removed }, 'push notification');
   };
   return { verify, notify: [known, body as RequestHandler, tooLarge as unknown as RequestHandler, notify] };

@@ -13,6 +13,7 @@ import busboy from 'busboy';
 import { ApiError } from '../errors';
 import { ImportFeed, MAX_IMPORT_BYTES } from './import-file';
 import { ImportFileError, type ImportProblem, type ParsedImport } from './parsed-import';
+import { field } from '../http/answer';
 
 /** What a multipart form may add to the file: its boundaries, part headers and a few small fields. */
 export const MULTIPART_OVERHEAD_BYTES = 256 * 1024;
@@ -186,6 +187,6 @@ function discardRest(req: IncomingMessage, res: ServerResponse, limit: number): 
 
 /** No more of this body is read: the answer closes the connection. */
 function refuseRest(req: IncomingMessage, res: ServerResponse): void {
-  if (!res.headersSent) res.setHeader('Connection', 'close');
+  if (!res.headersSent) field(res, 'Connection', 'close');
   req.pause();
 }
