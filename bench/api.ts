@@ -294,7 +294,7 @@ const apiBenchmark: Benchmark = async (): Promise<BenchSection> => {
       rows,
       notes: [
         `10-item feed body: ${bodyBytes.toLocaleString('en-US')} bytes (${STORED_VIDEOS} stored videos, ~${TRANSCRIPT_BYTES / 1024} KB transcripts); both baselines send exactly these bytes.`,
-        'Real app per request: helmet + CORS headers, SHA-256 key check, rate limit counted in SQLite (one add per key per event-loop turn), channel registration, feed version read, ETag, rendered-body cache, JSON access log at INFO.',
+        'Real app per request: the fixed security and CORS headers, SHA-256 key check, rate limit counted in SQLite (one add per key per event-loop turn), channel registration, feed version read, ETag, rendered-body cache, JSON access log at INFO.',
         'wrk runs on the same 2 cores as the server; server CPU per request is the figure that does not depend on how busy the machine is.',
         `Bare node:http CPU per request: ${cpu(bare)} µs; minimal Express: ${cpu(minimal)} µs; 100-item feed: ${cpu(r100)} µs; small feed: ${cpu(s10)} µs, its 304: ${cpu(s304)} µs; gzip feed: ${cpu(gz10)} µs; twin processes with metrics recording on / off: ${cpu(on10)} / ${cpu(off10)} µs.`,
         'Compressed bodies are cached beside the raw one per ETag and coding (br at quality 5), so the gzip row measures sending a cached compressed body, not compressing.',
