@@ -54,7 +54,8 @@ function write(res: ServerResponse, status: number, fields: Fields, body?: strin
   const owed = (res as Owing)[OWED];
   if (owed) {
     (res as Owing)[OWED] = null;
-    res.writeHead(status, (status === 304 ? CORS : FIXED).concat(owed, fields));
+    const fixed = status === 304 ? CORS : FIXED;
+    res.writeHead(status, owed.length === 0 ? fixed.concat(fields) : fixed.concat(owed, fields));
   } else {
     for (let i = 0; i < fields.length; i += 2) res.setHeader(fields[i]!, fields[i + 1]!);
     if (status === 304) for (let i = 0; i < SECURITY.length; i += 2) res.removeHeader(SECURITY[i]!);
@@ -68,8 +69,11 @@ export const text = (res: ServerResponse, status: number, type: string, body: st
   write(res, status, [...extra, ...NO_STORE, 'Content-Type', type, 'Content-Length', String(Buffer.byteLength(body))], body);
 /** Every JSON answer's strings shown (shownJson: docs/api.md, "How texts are escaped"), whichever route wrote it. */
 export const json = (res: ServerResponse, status: number, value: unknown, extra: Fields = []): void => text(res, status, JSON_TYPE, shownJson(value), extra);
-/** A feed or file: `fields` are its validators, Cache-Control, Content-Type, Content-Encoding. */
-export const feed = (res: ServerResponse, fields: Fields, body: Buffer): void => write(res, 200, [...fields, 'Content-Length', String(body.length)], body);
+/** A feed or file: `fields` (its validators, Cache-Control, Content-Type, Content-Encoding; taken, not copied). */
+export function feed(res: ServerResponse, fields: string[], body: Buffer): void {
+  fields.push('Content-Length', String(body.length));
+  write(res, 200, fields, body);
+}
 export const notModified = (res: ServerResponse, fields: Fields): void => write(res, 304, fields);
 export const empty = (res: ServerResponse, status = 204): void => write(res, status, []);
 export const preflight = (res: ServerResponse): void => write(res, 204, PREFLIGHT);
