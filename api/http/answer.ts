@@ -1,14 +1,12 @@
-// The one answer writer: every answer the API writes itself (JSON, feeds, files, pages, errors,
-// 304s, 204s, the CORS preflight) leaves through here, so status, fixed headers and Content-Length
-// are decided in one place (eslint.config.js refuses `res.end`/`res.writeHead`/… elsewhere in api/).
-// The fixed headers are literal lists (test/api/answer.test.ts pins them): the spec's security
-// headers (nosniff, X-Frame-Options DENY, X-XSS-Protection "1; mode=block"), a CSP and
-// Referrer-Policy (a key in a URL must not travel on in Referer), and CORS for any origin. A 304
-// carries CORS's only: the security headers describe a body it has not (RFC 9111 §4.3.4).
-// On the direct path the door marks the head owed (`owe`) and nothing is set until the answer:
-// then it is one writeHead with one array (on Node 20 a 304's thirteen fields set one by one took
-// ~3.5 µs, as one array ~1.2 µs, of a warm answer's ~45 µs). Express's rows `settle` at the door.
-// HEAD needs nothing here: node:http sends the head of `res.end(body)` and drops the body.
+// The one answer writer: every answer the API writes itself (JSON, feeds, files, pages, errors, 304s, 204s, the CORS preflight)
+// leaves through here, so status, fixed headers and Content-Length are decided in one place (eslint.config.js refuses
+// `res.end`/`res.writeHead`/… elsewhere in api/). The fixed headers are literal lists (test/api/answer.test.ts pins them): the
+// spec's security headers (nosniff, X-Frame-Options DENY, X-XSS-Protection "1; mode=block"), a CSP and Referrer-Policy (a key
+// in a URL must not travel on in Referer), and CORS for any origin. A 304 carries CORS's only: the security headers describe a
+// body it has not (RFC 9111 §4.3.4). On the direct path the door marks the head owed (`owe`) and nothing is set until the
+// answer: then it is one writeHead with one array (on Node 20 a 304's thirteen fields set one by one took ~3.5 µs, as one array
+// ~1.2 µs, of a warm answer's ~45 µs). Express's rows `settle` at the door. HEAD needs nothing here: node:http sends the head
+// of `res.end(body)` and drops the body.
 
 import type { ServerResponse } from 'node:http';
 import { shownJson } from '../../shared/transcript/shown-text';
@@ -33,10 +31,11 @@ export function owe(res: ServerResponse): void {
   if ((res as Owing)[OWED] === undefined) (res as Owing)[OWED] = [];
 }
 
-/** A field of this answer whatever its status (X-RateLimit-Remaining, Connection: close, …). */
+/** A field of this answer whatever its status (X-RateLimit-Remaining, Connection: close, …); Set-Cookie adds one more. */
 export function field(res: ServerResponse, name: string, value: string): void {
   const owed = (res as Owing)[OWED];
   if (owed) owed.push(name, value);
+  else if (name === 'Set-Cookie') res.appendHeader(name, value);
   else res.setHeader(name, value);
 }
 
@@ -74,6 +73,9 @@ export function feed(res: ServerResponse, fields: string[], body: Buffer): void 
   fields.push('Content-Length', String(body.length));
   write(res, 200, fields, body);
 }
+/** The web app's (settled by Express's door): a page, its `fields` (webapp/security.ts) over the API's CSP and Referrer-Policy; a 303 to a header-safe `location`. */
+export const html = (res: ServerResponse, status: number, body: string, fields: Fields): void => text(res, status, 'text/html; charset=utf-8', body, fields);
+export const seeOther = (res: ServerResponse, location: string): void => write(res, 303, ['Location', location, 'Content-Length', '0']);
 export const notModified = (res: ServerResponse, fields: Fields): void => write(res, 304, fields);
 export const empty = (res: ServerResponse, status = 204): void => write(res, status, []);
 export const preflight = (res: ServerResponse): void => write(res, 204, PREFLIGHT);

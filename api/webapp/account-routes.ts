@@ -2,6 +2,7 @@
 // id goes in a cookie; the key is never in an /app/ URL, and a failed attempt's text is never logged.
 
 import type { RequestHandler } from 'express';
+import { field } from '../http/answer';
 import { matchKey } from '../http/keyed';
 import type { AppKit } from './kit';
 import { renderPage } from './pages';
@@ -53,10 +54,10 @@ export function accountRoutes(kit: AppKit): AccountRoutes {
       log.error({ event: 'webapp_session_write_failed', key: key.name, err }, 'app sign-in: storing the session failed');
       return kit.signInPage(req, res, 503, (w) => w.signInUnavailable);
     }
-    res.append('Set-Cookie', cookie(SESSION_COOKIE, id, kit.secure(req), SESSION_IDLE_MS / 1000));
-    res.append('Set-Cookie', cookie(PRE_COOKIE, '', kit.secure(req), 0));
+    field(res, 'Set-Cookie', cookie(SESSION_COOKIE, id, kit.secure(req), SESSION_IDLE_MS / 1000));
+    field(res, 'Set-Cookie', cookie(PRE_COOKIE, '', kit.secure(req), 0));
     log.info({ event: 'webapp_signed_in', key: key.name }, 'app sign-in');
-    res.redirect(303, '/app/');
+    kit.seeOther(res, '/app/');
   };
 
   // Not `kit.posting`: signing out without a live session still clears the cookie, and is no error.
@@ -68,8 +69,8 @@ export function accountRoutes(kit: AppKit): AccountRoutes {
       return kit.send(res, 403, renderPage(ctx, ctx.words.home, ctx.words.refused));
     }
     if (signed !== null) await sessions.close(signed.id);
-    res.append('Set-Cookie', cookie(SESSION_COOKIE, '', kit.secure(req), 0));
-    res.redirect(303, '/app/');
+    field(res, 'Set-Cookie', cookie(SESSION_COOKIE, '', kit.secure(req), 0));
+    kit.seeOther(res, '/app/');
   };
 
   return { signIn: [kit.sameOrigin, kit.form, signIn], signOut: [kit.sameOrigin, kit.form, signOut] };

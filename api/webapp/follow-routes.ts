@@ -9,6 +9,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { CHANNEL_ID } from '../../shared/ids';
 import { isPlaylistId } from '../../shared/playlist-ref';
 import { ApiError, errorBody } from '../errors';
+import { field } from '../http/answer';
 import { DEFAULT_MAX_ITEMS, validateFeedQuery, type RawQuery } from '../query/feed-query';
 import { isPlaylistQuery, validatePlaylistQuery } from '../query/playlist-query';
 import { unfollowRef } from '../subscriptions/unfollow';
@@ -78,11 +79,11 @@ export function homeRoutes(kit: AppKit): HomeRoutes {
       }
     } catch (err) {
       const { status, text } = refusal(err);
-      if (err instanceof ApiError && err.status === 429) res.setHeader('Retry-After', String(errorBody(err.code, err.context).retry_after ?? 60));
+      if (err instanceof ApiError && err.status === 429) field(res, 'Retry-After', String(errorBody(err.code, err.context).retry_after ?? 60));
       kit.log.info({ event: 'webapp_follow_refused', code: err instanceof ApiError ? err.code : null }, 'app follow refused');
       return showHome(req, res, signed, status, input, text);
     }
-    res.redirect(303, backOf(body.back) ?? target);
+    kit.seeOther(res, backOf(body.back) ?? target);
   });
 
   const unfollow = kit.posting(async (req, res, signed, body) => {
@@ -93,7 +94,7 @@ export function homeRoutes(kit: AppKit): HomeRoutes {
       const { status, text } = refusal(err);
       return showHome(req, res, signed, status, '', text);
     }
-    res.redirect(303, backOf(body.back) ?? '/app/');
+    kit.seeOther(res, backOf(body.back) ?? '/app/');
   });
 
   return { home, follow, unfollow };

@@ -12,13 +12,14 @@ import { categoryLogger, type Logger } from '../../shared/logger';
 import type { Store, SummaryKey } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import { compress, negotiateCoding } from '../http/content-coding';
+import { field, html as htmlAnswer, seeOther as seeOtherAnswer, text as textAnswer } from '../http/answer';
 import { counterFor } from '../http/keyed';
 import type { KeySource } from '../http/key-source';
 import type { ChannelFollowing } from '../registration/following';
 import { FollowRecorder } from '../registration/follow-recorder';
 import { localeOf, wordsOf, type Words } from './i18n';
 import { renderPage, signInBody, type PageContext } from './pages';
-import { cookie, cookieOf, crossSite, PRE_COOKIE, sameToken, SESSION_COOKIE, setPageHeaders } from './security';
+import { cookie, cookieOf, crossSite, pageFields, PRE_COOKIE, sameToken, SESSION_COOKIE } from './security';
 import { SessionTable, type Session } from './sessions';
 
 export interface WebAppDeps {
@@ -61,6 +62,8 @@ export interface AppKit {
   /** A page with the app's headers; `frameOrigin` only for a page that embeds the player. */
   send(res: Response, status: number, html: string, frameOrigin?: string | null): void;
   signInPage(req: Request, res: Response, status: number, error: ((w: Words) => string) | null): void;
+  /** A 303 to an app path (a form's `back`, say), percent-encoded as a Location must be. */
+  seeOther(res: Response, path: string): void;
   /** A page for signed-in readers only: without a session, the sign-in form (its URL unchanged). */
   reading(page: (req: Request, res: Response, signed: SignedIn) => Promise<void>): RequestHandler;
   /** A form post of a signed-in reader: another site's post and one without the session's CSRF token are refused (403). */
@@ -113,21 +116,16 @@ export function appKit(deps: WebAppDeps): AppKit {
   // ~26 KB compressed. Unlike a feed's, a page is not cached (it carries the session's CSRF token
   // and is sent no-store), so it is compressed per request.
   function send(res: Response, status: number, html: string, frameOrigin: string | null = null): void {
-    setPageHeaders(res, frameOrigin);
-    res.setHeader('Vary', 'Accept-Encoding');
+    // Compressed as feeds are (the same Accept-Encoding rules), per request: a page carries the
+    // session's CSRF token and is never cached.
+    const fields = [...pageFields(frameOrigin), 'Vary', 'Accept-Encoding'];
     const coding = negotiateCoding(res.req.headers['accept-encoding']);
-    if (coding === 'identity') {
-      res.status(status).type('text/html; charset=utf-8').send(html);
-      return;
-    }
+    if (coding === 'identity') return htmlAnswer(res, status, html, fields);
     compress(coding, Buffer.from(html)).then(
-      (body) => {
-        res.status(status).type('text/html; charset=utf-8').setHeader('Content-Encoding', coding);
-        res.send(body);
-      },
+      (body) => textAnswer(res, status, 'text/html; charset=utf-8', body, [...fields, 'Content-Encoding', coding]),
       (err: unknown) => {
         log.error({ event: 'webapp_compress_failed', err }, 'compressing an app page failed; sent uncompressed');
-        if (!res.headersSent) res.status(status).type('text/html; charset=utf-8').send(html);
+        if (!res.headersSent) htmlAnswer(res, status, html, fields);
       },
     );
   }
@@ -136,11 +134,15 @@ export function appKit(deps: WebAppDeps): AppKit {
     let pre = cookieOf(req, PRE_COOKIE);
     if (pre === null || !/^[A-Za-z0-9_-]{32}$/.test(pre)) {
       pre = randomToken();
-      res.append('Set-Cookie', cookie(PRE_COOKIE, pre, secure(req), 3600));
+      field(res, 'Set-Cookie', cookie(PRE_COOKIE, pre, secure(req), 3600));
     }
     const ctx = context(req, null);
     send(res, status, renderPage(ctx, ctx.words.signInTitle, signInBody(ctx.words, pre, error === null ? null : error(ctx.words))));
   }
+
+  // As Express's redirect encoded it (encodeurl): characters a URL cannot carry, a lone surrogate as U+FFFD, an escape kept.
+  const seeOther = (res: Response, path: string): void =>
+    seeOtherAnswer(res, path.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD').replace(/(?:[^\x21\x23-\x3B\x3D\x3F-\x5F\x61-\x7A\x7C\x7E]|%(?:[^0-9A-Fa-f]|[0-9A-Fa-f][^0-9A-Fa-f]|$))+/g, encodeURI));
 
   // A signed-in page counts against its key's per-minute limit like any request (the key check's
   // own counter, api/http/keyed.ts, shared through the store by every process); over it, a page
@@ -149,10 +151,10 @@ export function appKit(deps: WebAppDeps): AppKit {
   async function withinLimit(req: Request, res: Response, signed: SignedIn): Promise<boolean> {
     const now = deps.clock();
     const result = await counter.hit(signed.key.id, signed.key.rateLimit, now);
-    res.setHeader('X-RateLimit-Remaining', String(result.remaining));
+    field(res, 'X-RateLimit-Remaining', String(result.remaining));
     if (result.allowed) return true;
     const wait = Math.max(1, Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000));
-    res.setHeader('Retry-After', String(wait));
+    field(res, 'Retry-After', String(wait));
     const ctx = context(req, signed);
     send(res, 429, renderPage(ctx, ctx.words.home, h('p', { class: 'error', role: 'alert' }, ctx.words.rateLimited(wait))));
     return false;
@@ -185,5 +187,5 @@ export function appKit(deps: WebAppDeps): AppKit {
     await action(req, res, signed, body);
   }];
 
-  return { deps, log, sessions, embedBase, embedOrigin: new URL(embedBase).origin, secure, signedIn, context, send, signInPage, reading, posting, sameOrigin, form, follow: deps.following, followRecorder: new FollowRecorder(deps.store, deps.cache) };
+  return { deps, log, sessions, embedBase, embedOrigin: new URL(embedBase).origin, secure, signedIn, context, send, signInPage, seeOther, reading, posting, sameOrigin, form, follow: deps.following, followRecorder: new FollowRecorder(deps.store, deps.cache) };
 }

@@ -3,6 +3,7 @@
 // (api/create-app.ts), and serves the app's files.
 
 import type { RequestHandler } from 'express';
+import { feed, text } from '../http/answer';
 import { accountRoutes, type AccountRoutes } from './account-routes';
 import { CHANNEL_SCRIPT, CHANNEL_SCRIPT_FILE, ICON, ICON_FILE, PLAYER_SCRIPT, PLAYER_SCRIPT_FILE, STYLESHEET, STYLESHEET_FILE } from './assets';
 import { channelRoutes, type ChannelRoutes } from './channel-routes';
@@ -21,22 +22,19 @@ export interface WebApp extends AccountRoutes, HomeRoutes, ChannelRoutes, VideoR
 }
 
 /** The app's files by their hashed names: a year's caching, since a change is a new name. */
+const assetFile = (type: string, body: Buffer): { fields: string[]; body: Buffer } => ({ fields: ['Cache-Control', 'public, max-age=31536000, immutable', 'Content-Type', type], body });
 const ASSETS = new Map([
-  [STYLESHEET_FILE, { type: 'text/css; charset=utf-8', body: STYLESHEET }],
-  [ICON_FILE, { type: 'image/svg+xml', body: ICON }],
-  [PLAYER_SCRIPT_FILE, { type: 'text/javascript; charset=utf-8', body: PLAYER_SCRIPT }],
-  [CHANNEL_SCRIPT_FILE, { type: 'text/javascript; charset=utf-8', body: CHANNEL_SCRIPT }],
+  [STYLESHEET_FILE, assetFile('text/css; charset=utf-8', STYLESHEET)],
+  [ICON_FILE, assetFile('image/svg+xml', ICON)],
+  [PLAYER_SCRIPT_FILE, assetFile('text/javascript; charset=utf-8', PLAYER_SCRIPT)],
+  [CHANNEL_SCRIPT_FILE, assetFile('text/javascript; charset=utf-8', CHANNEL_SCRIPT)],
 ]);
 
+// The API's fixed fields (nosniff among them) and the file's own; `feed` takes the list, so each answer gets a copy.
 const asset: RequestHandler = (req, res) => {
   const file = ASSETS.get(String(req.params.file));
-  if (file === undefined) {
-    res.status(404).type('text/plain; charset=utf-8').send('not found');
-    return;
-  }
-  res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.status(200).type(file.type).send(file.body);
+  if (file === undefined) text(res, 404, 'text/plain; charset=utf-8', 'not found');
+  else feed(res, [...file.fields], file.body);
 };
 
 export function webApp(deps: WebAppDeps & { search: SearchPageDeps }): WebApp {

@@ -2,7 +2,8 @@
 // refusal of a state-changing request from another site (Origin) or without its CSRF token.
 
 import { timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { Fields } from '../http/answer';
 
 /** Scripts and styles only from the app itself, no frames of ours anywhere, forms only to us. */
 export const APP_CSP = "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
@@ -10,13 +11,8 @@ export const APP_CSP = "default-src 'none'; style-src 'self'; script-src 'self';
 /** APP_CSP, and for a page that embeds the platform's player, frame-src that one origin only. */
 export const pageCsp = (frameOrigin: string | null): string => (frameOrigin === null ? APP_CSP : `${APP_CSP}; frame-src ${frameOrigin}`);
 
-export function setPageHeaders(res: ServerResponse, frameOrigin: string | null = null): void {
-  res.setHeader('Content-Security-Policy', pageCsp(frameOrigin));
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Referrer-Policy', 'same-origin');
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Cache-Control', 'no-store');
-}
+/** A page's (and its downloads') security fields, written by the one writer (api/http/answer.ts) over the API's; never cached. */
+export const pageFields = (frameOrigin: string | null = null): Fields => ['Content-Security-Policy', pageCsp(frameOrigin), 'X-Frame-Options', 'DENY', 'Referrer-Policy', 'same-origin', 'X-Content-Type-Options', 'nosniff', 'Cache-Control', 'no-store'];
 
 export const SESSION_COOKIE = 'tf_session';
 /** Before sign-in: the token the sign-in form echoes (double submit), so no other site signs a browser in. */

@@ -12,6 +12,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ComponentChildren } from 'preact';
 import { keyTextOf } from '../../shared/config/security';
 import { ApiError } from '../errors';
+import { field, text } from '../http/answer';
 import { applyImport, listed, opmlOf } from '../subscriptions/key-list';
 import { linksAt } from '../subscriptions/links';
 import { OPML_CONTENT_TYPE } from '../subscriptions/opml-export';
@@ -68,7 +69,7 @@ export function subscriptionsRoutes(kit: AppKit): SubscriptionsRoutes {
     const signed = await kit.signedIn(req);
     if (signed === null) {
       // The file is not read for nobody: the connection closes after the answer.
-      res.setHeader('Connection', 'close');
+      field(res, 'Connection', 'close');
       return kit.signInPage(req, res, 401, null);
     }
     const w = kit.context(req, signed).words;
@@ -100,13 +101,8 @@ export function subscriptionsRoutes(kit: AppKit): SubscriptionsRoutes {
     // The file is for a feed reader, so its feed URLs carry the key, as GET /subscriptions's do.
     const list = listed(await deps.store.listSubscriptions(signed.key.keyId), linksAt(deps.originOf(req), keyTextOf(signed.key)));
     const body = opmlOf(list, deps.clock());
-    res.status(200);
-    res.setHeader('Content-Type', OPML_CONTENT_TYPE);
-    res.setHeader('Content-Disposition', 'attachment; filename="subscriptions.opml"');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Length', body.length);
-    res.end(body);
+    // Never cached (text's no-store): its URLs carry the key.
+    text(res, 200, OPML_CONTENT_TYPE, body, ['Content-Disposition', 'attachment; filename="subscriptions.opml"']);
   };
 
   return { subscriptions, subscriptionsUpload: [kit.sameOrigin, upload], subscriptionsOpml };

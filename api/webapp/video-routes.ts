@@ -15,7 +15,8 @@ import { chosenTranscript } from '../feed/transcript-choice';
 import { renderTranscriptFile, TRANSCRIPT_FILE_TYPES, type TranscriptFileFormat } from '../feed/transcript-files';
 import type { AppKit } from './kit';
 import { renderPage } from './pages';
-import { setPageHeaders } from './security';
+import { pageFields } from './security';
+import { text } from '../http/answer';
 import { MAX_FIND_CHARS, transcriptBody } from './video-page';
 
 export interface VideoRoutes {
@@ -86,10 +87,9 @@ export function videoRoutes(kit: AppKit, summaryKey: SummaryKey): VideoRoutes {
     const ext = format as TranscriptFileFormat;
     // A stored code is the platform's; only a tag's characters reach a header.
     const language = shown.language.replace(/[^A-Za-z0-9-]/g, '');
-    setPageHeaders(res);
-    res.setHeader('Content-Disposition', `attachment; filename="${id}.${language}.${ext}"`);
-    if (language !== '') res.setHeader('Content-Language', language);
-    res.status(200).type(TRANSCRIPT_FILE_TYPES[ext]).send(renderTranscriptFile(ext, shown, record.durationSeconds));
+    const fields = [...pageFields(), 'Content-Disposition', `attachment; filename="${id}.${language}.${ext}"`];
+    if (language !== '') fields.push('Content-Language', language);
+    text(res, 200, TRANSCRIPT_FILE_TYPES[ext], renderTranscriptFile(ext, shown, record.durationSeconds), fields);
   };
 
   return { video, videoFile };
