@@ -11,7 +11,7 @@
 //   methods → JSON 404 naming the table's paths → the same error sender.
 //
 // Both dispatchers run the same handler functions on the same node:http objects (query, key,
-// origin and freshness come from api/http/locals.ts, keyed.ts, http/origin.ts and
+// origin and freshness come from api/http/request-state.ts, keyed.ts, http/origin.ts and
 // http/feed-answer.ts, never from Express), so an answer is byte-for-byte the same whichever gave it
 // (test/api/http.test.ts).
 
@@ -24,14 +24,14 @@ import type { HandleLookupLimits } from './resolve-channel';
 import { ApiCache } from './cache';
 import { ApiError } from './errors';
 import { errorHandler, errorSender, methodsAllowed } from './http/error-answer';
-import { door, frontDoor } from './http/front-door';
+import { door, frontDoor } from './http/request-entry';
 import { JSON_TYPE, text } from './http/answer';
 import { keyed, type Handler } from './http/keyed';
 import type { KeySource } from './http/key-source';
 import { defaultSummaryKey } from './feed/summaries';
 import { feedAnswers } from './http/feed-answer';
 import { redactKeysOf } from './http/key-redaction';
-import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/key-answers';
+import { DEFAULT_MAX_ANSWERS_PER_KEY, limitAnswersPerKey } from './http/answers-per-key';
 
 import { admin } from './http/admin';
 import { stateChange } from './http/same-origin';
@@ -47,7 +47,7 @@ import { subscriptionRoutes } from './routes/subscriptions';
 import { combinedFeed } from './routes/subscriptions-feed';
 import { playlistFeed } from './routes/playlist-feed';
 import { isPlaylistQuery } from './query/playlist-query';
-import { queryOf } from './http/locals';
+import { queryOf } from './http/request-state';
 import { transcriptFile } from './routes/transcript-file';
 import { createApiMetrics, type ApiMetrics } from './metrics';
 import { platformCheckRoutes } from './routes/admin-platform-check';
@@ -163,7 +163,7 @@ export function createApp(deps: AppDeps): App {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false); // the feeds set their own strong ETags; JSON answers are not cached
-  app.set('query parser', 'simple'); // what queryOf (http/locals.ts) parses with: node:querystring
+  app.set('query parser', 'simple'); // what queryOf (http/request-state.ts) parses with: node:querystring
   app.set('trust proxy', deps.trustProxy ?? false);
   const trustProxy = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const publicBaseUrl = deps.publicBaseUrl ?? null;

@@ -9,10 +9,10 @@ import type { AddressInfo, Socket } from 'node:net';
 import { categoryLogger, silentLogger, type Logger } from '../shared/logger';
 import { ApiError, errorBody, type ErrorName } from './errors';
 import { ALLOWED_METHODS, errorSender } from './http/error-answer';
-import { door } from './http/front-door';
+import { door } from './http/request-entry';
 import { field, rawAnswer } from './http/answer';
-import { whenTaken } from './http/answer-taken';
-import { markCut } from './http/locals';
+import { whenTaken } from './http/answer-delivered';
+import { markCut } from './http/request-state';
 
 export interface Listening {
   server: Server;
@@ -87,7 +87,7 @@ function answerAndDestroy(socket: Socket, answer: string): void {
 /**
  * Cuts `res` (destroys its socket) unless its client has taken the whole answer within `ms` of the
  * request: the response finished and the socket's own buffer drained to the kernel. The access log
- * then logs it as `cut` (front-door.ts).
+ * then logs it as `cut` (request-entry.ts).
  */
 function limitSendTime(res: ServerResponse, ms: number, onCut: () => void): void {
   const socket = res.socket;

@@ -10,7 +10,7 @@ import { ApiError } from '../errors';
 import { authorizer, presentedKey, type Handler } from './keyed';
 import type { RateLimitStore } from '../../shared/store/types';
 import type { KeySource } from './key-source';
-import { queryOf } from './locals';
+import { queryOf } from './request-state';
 
 /** The password of an `Authorization: Basic` header, or null when there is none or it is malformed. */
 export function basicPassword(req: IncomingMessage): string | null {

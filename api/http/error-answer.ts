@@ -8,7 +8,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import { ApiError, CATALOGUE, errorBody, toApiError } from '../errors';
 import { withoutApiKey } from './key-redaction';
-import { channelIdOf, requestUrl } from './locals';
+import { channelIdOf, requestUrl } from './request-state';
 import { json } from './answer';
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';

@@ -27,9 +27,9 @@ import { sha256, type ApiKey } from '../../shared/config/security';
 import type { RateLimitResult, RateLimitStore } from '../../shared/store/types';
 import { hitOfBatch } from '../../shared/store/rate-window';
 import { ApiError, type ErrorName } from '../errors';
-import { openAnswer } from './key-answers';
+import { openAnswer } from './answers-per-key';
 import type { KeySource } from './key-source';
-import { queryOf, setKeyId } from './locals';
+import { queryOf, setKeyId } from './request-state';
 import { field } from './answer';
 
 export type Handler = (req: Request, res: Response) => void | Promise<void>;

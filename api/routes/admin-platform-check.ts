@@ -12,7 +12,7 @@ import type { Request, Response } from 'express';
 import type { PlatformCheckAskStore, PlatformCheckState } from '../../shared/store/types';
 import { ApiError } from '../errors';
 import type { Handler } from '../http/keyed';
-import { queryOf } from '../http/locals';
+import { queryOf } from '../http/request-state';
 import { json } from '../http/answer';
 
 /** One fresh check a minute: each costs about a dozen platform requests of the hourly budget. */

@@ -17,7 +17,7 @@ import { RenderQueue } from '../feed/render-queue';
 import { linkKeyOf, selfUrlOf, transcriptFileUrl } from '../feed/self-links';
 import { FeedStateReader, validatorsFor, type FeedState, type Validators } from '../feed/state';
 import { originOf } from '../http/origin';
-import { requireKeyId, queryOf, setChannelId } from '../http/locals';
+import { requireKeyId, queryOf, setChannelId } from '../http/request-state';
 import { ChannelTitles } from '../registration/channel-titles';
 import { ChannelFollowing } from '../registration/following';
 import { validateFeedQuery } from '../query/feed-query';

@@ -10,7 +10,7 @@ import type { PlaylistRecord, VideoRecord, PlaylistFeedStore } from '../../share
 import { ApiError } from '../errors';
 import { crawlViewOf } from '../feed/crawl-view';
 import { buildFeedModel, fingerprintOf, validatorsFor, type FeedModel, type Validators } from '../feed/state';
-import { queryOf, requireKeyId, setChannelId } from '../http/locals';
+import { queryOf, requireKeyId, setChannelId } from '../http/request-state';
 import { PlaylistFollowing } from '../registration/following';
 import { validatePlaylistQuery, type PlaylistFeedQuery } from '../query/playlist-query';
 import type { RawQuery } from '../query/feed-query';

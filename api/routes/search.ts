@@ -17,7 +17,7 @@ import { ApiError } from '../errors';
 import { buildSearchModel } from '../feed/search-model';
 import { defaultSummaryKey, readSummaries } from '../feed/summaries';
 import type { Validators } from '../feed/state';
-import { keyIdOf, queryOf } from '../http/locals';
+import { keyIdOf, queryOf } from '../http/request-state';
 import type { RawQuery } from '../query/feed-query';
 import { validateSearchQuery, type SearchRequest } from '../query/search-query';
 import { ChannelResolver, type HandleLookupLimits } from '../resolve-channel';

@@ -13,7 +13,7 @@ import type { SubscriptionFeedEntry, SubscriptionFeedStore, SummaryKey } from '.
 import type { ApiCache } from '../cache';
 import { ApiError } from '../errors';
 import { buildFeedModel, STATE_TTL_MS, validatorsFor, type FeedModel, type Validators } from '../feed/state';
-import { requireKeyId, queryOf } from '../http/locals';
+import { requireKeyId, queryOf } from '../http/request-state';
 import { validateCombinedFeedQuery, type FeedOptions } from '../query/feed-query';
 import { FEED_TITLE_PREFIX } from '../service-info';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';

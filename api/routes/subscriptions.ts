@@ -13,7 +13,7 @@ import type { SubscriptionListStore } from '../../shared/store/types';
 import type { ApiCache } from '../cache';
 import { ApiError, type ErrorName } from '../errors';
 import type { Handler } from '../http/keyed';
-import { requireKeyId, queryOf } from '../http/locals';
+import { requireKeyId, queryOf } from '../http/request-state';
 import type { FollowRef } from '../subscriptions/channel-refs';
 import { FollowRecorder } from '../registration/follow-recorder';
 import { readUpload } from '../subscriptions/upload';

@@ -11,7 +11,7 @@ import { ApiError } from '../errors';
 import { chosenTranscript } from '../feed/transcript-choice';
 import { renderTranscriptFile, TRANSCRIPT_FILE_TYPES, type TranscriptFileFormat } from '../feed/transcript-files';
 import type { Handler } from '../http/keyed';
-import { queryOf } from '../http/locals';
+import { queryOf } from '../http/request-state';
 import { checkLang } from '../query/feed-query';
 import type { AnswerFeed } from '../http/feed-answer';
 import { field } from '../http/answer';

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FollowRef } from './channel-refs';
 import { presentedKey } from '../http/keyed';
-import { queryOf } from '../http/locals';
+import { queryOf } from '../http/request-state';
 import { requestOrigin } from '../http/origin';
 import { PUBLIC_VIDEO_HOST } from '../../shared/video-links';
 import { normalizeHandle } from '../../shared/channel-ref';

@@ -14,7 +14,7 @@ import type { TranscriptRecord } from '../../shared/store/types';
 import { parseMetrics, sample } from '../support/prometheus';
 import { ADMIN_KEY, CHANNEL, KEY, startApi, video, type TestApi } from './support';
 
-import { DEFAULT_MAX_ANSWERS_PER_KEY } from '../../api/http/key-answers';
+import { DEFAULT_MAX_ANSWERS_PER_KEY } from '../../api/http/answers-per-key';
 const PL = 'PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf';
 const keyIdOf = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 

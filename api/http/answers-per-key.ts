@@ -1,12 +1,12 @@
 // At most API_MAX_CONNECTIONS_PER_KEY answers in progress per key in this process: from the key
-// check until the client has taken the answer whole (answer-taken.ts) or its connection closed.
+// check until the client has taken the answer whole (answer-delivered.ts) or its connection closed.
 // One key with many slow connections (each its own `lang`, so each its own render) otherwise held
 // a rendered body per connection; beyond the limit a request gets 429 at once, before it costs a
 // rate-limit count, a store read or a render.
 
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '../errors';
-import { whenTaken } from './answer-taken';
+import { whenTaken } from './answer-delivered';
 import type { KeySource } from './key-source';
 
 export const DEFAULT_MAX_ANSWERS_PER_KEY = 6;

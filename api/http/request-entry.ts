@@ -7,7 +7,7 @@ import type { RequestHandler } from 'express';
 import { categoryLogger, type Logger } from '../../shared/logger';
 import { withoutApiKey } from './key-redaction';
 import type { ApiMetrics } from '../metrics';
-import { requestUrl, wasCut } from './locals';
+import { requestUrl, wasCut } from './request-state';
 import { owe, preflight, settle } from './answer';
 
 /**
