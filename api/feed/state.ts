@@ -27,6 +27,7 @@ import { chosenTranscript, entryContent } from './transcript-choice';
 import type { SummaryMode } from '../query/feed-query';
 import { summaryPlainText } from '../../shared/summary/render';
 import { contentWithSummary, type FeedSummaries } from './summaries';
+import { remembered } from '../../shared/ttl-memo';
 
 // ── the model ──────────────────────────────────────────────────────────────
 
@@ -267,9 +268,8 @@ export class FeedStateReader {
     // and is re-rendered on the next request, never hidden behind a newer version.
     const version = await this.versionOf(channelId);
     if (version === null) return null;
-    const seen = this.known.get(stateKey(channelId, maxItems, kinds));
-    const age = now.getTime() - (seen?.at ?? Number.NEGATIVE_INFINITY);
-    if (seen && seen.version === version.getTime() && age >= 0 && age < STATE_TTL_MS) {
+    const seen = remembered(this.known, stateKey(channelId, maxItems, kinds), now.getTime(), STATE_TTL_MS);
+    if (seen && seen.version === version.getTime()) {
       return { version, count: seen.count, fingerprint: seen.fingerprint, ids: seen.ids, videos: null, transcripts: null };
     }
     return this.list(channelId, maxItems, version, now, kinds);

@@ -5,6 +5,7 @@
 // larger wanted always goes to the store, and the store keeps the maximum.
 
 import type { ChannelRecord, RegisterChannelInput, RegistrationStore } from '../../shared/store/types';
+import { withinTtl } from '../../shared/ttl-memo';
 import { ApiCache, type CacheSlot } from '../cache';
 import { ApiError } from '../errors';
 
@@ -41,7 +42,7 @@ export class ChannelRegistrar {
     const key = `${channelId}\n${keyId ?? ''}\n${languages.join(',')}`;
     const at = this.asked.get(key);
     const t = now.getTime();
-    if (at !== undefined && t - at >= 0 && t - at < REGISTRATION_TTL_MS) return;
+    if (at !== undefined && withinTtl(at, t, REGISTRATION_TTL_MS)) return;
     await this.store.askLanguages(channelId, languages, now, keyId);
     this.asked.set(key, t);
   }
@@ -65,7 +66,7 @@ export class ChannelRegistrar {
   async register(input: RegisterChannelInput, now: Date): Promise<ChannelRecord> {
     const seen = this.recent.get(input.channelId);
     const t = now.getTime();
-    if (seen && seen.wanted >= input.wanted && t - seen.at >= 0 && t - seen.at < REGISTRATION_TTL_MS && (input.handle == null || seen.record.handle !== null)) {
+    if (seen && seen.wanted >= input.wanted && withinTtl(seen.at, t, REGISTRATION_TTL_MS) && (input.handle == null || seen.record.handle !== null)) {
       return seen.record;
     }
     if (this.newPerKeyHour !== undefined && input.keyId != null && seen === undefined) {

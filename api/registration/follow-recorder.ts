@@ -5,6 +5,7 @@
 // FOLLOW_TTL_MS.
 
 import type { WorkKind, FollowStore } from '../../shared/store/types';
+import { withinTtl } from '../../shared/ttl-memo';
 import { ApiCache, type CacheSlot } from '../cache';
 
 export const FOLLOW_TTL_MS = 10 * 60_000;
@@ -23,7 +24,7 @@ export class FollowRecorder {
     const key = `${keyId}\n${channelId}`;
     const at = this.recorded.get(key);
     const t = now.getTime();
-    if (at !== undefined && t - at >= 0 && t - at < FOLLOW_TTL_MS) return;
+    if (at !== undefined && withinTtl(at, t, FOLLOW_TTL_MS)) return;
     await this.store.follow(keyId, [{ channelId, kind }], 'feed', wanted, now);
     this.recorded.set(key, t);
   }

@@ -21,6 +21,7 @@ import { INCLUDE_NAMES, RENDERERS } from '../feed/renderers';
 import { requestOrigin } from '../http/origin';
 import { defaultSummaryKey, readSummaries, type FeedSummaries } from '../feed/summaries';
 import type { AnswerFeed } from '../http/feed-answer';
+import { remembered } from '../../shared/ttl-memo';
 
 export interface CombinedFeedDeps {
   store: SubscriptionFeedStore;
@@ -107,10 +108,10 @@ export function combinedFeed(deps: CombinedFeedDeps): CombinedFeedHandler {
     // A cache-warm request reads one version token; the entries are listed only when it moved.
     const token = await deps.store.subscriptionFeedVersion(keyId);
     const stateKey = `${keyId}\n${format}\n${maxItems}\n${kinds.join(',')}\n${selfUrl}`;
-    const seen = listings.get(stateKey);
+    const seen = remembered(listings, stateKey, now, STATE_TTL_MS);
     let entries: readonly SubscriptionFeedEntry[] | null = null;
     let shape: Shape;
-    if (seen !== undefined && seen.token === token && now - seen.at >= 0 && now - seen.at < STATE_TTL_MS) {
+    if (seen !== undefined && seen.token === token) {
       shape = seen.shape;
     } else {
       entries = await deps.store.subscriptionFeed(keyId, maxItems, kinds);

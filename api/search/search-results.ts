@@ -10,6 +10,7 @@
 // (Cache-Control max-age=60). A search that ran out of its time budget is remembered the same way,
 // so repeating it answers the same 429 without searching again.
 
+import { remembered } from '../../shared/ttl-memo';
 import type { ApiCache, CacheSlot } from '../cache';
 import type { Validators } from '../feed/state';
 
@@ -37,10 +38,8 @@ export class SearchResults {
 
   /** What the search answered under this token within the TTL, if remembered. */
   get(key: string, token: string, now: Date): SearchOutcome | undefined {
-    const seen = this.slot.get(key);
-    if (seen === undefined || seen.token !== token) return undefined;
-    const age = now.getTime() - seen.at;
-    return age >= 0 && age < SEARCH_RESULT_TTL_MS ? seen.outcome : undefined;
+    const seen = remembered(this.slot, key, now.getTime(), SEARCH_RESULT_TTL_MS);
+    return seen !== undefined && seen.token === token ? seen.outcome : undefined;
   }
 
   set(key: string, token: string, now: Date, outcome: SearchOutcome): void {
