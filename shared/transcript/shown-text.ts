@@ -1,7 +1,7 @@
 // Text as every output shows it, decided once here and applied by every writer of an answer at
 // the boundary where stored text leaves (docs/api.md, "How texts are escaped"): the XML builders'
-// value processors (feeds, OPML), the JSON writer (`shownJson`: JSON Feed, subscription lists,
-// /admin/channels), the finished /status and web app pages, and the transcript files' cues.
+// value processors (feeds, OPML), the JSON writer (`shownJson`: JSON Feed, and every JSON answer of
+// api/http/answer.ts), the finished /status and web app pages, and the transcript files' cues.
 // So a writer's new field is covered without a call of its own:
 // * characters XML 1.0 cannot carry (C0 controls but tab and newlines, lone surrogates, U+FFFE and
 //   U+FFFF) are dropped, in JSON too, so no format shows what another cannot;
