@@ -7,7 +7,8 @@
 // handles this minute (counted in the store, so across API processes; 429 with retry_after beyond);
 // no "try again later" cool-down is in force (the crawler's, or one a lookup started, read from the
 // store); and the hourly budget every process shares (CRAWL_REQUESTS_PER_HOUR) has room. Each
-// lookup is counted into that budget. Refused, the request gets 429 at once and nothing is sent.
+// lookup is counted into that budget. Refused, the request gets 429 at once and nothing is sent. Only a
+// lookup that is sent uses one of the key's: asking while none may be sent (below) counts nothing.
 //
 // A lookup the platform cannot answer (no network, a refused connection, a timeout, or a block)
 // says nothing about the handle: the request gets the channel_id form's 404 with a message naming
@@ -81,14 +82,16 @@ export class ChannelResolver {
 
   /** Throws the catalogue's 429 when a new lookup may not be sent now (see the top of the file). */
   private async mayLookUp(asGiven: string, now: Date, keyId: string | undefined): Promise<void> {
-    if (keyId !== undefined) {
-      const hit = await this.store.hitRateLimit(lookupCounterId(keyId), this.limits.perKeyPerMinute, now);
-      if (!hit.allowed) throw new ApiError('handleLookupsLimited', { limit: this.limits.perKeyPerMinute });
-    }
     const coolDown = await this.store.platformCoolDown(now);
     if (coolDown !== null) throw notReached(asGiven, 'blocked', coolDown.until, now);
     if (now.getTime() < this.unreachableUntil) throw notReached(asGiven, 'unreachable', new Date(this.unreachableUntil), now);
     if (this.limits.perHour > 0 && (await this.store.platformRequestsInHour(now)) >= this.limits.perHour) throw new ApiError('platformBusy');
+    // Counted last, so only a lookup that is then sent uses one of the key's: a reader polling its
+    // feed while no lookup may be sent gets the 404 each time, not 429 after its tenth poll.
+    if (keyId !== undefined) {
+      const hit = await this.store.hitRateLimit(lookupCounterId(keyId), this.limits.perKeyPerMinute, now);
+      if (!hit.allowed) throw new ApiError('handleLookupsLimited', { limit: this.limits.perKeyPerMinute });
+    }
   }
 
   private lookup(asGiven: string, handle: string, now: Date): Promise<string | null> {

@@ -7,6 +7,7 @@
 
 import { expect } from 'chai';
 import { RequestBudget } from '../../crawler/request-budget';
+import { sha256 } from '../../shared/config/security';
 import { silentLogger } from '../../shared/logger';
 import { PlatformError } from '../../shared/platform/types';
 import { DEFAULT_KEYS, KEY, LIMITED_KEY, startApi, type TestApi } from '../api/support';
@@ -66,6 +67,29 @@ describe('handle lookups by the API', () => {
     for (let i = 2; i < 8; i++) expect((await feedOf(api, `blockedhandle${i}`, i % 2 ? KEY : OTHER_KEY)).status).to.equal(404);
     expect(api.platform.calls).to.have.length(1);
     expect(await api.store.platformCoolDown(api.now)).to.not.equal(null);
+  });
+
+  it('asking again for a handle no lookup could be sent for uses none of the key\'s lookups', async () => {
+    // A reader polling its feed while the platform cannot be reached, or during the cool-down, is
+    // answered the 404 each time (no lookup sent) and keeps its minute's lookups: those polls once
+    // counted, so the 11th poll in a minute got 429, and so did the key's next real lookup from any
+    // API process (the counter is the store's).
+    api = await startApi({ keys });
+    const usedThisMinute = async () => (await api.store.peekRateLimit(`handle-lookups:${sha256(KEY).toString('hex')}`, 10, api.now)).count;
+    api.platform.failWith = new PlatformError('transient', 'connect ECONNREFUSED');
+    const unreached = [];
+    for (let i = 0; i < 12; i++) unreached.push((await feedOf(api, 'unreachedhandle')).status);
+    expect(unreached).to.deep.equal(Array(12).fill(404));
+    expect(api.platform.calls).to.have.length(1);
+    expect(await usedThisMinute(), 'lookups counted').to.equal(1);
+
+    api.now = new Date(api.now.getTime() + 60_000);
+    api.platform.failWith = new PlatformError('blocked', 'HTTP 429 (rate limited)');
+    const coolingDown = [];
+    for (let i = 0; i < 12; i++) coolingDown.push((await feedOf(api, 'blockedhandle')).status);
+    expect(coolingDown).to.deep.equal(Array(12).fill(404));
+    expect(api.platform.calls).to.have.length(2);
+    expect(await usedThisMinute(), 'lookups counted').to.equal(1);
   });
 
   it('lookups count into the hourly budget every process shares, and stop when it is spent', async () => {
