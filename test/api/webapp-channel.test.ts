@@ -5,18 +5,14 @@
 // feed's 404 says and reloading itself, a playlist in its own order; and in Chromium, Copy putting
 // the address on the clipboard, paging forward and a waiting page reloading into its videos.
 
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright';
 import { errorBody } from '../../api/errors';
 import { sha256 } from '../../shared/config/security';
-import { chromiumPath } from '../support/process-tree';
+import { axeClean, CHROMIUM, launchChromium } from './webapp-browser';
 import { sessionOf, signIn } from './webapp-support';
 import { CHANNEL, KEY, NASTY_TITLE, startApi, T0, video, type TestApi } from './support';
 
-const CHROMIUM = chromiumPath();
-const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 const PL = 'PLrAXtmErZgOeiKm4sgNOknGvNjby9efdf';
 
 
@@ -183,8 +179,7 @@ describe('web app channel and playlist pages', function () {
     let browser: Browser;
     before(async function () {
       if (CHROMIUM === null) this.skip();
-      const { chromium } = await import('playwright');
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      browser = await launchChromium();
     });
     after(async () => browser?.close());
     this.timeout(60_000);
@@ -241,9 +236,3 @@ describe('web app channel and playlist pages', function () {
   });
 });
 
-/** axe-core's full run on the page as it stands: no violation of any rule. */
-async function axeClean(page: Page): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))')) as string[];
-  expect(violations, page.url()).to.deep.equal([]);
-}

@@ -5,18 +5,14 @@
 // /subscriptions/<ref>; both refused (403, nothing changed) without the session's token, with
 // another session's, or from another site; and the box and Unfollow in Chromium under axe.
 
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect } from 'chai';
 import type { Browser } from 'playwright';
 import { sha256 } from '../../shared/config/security';
 import { errorBody } from '../../api/errors';
-import { chromiumPath } from '../support/process-tree';
+import { axeClean, CHROMIUM, launchChromium } from './webapp-browser';
 import { csrfOf, postForm, sessionOf, signIn } from './webapp-support';
 import { ADMIN_KEY, CHANNEL, KEY, OTHER_CHANNEL, startApi, T0, video, type TestApi } from './support';
 
-const CHROMIUM = chromiumPath();
-const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 const PLAYLIST = 'PLabcdefghij0123456789';
 const THIRD = 'UCzzzzzzzzzzzzzzzzzzzzzz';
 const MIN = 60_000;
@@ -161,8 +157,7 @@ describe('web app home and follow actions', function () {
     let browser: Browser;
     before(async function () {
       if (CHROMIUM === null) this.skip();
-      const { chromium } = await import('playwright');
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      browser = await launchChromium();
     });
     after(async () => browser?.close());
     this.timeout(60_000);
@@ -173,17 +168,12 @@ describe('web app home and follow actions', function () {
       const problems: string[] = [];
       page.on('console', (m) => void (m.type() === 'error' && problems.push(m.text())));
       page.on('pageerror', (e) => void problems.push(e.message));
-      const axeClean = async (): Promise<void> => {
-        await page.evaluate(AXE);
-        const violations = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))')) as string[];
-        expect(violations, page.url()).to.deep.equal([]);
-      };
       await page.goto(`${api.base}/app/`);
       await page.getByLabel('API key').fill(KEY);
       await page.getByRole('button', { name: 'Sign in' }).click();
       const box = page.getByRole('form', { name: 'Add a channel or playlist', exact: true });
       await box.waitFor();
-      await axeClean();
+      await axeClean(page);
       await box.getByLabel('Add a channel or playlist', { exact: true }).fill('@somebody');
       await box.getByRole('button', { name: 'Add' }).click();
       await page.waitForURL(`${api.base}/app/channels/${OTHER_CHANNEL}`);
@@ -191,7 +181,7 @@ describe('web app home and follow actions', function () {
       const followed = page.getByRole('link', { name: OTHER_CHANNEL, exact: true });
       await followed.waitFor();
       expect(await page.getByText('waiting for the first batch').count()).to.equal(1);
-      await axeClean();
+      await axeClean(page);
       await page.getByRole('button', { name: `Unfollow: ${OTHER_CHANNEL}` }).click();
       await page.getByText('You follow nothing yet.').waitFor();
       expect(await subsOf()).to.deep.equal([]);
@@ -199,7 +189,7 @@ describe('web app home and follow actions', function () {
       await box.getByLabel('Add a channel or playlist', { exact: true }).fill('not a handle!');
       await box.getByRole('button', { name: 'Add' }).click();
       await page.getByRole('alert').waitFor();
-      await axeClean();
+      await axeClean(page);
       expect(problems.filter((p) => !/status of 400/.test(p))).to.deep.equal([]);
       await context.close();
     });

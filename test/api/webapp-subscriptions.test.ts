@@ -6,19 +6,16 @@
 // session only; the key shown only in the combined feed's URL fields; and the form in Chromium.
 
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { expect } from 'chai';
 import { XMLParser } from 'fast-xml-parser';
-import type { Browser, Page } from 'playwright';
+import type { Browser } from 'playwright';
 import { sha256 } from '../../shared/config/security';
-import { chromiumPath } from '../support/process-tree';
+import { axeClean, CHROMIUM, launchChromium, watch } from './webapp-browser';
 import { sessionOf, signIn } from './webapp-support';
 import { KEY, ADMIN_KEY, startApi, T0, type TestApi } from './support';
 
-const CHROMIUM = chromiumPath();
-const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 const FIXTURES = path.resolve(__dirname, '../fixtures/subscriptions');
 const fixture = (name: string): Buffer => readFileSync(path.join(FIXTURES, name));
 const TAKEOUT = 'takeout-subscriptions.csv';
@@ -164,8 +161,7 @@ describe('web app /app/subscriptions', function () {
     let browser: Browser;
     before(async function () {
       if (CHROMIUM === null) this.skip();
-      const { chromium } = await import('playwright');
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      browser = await launchChromium();
     });
     after(async () => browser?.close());
     this.timeout(60_000);
@@ -198,17 +194,4 @@ describe('web app /app/subscriptions', function () {
   });
 });
 
-/** Console errors, page errors and CSP violations of a page (browser-side code as text: no DOM types here). */
-async function watch(page: Page): Promise<string[]> {
-  const problems: string[] = [];
-  page.on('console', (m) => void (m.type() === 'error' && problems.push(`console: ${m.text()}`)));
-  page.on('pageerror', (e) => void problems.push(`page: ${e.message}`));
-  await page.addInitScript({ content: "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));" });
-  return problems;
-}
 
-async function axeClean(page: Page): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))')) as string[];
-  expect(violations, page.url()).to.deep.equal([]);
-}

@@ -4,20 +4,17 @@
 // Origin refusals, the failed sign-in limit, and each page in Chromium under its strict CSP with no
 // console error, no CSP violation and no axe-core violation.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { writeFileSync } from 'node:fs';
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright';
+import type { Browser } from 'playwright';
 import { APP_CSP } from '../../api/webapp/security';
 import { sha256 } from '../../shared/config/security';
 import { startFakeEmbed, type FakeEmbed } from '../support/fake-embed';
-import { chromiumPath } from '../support/process-tree';
 import { transcriptRecord } from '../support/factories';
+import { axeClean, CHROMIUM, launchChromium, watch } from './webapp-browser';
 import { sessionOf, signIn, signInForm } from './webapp-support';
 import { CHANNEL, DEFAULT_KEYS, KEY, ADMIN_KEY, NASTY_PARAGRAPHS, NASTY_TITLE, securityYaml, startApi, T0, video, type TestApi } from './support';
 
-const CHROMIUM = chromiumPath();
-const AXE = readFileSync(createRequire(__filename).resolve('axe-core/axe.min.js'), 'utf8');
 
 describe('web app /app/', function () {
   let api: TestApi;
@@ -174,8 +171,7 @@ describe('web app /app/', function () {
     let browser: Browser;
     before(async function () {
       if (CHROMIUM === null) this.skip();
-      const { chromium } = await import('playwright');
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+      browser = await launchChromium();
     });
     after(async () => browser?.close());
 
@@ -241,23 +237,7 @@ function keyIdOf(api: TestApi, key: string): string {
   return api.ring.keys.find((k) => k.digest.toString('hex') === digest)!.keyId;
 }
 
-/** Console errors, page errors and CSP violations of a page (browser-side code as text: no DOM types here). */
-async function watch(page: Page): Promise<string[]> {
-  const problems: string[] = [];
-  page.on('console', (m) => void (m.type() === 'error' && problems.push(`console: ${m.text()}`)));
-  page.on('pageerror', (e) => void problems.push(`page: ${e.message}`));
-  await page.addInitScript({ content: "window.violations = []; document.addEventListener('securitypolicyviolation', (e) => window.violations.push(e.violatedDirective + ' ' + e.blockedURI));" });
-  return problems;
-}
 
-/** axe-core's full run on the page as it stands: no violation of any rule. */
-async function axeClean(page: Page): Promise<void> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern; in every frame, so
-  // axe tests the embedded player's page too instead of waiting for a frame that cannot answer.
-  for (const frame of page.frames()) await frame.evaluate(AXE);
-  const violations = (await page.evaluate('axe.run(document).then((r) => r.violations.map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))')) as string[];
-  expect(violations, page.url()).to.deep.equal([]);
-}
 
 async function waitFor(check: () => Promise<boolean>): Promise<void> {
   for (let i = 0; i < 100; i++) {
